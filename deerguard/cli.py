@@ -1,0 +1,103 @@
+"""The ``deerguard`` command line: one adapter over the pure guards.
+
+argv/stdin -> core -> JSON or text on stdout; the verdict becomes the exit status. Each verb
+lives in its own module exposing ``register(subparsers)``; the module's parser sets
+``handler`` to a function ``(args) -> int`` returning the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from ._result import Verdict
+from ._version import __version__
+from .errors import DeerguardError
+
+__all__ = [
+    "EXIT_BLOCK",
+    "EXIT_DATAERR",
+    "EXIT_PASS",
+    "EXIT_USAGE",
+    "EXIT_WARN",
+    "UsageError",
+    "build_parser",
+    "exit_status",
+    "main",
+]
+
+EXIT_PASS = 0
+EXIT_WARN = 1
+EXIT_BLOCK = 2
+EXIT_USAGE = 64  # sysexits EX_USAGE: argparse's own 2 would read as "block"
+EXIT_DATAERR = 65  # sysexits EX_DATAERR: unreadable or invalid input or policy file
+
+EXIT_CODES_HELP = """\
+exit status (verbs that judge input):
+  0   pass / allow / unchanged
+  1   warn / changed (sanitize)
+  2   block / deny
+  64  usage error (bad option or argument)
+  65  unreadable or invalid input or policy file
+"""
+
+# Verb modules, in the order their verbs appear in --help. Each exposes register(subparsers).
+_VERB_MODULES: tuple[str, ...] = ()
+
+
+class UsageError(DeerguardError, ValueError):
+    """A command-line usage mistake. Cause: a bad option or argument. Fix: see ``--help``."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits 2 on usage errors; 2 means *block* here, so usage errors exit 64."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def exit_status(verdict: Verdict) -> int:
+    """Map a verdict to the CLI exit status: pass 0, warn 1, block 2."""
+    return verdict.rank
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the ``deerguard`` argument parser with every installed verb registered."""
+    parser = _Parser(
+        prog="deerguard",
+        description="Policy and security guards for LLM agents.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"deerguard {__version__}")
+    subparsers = parser.add_subparsers(dest="verb", metavar="VERB")
+    for name in _VERB_MODULES:
+        module = importlib.import_module(name)
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI with ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        status: int = handler(args)
+    except UsageError as exc:
+        print(f"deerguard: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except DeerguardError as exc:
+        # Caller mistakes that reach the CLI are policy/input files: EX_DATAERR.
+        print(f"deerguard: error: {exc}", file=sys.stderr)
+        return EXIT_DATAERR
+    except BrokenPipeError:  # pragma: no cover - e.g. `deerguard ... | head`
+        return status if "status" in locals() else EXIT_PASS
+    return status

@@ -1,0 +1,1 @@
+"""Shell command parsing and classification."""
