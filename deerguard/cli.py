@@ -45,7 +45,11 @@ exit status (verbs that judge input):
 """
 
 # Verb modules, in the order their verbs appear in --help. Each exposes register(subparsers).
-_VERB_MODULES: tuple[str, ...] = ()
+_VERB_MODULES: tuple[str, ...] = (
+    "deerguard.shell._cli",
+    "deerguard.sanitize._cli",
+    "deerguard.authz._cli",
+)
 
 
 class UsageError(DeerguardError, ValueError):
@@ -76,7 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"deerguard {__version__}")
     subparsers = parser.add_subparsers(dest="verb", metavar="VERB")
     for name in _VERB_MODULES:
-        module = importlib.import_module(name)
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            # Only while a verb is being developed; tests assert every verb registers.
+            if exc.name != name:
+                raise
+            continue
         module.register(subparsers)
     return parser
 
