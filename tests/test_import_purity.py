@@ -1,0 +1,58 @@
+"""Importing deerguard has no side effects: no framework imports, no I/O, no logging setup."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+PROBE = r"""
+import json, sys
+events = []
+def hook(event, args):
+    if event == "open":
+        path = str(args[0])
+        # Reading the package's own modules is the import itself, not I/O.
+        if not path.endswith((".py", ".pyc", ".so", ".pth")) and "__pycache__" not in path:
+            events.append(f"open {path} {args[1]}")
+    elif event.startswith(("socket.", "subprocess.", "os.system", "os.exec", "os.spawn",
+                           "os.remove", "os.rename", "os.mkdir", "shutil.")):
+        events.append(event)
+sys.addaudithook(hook)
+import logging
+before = list(logging.getLogger().handlers)
+import deerguard
+import deerguard.shell, deerguard.sanitize, deerguard.authz, deerguard.provenance
+import deerguard.adapters
+frameworks = sorted(
+    name for name in sys.modules
+    if name.split(".")[0] in {"langchain", "langchain_core", "langgraph", "agents", "mcp",
+                              "openai", "bashlex", "bleach", "atheris"}
+)
+print(json.dumps({
+    "events": events,
+    "frameworks": frameworks,
+    "logging_changed": logging.getLogger().handlers != before
+                       or logging.getLogger().level != logging.WARNING,
+}))
+"""
+
+
+def _probe() -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True
+    ).stdout
+    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def test_import_deerguard_imports_no_agent_framework_or_test_oracle() -> None:
+    assert _probe()["frameworks"] == []
+
+
+def test_import_deerguard_performs_no_io() -> None:
+    assert _probe()["events"] == []
+
+
+def test_import_deerguard_configures_no_logging() -> None:
+    assert _probe()["logging_changed"] is False
