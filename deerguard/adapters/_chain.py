@@ -1,0 +1,488 @@
+"""The guard chain: runs hooks in the pinned order and owns the fail mode (see ``hooks``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
+from typing import Any, Literal
+
+from ..errors import ConfigError
+from ._values import (
+    ALLOW,
+    Decision,
+    HookContext,
+    ModelCall,
+    ModelResult,
+    Outcome,
+    Reason,
+    ToolCall,
+    ToolResult,
+    ToolSpec,
+)
+
+__all__ = ["GuardChain", "guard_name"]
+
+_log = logging.getLogger("deerguard.adapters")
+
+# (before, wrap, after, call type, result type) per kind of call.
+_KINDS: dict[str, tuple[str, str, str, type[Any], type[Any]]] = {
+    "model": ("before_model", "wrap_model", "after_model", ModelCall, ModelResult),
+    "tool": ("before_tool", "around_tool", "after_tool", ToolCall, ToolResult),
+}
+
+
+def guard_name(guard: object) -> str:
+    """Return a guard's ``name`` attribute, or its class name."""
+    name = getattr(guard, "name", None)
+    return name if isinstance(name, str) and name else type(guard).__name__
+
+
+def _kept(offered: tuple[ToolSpec, ...], checked: Outcome[ModelCall]) -> tuple[ToolSpec, ...]:
+    if checked.denied or checked.result is None:
+        return ()
+    names = {spec.name for spec in checked.result.tools}
+    return tuple(spec for spec in offered if spec.name in names)
+
+
+class _Denied(Exception):
+    """Internal: unwinds nested wrap hooks after a deny; never leaves the chain."""
+
+    def __init__(self, decision: Decision) -> None:
+        super().__init__(decision.message)
+        self.decision = decision
+
+
+class _Malformed(Exception):
+    """Internal: a hook returned a value of the wrong type."""
+
+
+class GuardChain:
+    """Run guards around model and tool calls in the pinned order, owning the fail mode.
+
+    Guarantees: ``before_*`` hooks run in registration order and the first deny wins;
+    wrapping hooks nest first-outermost; ``after_*`` hooks run in reverse; a guard error is a
+    deny unless ``fail_mode="open"``; framework exceptions and ``passthrough`` types propagate.
+
+    >>> chain = GuardChain([])
+    >>> out = chain.run_tool(HookContext(), ToolCall("echo", {"x": 1}), lambda c: ToolResult("ok"))
+    >>> (out.decision.allow, out.result.content)
+    (True, 'ok')
+    """
+
+    __slots__ = ("_fail_mode", "_guards", "_passthrough", "_passthrough_if")
+
+    def __init__(
+        self,
+        guards: Iterable[object] = (),
+        *,
+        fail_mode: Literal["closed", "open"] = "closed",
+        passthrough: tuple[type[BaseException], ...] = (),
+        passthrough_if: Callable[[BaseException], bool] | None = None,
+    ) -> None:
+        if fail_mode not in ("closed", "open"):
+            raise ConfigError(f"fail_mode must be 'closed' or 'open', got {fail_mode!r}")
+        if not isinstance(passthrough, tuple) or not all(
+            isinstance(t, type) and issubclass(t, BaseException) for t in passthrough
+        ):
+            raise ConfigError("passthrough must be a tuple of exception classes")
+        self._guards: tuple[object, ...] = tuple(guards)
+        self._fail_mode: Literal["closed", "open"] = fail_mode
+        self._passthrough = passthrough
+        self._passthrough_if = passthrough_if
+
+    @property
+    def guards(self) -> tuple[object, ...]:
+        """The registered guards, in registration order."""
+        return self._guards
+
+    @property
+    def fail_mode(self) -> str:
+        """``"closed"`` (default) or ``"open"``."""
+        return self._fail_mode
+
+    def extended(self, *guards: object) -> GuardChain:
+        """Return a new chain with ``guards`` registered after the current ones."""
+        return GuardChain(
+            (*self._guards, *guards),
+            fail_mode=self._fail_mode,
+            passthrough=self._passthrough,
+            passthrough_if=self._passthrough_if,
+        )
+
+    # -- public runs -------------------------------------------------------------------------
+
+    def run_model(
+        self, ctx: HookContext, call: ModelCall, invoke: Callable[[ModelCall], ModelResult]
+    ) -> Outcome[ModelResult]:
+        """Run the model hooks around ``invoke`` (the framework's model call)."""
+        return self._run("model", ctx, call, invoke)
+
+    def run_tool(
+        self, ctx: HookContext, call: ToolCall, execute: Callable[[ToolCall], ToolResult]
+    ) -> Outcome[ToolResult]:
+        """Run the tool hooks around ``execute`` (the framework's tool execution)."""
+        return self._run("tool", ctx, call, execute)
+
+    async def arun_model(
+        self,
+        ctx: HookContext,
+        call: ModelCall,
+        invoke: Callable[[ModelCall], Awaitable[ModelResult]],
+    ) -> Outcome[ModelResult]:
+        """Async :meth:`run_model`: async hooks are awaited, sync ones are called."""
+        return await self._arun("model", ctx, call, invoke)
+
+    async def arun_tool(
+        self,
+        ctx: HookContext,
+        call: ToolCall,
+        execute: Callable[[ToolCall], Awaitable[ToolResult]],
+    ) -> Outcome[ToolResult]:
+        """Async :meth:`run_tool`."""
+        return await self._arun("tool", ctx, call, execute)
+
+    def check_model(self, ctx: HookContext, call: ModelCall) -> Outcome[ModelCall]:
+        """Run only the ``before_model`` hooks: the (rewritten) call, or a deny."""
+        return self._before("model", ctx, call)
+
+    def check_tool(self, ctx: HookContext, call: ToolCall) -> Outcome[ToolCall]:
+        """Run only the ``before_tool`` hooks: for frameworks that check a call up front."""
+        return self._before("tool", ctx, call)
+
+    async def acheck_model(self, ctx: HookContext, call: ModelCall) -> Outcome[ModelCall]:
+        """Async :meth:`check_model`."""
+        return await self._abefore("model", ctx, call)
+
+    async def acheck_tool(self, ctx: HookContext, call: ToolCall) -> Outcome[ToolCall]:
+        """Async :meth:`check_tool`."""
+        return await self._abefore("tool", ctx, call)
+
+    def filter_tools(self, ctx: HookContext, tools: Iterable[ToolSpec]) -> tuple[ToolSpec, ...]:
+        """Return the tools the ``before_model`` hooks leave visible, in input order.
+
+        Never adds a tool (the result is a subset of ``tools``); a deny hides every tool.
+        """
+        offered = tuple(tools)
+        checked = self._before("model", ctx, ModelCall(messages=(), tools=offered))
+        return _kept(offered, checked)
+
+    async def afilter_tools(
+        self, ctx: HookContext, tools: Iterable[ToolSpec]
+    ) -> tuple[ToolSpec, ...]:
+        """Async :meth:`filter_tools`."""
+        offered = tuple(tools)
+        checked = await self._abefore("model", ctx, ModelCall(messages=(), tools=offered))
+        return _kept(offered, checked)
+
+    def _before(self, kind: str, ctx: HookContext, call: Any) -> Outcome[Any]:
+        before, _, _, call_t, _ = _KINDS[kind]
+        for guard, hook in self._hooks(before):
+            try:
+                call = self._check(hook(ctx, call), call_t, call, guard)
+            except Exception as exc:
+                if self._passes(exc):
+                    raise
+                denial = self._failure(guard, before, exc)
+                if denial is not None:
+                    return Outcome(denial)
+                continue
+            if isinstance(call, Decision):
+                return Outcome(call)
+        return Outcome(ALLOW, call)
+
+    async def _abefore(self, kind: str, ctx: HookContext, call: Any) -> Outcome[Any]:
+        before, _, _, call_t, _ = _KINDS[kind]
+        for guard, hook, is_async in self._async_hooks(before, wrapping=False):
+            try:
+                value = await hook(ctx, call) if is_async else hook(ctx, call)
+                call = self._check(value, call_t, call, guard)
+            except Exception as exc:
+                if self._passes(exc):
+                    raise
+                denial = self._failure(guard, before, exc)
+                if denial is not None:
+                    return Outcome(denial)
+                continue
+            if isinstance(call, Decision):
+                return Outcome(call)
+        return Outcome(ALLOW, call)
+
+    # -- shared pieces -----------------------------------------------------------------------
+
+    def _passes(self, exc: BaseException) -> bool:
+        if isinstance(exc, self._passthrough):
+            return True
+        return self._passthrough_if is not None and bool(self._passthrough_if(exc))
+
+    def _failure(self, guard: object, hook: str, exc: BaseException) -> Decision | None:
+        name = guard_name(guard)
+        if self._fail_mode == "open":
+            _log.warning(
+                "deerguard guard %s failed in %s; fail-open, skipping", name, hook, exc_info=exc
+            )
+            return None
+        _log.warning(
+            "deerguard guard %s failed in %s; fail-closed, denying", name, hook, exc_info=exc
+        )
+        reason = Reason(
+            "deerguard.guard-error",
+            f"guard {name} failed in {hook} ({type(exc).__name__}); denied (fail-closed)",
+        )
+        return Decision(False, (reason,), guard=name, source="error")
+
+    @staticmethod
+    def _as_deny(value: Decision, guard: object) -> Decision:
+        reasons = value.reasons or (Reason("deerguard.denied", "denied by guard policy"),)
+        return replace(value, reasons=reasons, guard=value.guard or guard_name(guard))
+
+    @staticmethod
+    def _check(value: object, expected: type[Any], current: Any, guard: object) -> Any:
+        """Map a before/after hook's return value to the new current value or a deny."""
+        if value is None:
+            return current
+        if isinstance(value, Decision):
+            return current if value.allow else GuardChain._as_deny(value, guard)
+        if isinstance(value, expected):
+            return value
+        raise _Malformed(f"expected None, {expected.__name__} or Decision, got {type(value)}")
+
+    def _hooks(self, name: str) -> list[tuple[object, Any]]:
+        found = []
+        for guard in self._guards:
+            hook = getattr(guard, name, None)
+            if hook is not None:
+                found.append((guard, hook))
+        return found
+
+    def _async_hooks(self, name: str, *, wrapping: bool) -> list[tuple[object, Any, bool]]:
+        found: list[tuple[object, Any, bool]] = []
+        for guard in self._guards:
+            ahook = getattr(guard, "a" + name, None)
+            if ahook is not None:
+                found.append((guard, ahook, True))
+                continue
+            hook = getattr(guard, name, None)
+            if hook is None:
+                continue
+            if wrapping:
+                raise ConfigError(
+                    f"guard {guard_name(guard)} defines {name} but not a{name}; a sync "
+                    f"wrapping hook cannot wrap an async call (add async def a{name})"
+                )
+            found.append((guard, hook, False))
+        return found
+
+    # -- sync --------------------------------------------------------------------------------
+
+    def _run(
+        self, kind: str, ctx: HookContext, call: Any, invoke: Callable[[Any], Any]
+    ) -> Outcome[Any]:
+        _, wrap, after, _, result_t = _KINDS[kind]
+        checked = self._before(kind, ctx, call)
+        if checked.denied or checked.result is None:
+            return Outcome(checked.decision)
+        call = checked.result
+        wrappers = self._hooks(wrap)
+        denied: list[Decision] = []
+        try:
+            result = self._layer(0, wrappers, wrap, ctx, call, invoke, result_t, denied)
+        except _Denied as stop:
+            return Outcome(stop.decision)
+        if denied:
+            return Outcome(denied[0])
+        for guard, hook in reversed(self._hooks(after)):
+            try:
+                result = self._check(hook(ctx, call, result), result_t, result, guard)
+            except Exception as exc:
+                if self._passes(exc):
+                    raise
+                denial = self._failure(guard, after, exc)
+                if denial is not None:
+                    return Outcome(denial)
+                continue
+            if isinstance(result, Decision):
+                return Outcome(result)
+        return Outcome(ALLOW, result)
+
+    def _layer(
+        self,
+        index: int,
+        wrappers: list[tuple[object, Any]],
+        hook_name: str,
+        ctx: HookContext,
+        call: Any,
+        invoke: Callable[[Any], Any],
+        result_t: type[Any],
+        denied: list[Decision],
+    ) -> Any:
+        if index == len(wrappers):
+            return invoke(call)
+        guard, hook = wrappers[index]
+        downstream: list[BaseException] = []
+        produced: list[Any] = []
+
+        def proceed(next_call: Any) -> Any:
+            try:
+                out = self._layer(
+                    index + 1, wrappers, hook_name, ctx, next_call, invoke, result_t, denied
+                )
+            except BaseException as exc:
+                downstream.append(exc)
+                raise
+            produced.append(out)
+            return out
+
+        try:
+            value = hook(ctx, call, proceed)
+        except Exception as exc:
+            if any(exc is d for d in downstream) or self._passes(exc):
+                raise
+            return self._wrap_failure(
+                guard,
+                hook_name,
+                exc,
+                produced,
+                denied,
+                lambda: self._layer(
+                    index + 1, wrappers, hook_name, ctx, call, invoke, result_t, denied
+                ),
+            )
+        return self._wrap_value(
+            guard,
+            hook_name,
+            value,
+            result_t,
+            produced,
+            denied,
+            lambda: self._layer(
+                index + 1, wrappers, hook_name, ctx, call, invoke, result_t, denied
+            ),
+        )
+
+    def _wrap_failure(
+        self,
+        guard: object,
+        hook_name: str,
+        exc: BaseException,
+        produced: list[Any],
+        denied: list[Decision],
+        fallback: Callable[[], Any],
+    ) -> Any:
+        denial = self._failure(guard, hook_name, exc)
+        if denial is not None:
+            denied.append(denial)
+            raise _Denied(denial) from exc
+        # Fail-open: behave as if the guard were absent.
+        return produced[-1] if produced else fallback()
+
+    def _wrap_value(
+        self,
+        guard: object,
+        hook_name: str,
+        value: object,
+        result_t: type[Any],
+        produced: list[Any],
+        denied: list[Decision],
+        fallback: Callable[[], Any],
+    ) -> Any:
+        if isinstance(value, Decision) and not value.allow:
+            decision = self._as_deny(value, guard)
+            denied.append(decision)
+            raise _Denied(decision)
+        if isinstance(value, result_t):
+            return value
+        return self._wrap_failure(
+            guard,
+            hook_name,
+            _Malformed(f"{hook_name} returned {type(value)}"),
+            produced,
+            denied,
+            fallback,
+        )
+
+    # -- async -------------------------------------------------------------------------------
+
+    async def _arun(
+        self, kind: str, ctx: HookContext, call: Any, invoke: Callable[[Any], Awaitable[Any]]
+    ) -> Outcome[Any]:
+        _, wrap, after, _, result_t = _KINDS[kind]
+        wrappers = self._async_hooks(wrap, wrapping=True)
+        checked = await self._abefore(kind, ctx, call)
+        if checked.denied or checked.result is None:
+            return Outcome(checked.decision)
+        call = checked.result
+        denied: list[Decision] = []
+        try:
+            result = await self._alayer(0, wrappers, wrap, ctx, call, invoke, result_t, denied)
+        except _Denied as stop:
+            return Outcome(stop.decision)
+        if denied:
+            return Outcome(denied[0])
+        for guard, hook, is_async in reversed(self._async_hooks(after, wrapping=False)):
+            try:
+                value = await hook(ctx, call, result) if is_async else hook(ctx, call, result)
+                result = self._check(value, result_t, result, guard)
+            except Exception as exc:
+                if self._passes(exc):
+                    raise
+                denial = self._failure(guard, after, exc)
+                if denial is not None:
+                    return Outcome(denial)
+                continue
+            if isinstance(result, Decision):
+                return Outcome(result)
+        return Outcome(ALLOW, result)
+
+    async def _alayer(
+        self,
+        index: int,
+        wrappers: list[tuple[object, Any, bool]],
+        hook_name: str,
+        ctx: HookContext,
+        call: Any,
+        invoke: Callable[[Any], Awaitable[Any]],
+        result_t: type[Any],
+        denied: list[Decision],
+    ) -> Any:
+        if index == len(wrappers):
+            return await invoke(call)
+        guard, hook, _ = wrappers[index]
+        downstream: list[BaseException] = []
+        produced: list[Any] = []
+
+        async def inner(next_call: Any) -> Any:
+            return await self._alayer(
+                index + 1, wrappers, hook_name, ctx, next_call, invoke, result_t, denied
+            )
+
+        async def proceed(next_call: Any) -> Any:
+            try:
+                out = await inner(next_call)
+            except BaseException as exc:
+                downstream.append(exc)
+                raise
+            produced.append(out)
+            return out
+
+        try:
+            value = await hook(ctx, call, proceed)
+        except Exception as exc:
+            if any(exc is d for d in downstream) or self._passes(exc):
+                raise
+            denial = self._failure(guard, hook_name, exc)
+            if denial is not None:
+                denied.append(denial)
+                raise _Denied(denial) from exc
+            return produced[-1] if produced else await inner(call)
+        if isinstance(value, Decision) and not value.allow:
+            decision = self._as_deny(value, guard)
+            denied.append(decision)
+            raise _Denied(decision)
+        if isinstance(value, result_t):
+            return value
+        denial = self._failure(guard, hook_name, _Malformed(f"{hook_name} returned {type(value)}"))
+        if denial is not None:
+            denied.append(denial)
+            raise _Denied(denial)
+        return produced[-1] if produced else await inner(call)
