@@ -1,0 +1,193 @@
+"""The Casbin boundary: the only deerguard module that imports ``casbin`` (pycasbin 2.8).
+
+What it fences:
+
+* **Logging.** ``casbin.Enforcer.__init__`` either runs ``logging.config.dictConfig`` (with
+  ``enable_log=True``) or sets ``disabled = True`` on the global ``casbin*`` loggers; both
+  change process-wide logging. We never call that constructor: enforcers are assembled
+  with ``init_with_model_and_adapter`` and given a private, unregistered, disabled logger.
+* **``enable_enforce(False)``** (which allows everything) is never exposed; the enforcer
+  object does not leave this module except inside :class:`CasbinEngine`.
+* **Effects.** Only ``some(where (p.eft == allow))`` and the deny-wins
+  ``some(where (p.eft == allow)) && !some(where (p.eft == deny))`` are accepted: Casbin's
+  "deny-override" effect allows requests that no rule matches.
+* **Errors.** Every Casbin/parse error becomes :class:`~deerguard.errors.PolicyError`.
+
+Reload safety: an engine is immutable after construction; a reload builds a new engine and
+the authorizer swaps the reference, so ``load_policy()`` never clears links under readers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import casbin  # type: ignore[import-untyped]
+from casbin.model import Model  # type: ignore[import-untyped]
+
+from .._resources import read_policy_text
+from ..errors import PolicyError
+from ._compiled import Match
+from ._glob import glob_match
+from ._types import PolicySet
+
+__all__ = [
+    "CANONICAL_MODEL",
+    "MATCH_FUNCTION",
+    "CasbinEngine",
+    "build_enforcer",
+    "canonical_model_text",
+    "is_canonical_model",
+    "load_model",
+]
+
+MATCH_FUNCTION = "nameMatch"
+CANONICAL_MODEL = "authz/model.conf"
+_ALLOWED_EFFECTS = frozenset(
+    {
+        "some(where (p_eft == allow))",
+        "some(where (p_eft == allow)) && !some(where (p_eft == deny))",
+    }
+)
+_REQUEST_TOKENS = ("r_sub", "r_dom", "r_typ", "r_obj", "r_act")
+_SPACES = re.compile(r"\s+")
+
+
+def _silent_logger() -> logging.Logger:
+    # Created directly, not via logging.getLogger: it is not registered in the logging
+    # manager, so it touches no global state and no application handler ever sees it.
+    logger = logging.Logger("deerguard.authz.casbin")
+    logger.disabled = True
+    return logger
+
+
+def canonical_model_text() -> str:
+    """Return the text of the shipped model (``policies/authz/model.conf``)."""
+    return read_policy_text(CANONICAL_MODEL)
+
+
+def load_model(text: str, /, *, file: str = "<model>") -> Model:
+    """Parse Casbin model ``text``; refuse unsupported effects and request shapes."""
+    model = Model()
+    model.logger = _silent_logger()
+    try:
+        model.load_model_from_text(text)
+        effect = model["e"]["e"].value
+        matcher = model["m"]["m"].value
+        request = tuple(model["r"]["r"].tokens)
+        policy = tuple(model["p"]["p"].tokens)
+    except PolicyError:
+        raise
+    except Exception as exc:  # casbin raises bare Exception/KeyError/RuntimeError
+        raise PolicyError(
+            f"not a valid Casbin model: {type(exc).__name__}: {exc}",
+            file=file,
+            hint="sections r, p, e and m are required; see policies/authz/model.conf",
+        ) from None
+    if effect not in _ALLOWED_EFFECTS:
+        raise PolicyError(
+            f"unsupported policy_effect {effect.replace('_', '.')!r}",
+            file=file,
+            key="policy_effect.e",
+            hint="use some(where (p.eft == allow)) && !some(where (p.eft == deny))",
+        )
+    if request != _REQUEST_TOKENS:
+        raise PolicyError(
+            f"request_definition must be 'r = sub, dom, typ, obj, act', got {request!r}",
+            file=file,
+            key="request_definition.r",
+            hint="deerguard sends (role, tenant, resource type, name, action)",
+        )
+    if len(policy) != 6 or policy[-1] != "p_eft":
+        raise PolicyError(
+            "policy_definition must have 6 fields ending in eft",
+            file=file,
+            key="policy_definition.p",
+            hint="write p = sub, dom, typ, obj, act, eft",
+        )
+    if not matcher:
+        raise PolicyError("the matcher is empty", file=file, key="matchers.m")
+    return model
+
+
+def _signature(model: Model) -> tuple[str, ...]:
+    parts = []
+    for section, key in (("r", "r"), ("p", "p"), ("e", "e"), ("m", "m")):
+        parts.append(_SPACES.sub("", model[section][key].value))
+    graph = model["g"]["g"].value if "g" in model.keys() and "g" in model["g"] else ""
+    parts.append(_SPACES.sub("", graph))
+    return tuple(parts)
+
+
+def is_canonical_model(model: Model) -> bool:
+    """Return True if ``model`` is the shipped model (whitespace aside)."""
+    return _signature(model) == _signature(load_model(canonical_model_text()))
+
+
+def build_enforcer(model_text: str, policy: PolicySet, /, *, file: str = "<model>") -> Any:
+    """Build a ``casbin.Enforcer`` for ``model_text`` holding ``policy``'s rows and links.
+
+    Logging-neutral (no handlers, levels or ``disabled`` flags change anywhere) and with
+    ``nameMatch`` registered as deerguard's whole-pattern glob. Errors -> PolicyError.
+    """
+    model = load_model(model_text, file=file)
+    enforcer = casbin.Enforcer.__new__(casbin.Enforcer)
+    enforcer.logger = _silent_logger()
+    try:
+        enforcer.init_with_model_and_adapter(model, None)
+        enforcer.add_function(MATCH_FUNCTION, glob_match)
+        if policy.rows:
+            enforcer.add_policies([row.values() for row in policy.rows])
+        if policy.links and "g" in model.keys():
+            enforcer.add_grouping_policies([[link.member, link.parent] for link in policy.links])
+        for assertion in _assertions(model):
+            assertion.logger = enforcer.logger
+    except PolicyError:
+        raise
+    except Exception as exc:
+        raise PolicyError(
+            f"Casbin could not load the policy: {type(exc).__name__}: {exc}", file=file
+        ) from None
+    return enforcer
+
+
+def _assertions(model: Model) -> list[Any]:
+    found = []
+    for section in model.keys():
+        found.extend(model[section].values())
+    return found
+
+
+class CasbinEngine:
+    """Answers requests with a real ``casbin.Enforcer`` (for models that are not the shipped one).
+
+    Immutable after construction. A principal's roles are asked one by one; any role whose
+    matched row is a deny makes the answer deny (deny wins across roles, as in the compiled
+    path), otherwise any allowing role allows.
+    """
+
+    __slots__ = ("_enforcer", "_rows", "policy", "roles")
+
+    def __init__(self, model_text: str, policy: PolicySet, /, *, file: str = "<model>") -> None:
+        self.policy = policy
+        self.roles = policy.roles
+        self._enforcer = build_enforcer(model_text, policy, file=file)
+        self._rows = {tuple(row.values()): row for row in policy.rows}
+
+    def decide(
+        self, roles: tuple[str, ...], tenant: str, typ: str, name: str, action: str
+    ) -> Match:
+        """Return the deciding row for a request (see the class docstring)."""
+        allowed: Match | None = None
+        for role in roles:
+            try:
+                result, explain = self._enforcer.enforce_ex(role, tenant, typ, name, action)
+            except Exception as exc:
+                raise RuntimeError(f"casbin enforce failed: {type(exc).__name__}") from exc
+            row = self._rows.get(tuple(explain)) if explain else None
+            if row is not None and row.eft == "deny":
+                return Match(False, row)
+            if result and allowed is None:
+                allowed = Match(True, row)
+        return allowed if allowed is not None else Match(False, None)
