@@ -1,0 +1,212 @@
+"""The shell classifier's rules and vocabularies, as frozen data.
+
+Each rule has a stable id (``shell.pipe-to-shell``), a default severity and a message. A policy
+can change a rule's severity or turn it off (``[rules] "shell.privilege" = "off"``); the
+classifier itself never hard-codes a severity. The command vocabularies below (fetchers,
+shells, interpreters, sensitive paths...) are what the classifier reasons with; they are data
+so they can be reviewed and extended in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .._result import Verdict
+
+__all__ = ["RULES", "Rule"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A classifier rule: its id, the verdict it implies by default, and what it means."""
+
+    rule_id: str
+    severity: Verdict
+    summary: str
+
+
+_B, _W = Verdict.BLOCK, Verdict.WARN
+
+_RULE_LIST: tuple[Rule, ...] = (
+    Rule("internal-error", _B, "the classifier failed internally; failing closed"),
+    Rule("shell.too-long", _B, "command is longer than limits.max_length"),
+    Rule("shell.parse-incomplete", _W, "command does not parse cleanly"),
+    Rule("shell.nesting-too-deep", _B, "nested code or syntax deeper than the classifier follows"),
+    Rule("shell.denied-command", _B, "program is on the policy's deny list"),
+    Rule("shell.warned-command", _W, "program is on the policy's warn list"),
+    Rule("shell.not-allowed", _B, "program is not on the policy's allow list"),
+    Rule("shell.protected-path", _B, "command names a protected path"),
+    Rule("shell.dynamic-command", _W, "program name cannot be resolved statically"),
+    Rule("shell.dynamic-code", _W, "code string cannot be resolved statically"),
+    Rule("shell.pipe-to-shell", _B, "output of a command is piped into a shell or interpreter"),
+    Rule("shell.tainted-exec", _B, "fetched or decoded data reaches an execution sink"),
+    Rule("shell.download-exec", _B, "a downloaded or decoded file is executed"),
+    Rule("shell.recursive-delete", _B, "recursive delete of the root, home or a system directory"),
+    Rule("shell.dynamic-delete", _W, "recursive delete of a path that is not known statically"),
+    Rule("shell.disk-write", _B, "raw write to a disk device or filesystem creation"),
+    Rule("shell.fork-bomb", _B, "unbounded process creation (fork bomb)"),
+    Rule("shell.sensitive-read", _B, "reads a secret: password hashes, keys, credentials"),
+    Rule("shell.exfiltration", _B, "secrets or the environment flow to a network tool"),
+    Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
+    Rule("shell.persistence", _B, "writes shell startup files, ssh keys, sudoers or cron"),
+    Rule("shell.system-write", _B, "writes to /etc or to system binaries"),
+    Rule("shell.loader-hijack", _B, "sets LD_PRELOAD or LD_LIBRARY_PATH"),
+    Rule("shell.package-install", _W, "installs or removes packages"),
+    Rule("shell.privilege", _W, "runs with elevated privileges (sudo, su, doas)"),
+    Rule("shell.path-change", _W, "changes PATH"),
+    Rule("shell.chmod-world", _W, "makes files world-writable or setuid"),
+    Rule("shell.git-destructive", _W, "discards or overwrites git history or files"),
+    Rule("shell.git-config-exec", _W, "git -c can run arbitrary programs through config"),
+    Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
+)
+
+RULES: MappingProxyType[str, Rule] = MappingProxyType({r.rule_id: r for r in _RULE_LIST})
+"""Every rule by id (read-only)."""
+
+
+def _fs(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+SHELLS = _fs("sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "fish", "rbash",
+             "csh", "tcsh", "pdksh", "busybox-sh")
+"""Programs that run shell code: from ``-c``, a script file, or stdin."""
+
+# Interpreter -> the flags whose argument is inline code.
+INTERPRETER_CODE_FLAGS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
+    "python": _fs("-c"),
+    "perl": _fs("-e", "-E"),
+    "ruby": _fs("-e"),
+    "node": _fs("-e", "--eval", "-p", "--print"),
+    "php": _fs("-r"),
+    "lua": _fs("-e"),
+    "deno": _fs("eval"),
+    "bun": _fs("-e", "--eval", "-p", "--print"),
+    "osascript": _fs("-e"),
+    "pwsh": _fs("-c", "-command", "-Command"),
+    "Rscript": _fs("-e"),
+    "tclsh": _fs(),
+    "jshell": _fs(),
+})
+
+# Interpreter flags that take a separate argument which is not code (skip it).
+INTERPRETER_ARG_FLAGS = _fs("-m", "-W", "-X", "-I", "-r", "--require", "-M", "-x",
+                            "--import", "--loader", "-C", "-d", "-l")
+
+INTERPRETER_ALIASES: MappingProxyType[str, str] = MappingProxyType({
+    "nodejs": "node", "powershell": "pwsh", "perl5": "perl", "python2": "python",
+    "python3": "python", "pypy": "python", "pypy3": "python", "php8": "php", "php7": "php",
+    "luajit": "lua", "irb": "ruby",
+})
+
+FETCHERS = _fs("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "fetch", "http",
+               "https", "xh", "aria2c", "lynx", "links", "w3m", "ftp", "tftp", "httpie",
+               "invoke-webrequest", "iwr", "openssl", "ssh", "s3cmd", "gsutil", "rclone")
+"""Programs whose output is remote data (``openssl`` and ``ssh`` only in a pipeline)."""
+
+NETWORK_SENDERS = _fs("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh",
+                      "scp", "sftp", "rsync", "ftp", "tftp", "http", "https", "xh", "mail",
+                      "sendmail", "mutt", "openssl", "gsutil", "s3cmd", "rclone", "aws")
+"""Programs that can send what they read to another machine."""
+
+DECODERS = _fs("base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg", "rev",
+               "gunzip", "zcat", "bunzip2", "xz", "unxz", "zstd", "gzip", "tr", "od")
+
+DATA_COMMANDS = _fs("echo", "printf", ":", "true", "false", "test", "[", "expr")
+"""Builtins whose arguments are data: they never open or run what they are given."""
+
+ENV_DUMPERS = _fs("env", "printenv", "set", "export", "declare", "typeset", "compgen")
+
+METADATA_ONLY = _fs("ls", "stat", "chmod", "chown", "chgrp", "test", "[", "file", "du",
+                    "realpath", "readlink", "dirname", "basename", "ssh", "ssh-add",
+                    "ssh-keygen", "touch", "mkdir", "echo", "printf", "cd", "pushd", "git")
+"""Programs that name a path without reading its contents (or use a key legitimately)."""
+
+PACKAGE_MANAGERS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
+    "pip": _fs("install", "uninstall", "download"),
+    "pip3": _fs("install", "uninstall", "download"),
+    "pipx": _fs("install", "uninstall", "inject", "run"),
+    "uv": _fs("add", "remove", "tool", "pip"),
+    "npm": _fs("install", "i", "add", "ci", "uninstall", "remove", "rm", "update", "exec",
+               "link"),
+    "pnpm": _fs("install", "i", "add", "remove", "update", "dlx"),
+    "yarn": _fs("add", "install", "remove", "global", "dlx"),
+    "bun": _fs("add", "install", "i", "remove", "x"),
+    "npx": _fs("*"),
+    "apt": _fs("install", "reinstall", "remove", "purge", "upgrade", "full-upgrade",
+               "dist-upgrade", "autoremove"),
+    "apt-get": _fs("install", "reinstall", "remove", "purge", "upgrade", "dist-upgrade",
+                   "autoremove", "build-dep"),
+    "aptitude": _fs("install", "remove", "purge", "upgrade"),
+    "dpkg": _fs("-i", "--install", "-r", "--remove", "-P", "--purge"),
+    "yum": _fs("install", "remove", "erase", "update", "upgrade", "localinstall"),
+    "dnf": _fs("install", "remove", "erase", "update", "upgrade"),
+    "rpm": _fs("-i", "-U", "-e", "--install", "--upgrade", "--erase", "-ivh", "-Uvh"),
+    "apk": _fs("add", "del", "upgrade"),
+    "pacman": _fs("-S", "-U", "-R", "-Syu", "-Sy", "-Rs"),
+    "zypper": _fs("install", "in", "remove", "rm", "update", "up"),
+    "brew": _fs("install", "uninstall", "reinstall", "upgrade", "tap"),
+    "gem": _fs("install", "uninstall", "update"),
+    "cargo": _fs("install", "uninstall"),
+    "go": _fs("install", "get"),
+    "conda": _fs("install", "remove", "update", "create"),
+    "mamba": _fs("install", "remove", "update", "create"),
+    "poetry": _fs("add", "remove", "install"),
+    "composer": _fs("require", "install", "global"),
+    "snap": _fs("install", "remove"),
+    "flatpak": _fs("install", "uninstall"),
+    "port": _fs("install", "uninstall"),
+    "choco": _fs("install", "uninstall"),
+})
+"""Package managers and the subcommands that change what is installed."""
+
+DISK_FORMATTERS = _fs("mkfs", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted",
+                      "cfdisk", "sgdisk", "mkdosfs", "mkntfs", "format", "blkdiscard")
+
+DENY_DEVICE_PREFIXES = ("/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd",
+                        "/dev/mmcblk", "/dev/disk", "/dev/dm-", "/dev/md", "/dev/mapper/",
+                        "/dev/loop", "/dev/mem", "/dev/kmem", "/dev/port", "/dev/nbd")
+
+# Paths whose recursive deletion destroys the machine or the user's home. Matched after
+# normalization (``$HOME`` -> ``~``, ``//`` and ``/./`` collapsed, ``..`` resolved).
+CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32",
+                    "/lib64", "/libx32", "/media", "/mnt", "/opt", "/proc", "/root", "/run",
+                    "/sbin", "/srv", "/sys", "/usr", "/var", "/usr/bin", "/usr/lib",
+                    "/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log",
+                    "/System", "/Users", "/Library", "/Applications", "/private")
+
+SENSITIVE_READ_GLOBS = (
+    "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
+    "/etc/sudoers", "/etc/sudoers.d/*", "/etc/ssh/ssh_host_*_key", "/proc/*/environ",
+    "/proc/*/task/*/environ", "/proc/*/mem", "/proc/kcore", "/root/*",
+    "~/.ssh/id_*", "~/.ssh/*_rsa", "~/.ssh/*_ed25519", "~/.ssh/*_ecdsa", "~/.ssh/*.pem",
+    "*/.ssh/id_rsa", "*/.ssh/id_ed25519", "*/.ssh/id_ecdsa", "*/.ssh/id_dsa",
+    "~/.aws/credentials", "~/.aws/config", "~/.config/gcloud/*", "~/.azure/*",
+    "~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.git-credentials",
+    "~/.pgpass", "~/.npmrc", "~/.pypirc", "~/.gnupg/*", "~/.password-store/*",
+    "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*",
+)
+"""Files whose contents are secrets (globs; ``*`` also crosses ``/``)."""
+
+PERSISTENCE_GLOBS = (
+    "~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
+    "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.kshrc", "~/.cshrc",
+    "~/.tcshrc", "~/.config/fish/*", "~/.ssh/authorized_keys*", "~/.ssh/config",
+    "~/.ssh/rc", "*/.ssh/authorized_keys*", "/etc/profile", "/etc/profile.d/*",
+    "/etc/bash.bashrc", "/etc/zsh/*", "/etc/environment", "/etc/sudoers", "/etc/sudoers.d/*",
+    "/etc/cron*", "/var/spool/cron/*", "/etc/systemd/*", "~/.config/systemd/*",
+    "~/.config/autostart/*", "/etc/rc.local", "/etc/init.d/*", "/etc/ld.so.preload",
+    "~/Library/LaunchAgents/*", "/Library/LaunchDaemons/*", "/Library/LaunchAgents/*",
+    "/root/.bashrc", "/root/.profile", "/root/.ssh/*", "~/.gitconfig", "*/.git/hooks/*",
+)
+"""Files whose modification makes code run later (startup files, keys, sudoers, cron)."""
+
+SYSTEM_WRITE_GLOBS = (
+    "/etc/*", "/bin/*", "/sbin/*", "/usr/bin/*", "/usr/sbin/*", "/usr/local/bin/*",
+    "/usr/local/sbin/*", "/usr/lib/*", "/lib/*", "/lib64/*", "/boot/*", "/usr/libexec/*",
+    "/etc", "/bin", "/sbin", "/usr/bin", "/boot",
+)
+"""System locations an agent has no business writing."""
+
+RULE_FOR_SENSITIVE = "shell.sensitive-read"
