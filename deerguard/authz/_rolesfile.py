@@ -160,6 +160,8 @@ def _translate(exc: ValidationError, doc: Document) -> PolicyError:
         message = f"unknown key {loc[-1]!r}"
     elif kind == "missing":
         message = f"missing required key {loc[-1]!r}"
+    elif kind in ("model_type", "dict_type", "model_attributes_type"):
+        message = f"expected a mapping, got {type(error.get('input')).__name__}"
     return doc.error(key, message, _hint_for(error))
 
 
