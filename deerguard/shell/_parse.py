@@ -1,0 +1,60 @@
+"""``parse()``: bash source -> deerguard's own syntax tree, total and linear-time.
+
+The parser is a hand-written scanner plus recursive descent (``_parse_words``,
+``_parse_commands``, ``_parse_compound``). Nesting is counted and capped so recursion stays far
+below Python's limit; any internal failure becomes a ``ParseIssue`` instead of an exception.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from deerguard.shell._parse_compound import CompoundParser
+from deerguard.shell._parse_state import FRAMES_PER_LEVEL, MAX_DEPTH, State
+from deerguard.shell._parse_words import WordParser
+from deerguard.shell.ast import ParseIssue, Script
+
+__all__ = ["parse"]
+
+
+class Parser(CompoundParser):
+    """The full parser over one string (the source, or a backtick body)."""
+
+    def child(self, source: str, base: int) -> WordParser:
+        return Parser(source, self.st, base)
+
+
+def _depth_budget() -> int:
+    """Nesting levels we can afford from here without nearing the recursion limit."""
+    depth = 0
+    frame = sys._getframe()
+    while frame is not None and depth < 10_000:
+        depth += 1
+        frame = frame.f_back  # type: ignore[assignment]
+    room = sys.getrecursionlimit() - depth - 80
+    return max(1, min(MAX_DEPTH, room // FRAMES_PER_LEVEL))
+
+
+def parse(source: str, /) -> Script:
+    """Parse bash ``source`` into a :class:`~deerguard.shell.ast.Script`; never raises.
+
+    Guarantees: total on every ``str`` (NUL, lone surrogates, garbage): problems are reported
+    in ``Script.issues`` with an offset and an ``incomplete`` flag, and an internal failure is
+    reported the same way (fail closed: callers treat any issue as "not fully understood").
+    Linear time in ``len(source)``; nesting deeper than a fixed limit stops the parse with an
+    issue. Every node's span is a ``(start, end)`` character range of ``source``.
+
+    >>> parse("echo hi | grep h").statements[0].command.commands[1].words[0].literal_value()
+    'grep'
+    """
+    if not isinstance(source, str):
+        source = str(source)
+    state = State(max_depth=_depth_budget())
+    try:
+        parser = Parser(source, state)
+        statements = parser.parse_list(frozenset())
+        parser.finish()
+        return Script((0, len(source)), statements, tuple(state.comments), tuple(state.issues))
+    except Exception as exc:  # noqa: BLE001 - the boundary: hostile input never raises
+        issue = ParseIssue(0, f"internal parser error ({type(exc).__name__}); input not parsed")
+        return Script((0, len(source)), (), (), (*state.issues, issue))

@@ -1,0 +1,374 @@
+"""Command-level parsing: lists, and-or, pipelines, simple commands, redirections.
+
+Compound commands (``if``, loops, ``case``, groups...) live in ``_parse_compound``.
+"""
+
+from __future__ import annotations
+
+from deerguard.shell._lexer import DIGITS_RE, NAME_RE, RESERVED, heredoc_delimiter
+from deerguard.shell._parse_state import Pending
+from deerguard.shell._parse_words import WordParser
+from deerguard.shell.ast import (
+    AndOr,
+    Assignment,
+    Command,
+    FunctionDef,
+    Literal,
+    Pipeline,
+    Redirect,
+    SimpleCommand,
+    Statement,
+    Word,
+)
+
+_REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">")
+_STRAY = (";;&", ";;", ";&", "&&", "||", "|&", "|", "&", ";", ")")
+_CLOSERS = frozenset({"}", "fi", "then", "else", "elif", "do", "done", "esac"})
+
+
+class CommandParser(WordParser):
+    """Statements and simple commands; compound commands come from a subclass."""
+
+    def compound(self, word: str | None) -> Command | None:
+        raise NotImplementedError
+
+    # --- lists ----------------------------------------------------------------------------
+
+    def parse_list(self, stops: frozenset[str]) -> tuple[Statement, ...]:
+        """Statements until end of input or a token in ``stops`` (or an enclosing stop)."""
+        stmts: list[Statement] = []
+        if not self.enter():
+            self.leave()
+            return ()
+        for stop in stops:
+            self.stops[stop] = self.stops.get(stop, 0) + 1
+        while True:
+            self.gap()
+            if self.i >= self.n or self.st.aborted or self.at_stop():
+                break
+            before = self.i
+            stmt = self.statement()
+            if stmt is None:
+                stmt = self.stray()
+            stmts.append(stmt)
+            if self.i == before:  # defensive: never loop without progress
+                self.i += 1
+        for stop in stops:
+            self.stops[stop] -= 1
+        self.leave()
+        if self.st.aborted:
+            self.i = self.n
+        return tuple(stmts)
+
+    def at_stop(self) -> bool:
+        s, i = self.s, self.i
+        c = s[i]
+        if c == ")":
+            return self.stops.get(")", 0) > 0
+        if c == ";" and i + 1 < self.n and s[i + 1] in ";&":
+            return self.stops.get(";;", 0) > 0
+        word = self.peek_reserved()
+        return word is not None and self.stops.get(word, 0) > 0
+
+    def stray(self) -> Statement:
+        """An unexpected operator at statement start: kept as an empty command, reported."""
+        start = self.i
+        tok = next((t for t in _STRAY if self.s.startswith(t, start, self.n)), self.s[start])
+        self.issue(start, f"syntax error near unexpected token '{tok}'")
+        self.i = start + len(tok)
+        return Statement(self.sp(start, self.i), SimpleCommand(self.sp(start, self.i)))
+
+    def statement(self) -> Statement | None:
+        start = self.i
+        cmd = self.and_or()
+        if cmd is None:
+            return None
+        self.blanks()
+        s, n, i = self.s, self.n, self.i
+        term: str | None = None
+        end = i
+        if i < n:
+            c = s[i]
+            nxt = s[i + 1] if i + 1 < n else ""
+            if c == ";" and nxt not in ";&":
+                term, end = ";", i + 1
+                self.i = end
+            elif c == "&" and nxt not in "&>":
+                term, end = "&", i + 1
+                self.i = end
+            elif c == "\n":
+                term = "\n"
+                self.newline()
+        if term is None or term == "\n":
+            end = cmd.span[1] - self.base
+        return Statement(self.sp(start, end), cmd, term)
+
+    def and_or(self) -> Command | None:
+        start = self.i
+        first = self.pipeline()
+        if first is None:
+            return None
+        cmds: list[Command] = [first]
+        ops: list[str] = []
+        while not self.st.aborted:
+            self.blanks()
+            op = self.s[self.i : self.i + 2] if self.i + 2 <= self.n else ""
+            if op not in ("&&", "||"):
+                break
+            at = self.i
+            self.i += 2
+            self.gap()
+            nxt = self.pipeline()
+            if nxt is None:
+                self.issue(at, f"expected a command after '{op}'", incomplete=self.i >= self.n)
+                break
+            cmds.append(nxt)
+            ops.append(op)
+        if len(cmds) == 1:
+            return first
+        return AndOr(self.sp(start, cmds[-1].span[1] - self.base), tuple(cmds), tuple(ops))
+
+    def pipeline(self) -> Command | None:
+        start = self.i
+        negated = timed = False
+        while True:
+            word = self.peek_reserved()
+            if word == "time" and not timed:
+                timed = True
+                self.i += 4
+                self.blanks()
+                if self.s.startswith("-p", self.i, self.n) and (
+                    self.i + 2 >= self.n or self.s[self.i + 2] in " \t\n;&|"
+                ):
+                    self.i += 2
+                    self.blanks()
+            elif word == "!":
+                negated = not negated
+                self.i += 1
+                self.blanks()
+            else:
+                break
+        first = self.command()
+        if first is None:
+            if not (negated or timed):
+                return None
+            first = SimpleCommand(self.sp(self.i, self.i))
+        cmds: list[Command] = [first]
+        ops: list[str] = []
+        while not self.st.aborted:
+            self.blanks()
+            i = self.i
+            if i >= self.n or self.s[i] != "|" or self.s.startswith("||", i, self.n):
+                break
+            op = "|&" if self.s.startswith("|&", i, self.n) else "|"
+            self.i += len(op)
+            self.gap()
+            nxt = self.command()
+            if nxt is None:
+                self.issue(i, f"expected a command after '{op}'", incomplete=self.i >= self.n)
+                break
+            cmds.append(nxt)
+            ops.append(op)
+        if len(cmds) == 1 and not negated and not timed:
+            return first
+        end = cmds[-1].span[1] - self.base
+        return Pipeline(self.sp(start, end), tuple(cmds), tuple(ops), negated, timed)
+
+    def command(self) -> Command | None:
+        if self.i >= self.n or self.st.aborted:
+            return None
+        c = self.s[self.i]
+        if c in "\n;&|)":
+            if c == "&" and self.s.startswith("&>", self.i, self.n):
+                return self.simple()
+            return None
+        word = self.peek_reserved()
+        if c == "(" or (word is not None and word not in _CLOSERS and word != "time"):
+            found = self.compound(word if c != "(" else "(")
+            if found is not None:
+                return found
+        elif word in _CLOSERS:
+            self.issue(self.i, f"syntax error near unexpected reserved word '{word}'")
+        return self.simple()
+
+    # --- simple commands ------------------------------------------------------------------
+
+    def simple(self) -> Command:
+        s, n = self.s, self.n
+        start = self.i
+        assigns: list[Assignment] = []
+        words: list[Word] = []
+        redirs: list[Redirect] = []
+        while not self.st.aborted:
+            self.blanks()
+            i = self.i
+            if i >= n:
+                break
+            c = s[i]
+            if c in "\n;|)" or (c == "&" and not s.startswith("&>", i, n)):
+                break
+            if c == "(":
+                if len(words) == 1 and not assigns:
+                    func = self.function_parens(start, words[0])
+                    if func is not None:
+                        return func
+                self.issue(i, "syntax error near unexpected token '('")
+                break
+            if c == "#":
+                break  # a comment ends the command; the list reads it
+            red = self.redirect()
+            if red is not None:
+                redirs.append(red)
+                continue
+            if not words:
+                assign = self.assignment()
+                if assign is not None:
+                    assigns.append(assign)
+                    continue
+            word = self.word(brace=True)
+            if word is None:  # defensive: a delimiter we did not expect
+                self.issue(i, f"unexpected character {s[i]!r}")
+                self.i = i + 1
+                continue
+            words.append(word)
+        span = self.sp(start, self.end_of(start))
+        return SimpleCommand(span, tuple(assigns), tuple(words), tuple(redirs))
+
+    def end_of(self, start: int) -> int:
+        """The cursor with trailing blanks given back, so spans end at the last token."""
+        i = self.i
+        while i > start and self.s[i - 1] in " \t":
+            i -= 1
+        return i
+
+    def function_parens(self, start: int, name_word: Word) -> Command | None:
+        name = name_word.literal_value()
+        if not name or any(c in name for c in "=$`'\"\\") or name in RESERVED:
+            return None
+        save = self.i
+        self.i += 1
+        self.blanks()
+        if self.i >= self.n or self.s[self.i] != ")":
+            self.i = save
+            return None
+        self.i += 1
+        self.gap()
+        body = self.command()
+        if body is None:
+            self.issue(self.i, "expected a function body", incomplete=self.i >= self.n)
+            body = SimpleCommand(self.sp(self.i, self.i))
+        elif isinstance(body, SimpleCommand):
+            self.issue(body.span[0] - self.base, "function body is not a compound command")
+        return FunctionDef(self.sp(start, body.span[1] - self.base), name, body)
+
+    def assignment(self) -> Assignment | None:
+        s, n, start = self.s, self.n, self.i
+        m = NAME_RE.match(s, start, n)
+        if not m:
+            return None
+        j = m.end()
+        index: Word | None = None
+        if j < n and s[j] == "[":
+            depth = 0
+            k = j
+            while k < n and s[k] not in " \t\n;&|<>()":
+                if s[k] == "[":
+                    depth += 1
+                elif s[k] == "]":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                k += 1
+            if k >= n or s[k] != "]":
+                return None
+            idx_end = k + 1
+            if not (s.startswith("=", idx_end, n) or s.startswith("+=", idx_end, n)):
+                return None
+            saved_n, self.n = self.n, k + 1
+            arith = self.arith_exp(j, j + 1, close="]")
+            self.n = saved_n
+            index = Word(arith.span, arith.parts) if arith is not None else None
+            j = idx_end
+        append = s.startswith("+=", j, n)
+        if not append and not s.startswith("=", j, n):
+            return None
+        self.i = j + (2 if append else 1)
+        value: Word | None = None
+        array: tuple[Word, ...] | None = None
+        if self.i < n and s[self.i] == "(":
+            array = self.array_elements()
+        else:
+            value = self.word(assign=True)
+        return Assignment(self.sp(start, self.i), m.group(), value, append, index, array)
+
+    def array_elements(self) -> tuple[Word, ...]:
+        open_at = self.i
+        self.i += 1
+        items: list[Word] = []
+        while not self.st.aborted:
+            self.gap()
+            if self.i >= self.n:
+                self.issue(open_at, "unclosed array assignment", incomplete=True)
+                break
+            if self.s[self.i] == ")":
+                self.i += 1
+                break
+            word = self.word(brace=True)
+            if word is None:
+                self.issue(self.i, f"unexpected {self.s[self.i]!r} in array assignment")
+                self.i += 1
+                continue
+            items.append(word)
+        return tuple(items)
+
+    def redirect(self) -> Redirect | None:
+        s, n, start = self.s, self.n, self.i
+        i = start
+        fd: str | None = None
+        m = DIGITS_RE.match(s, i, n)
+        if m and m.end() < n and s[m.end()] in "<>":
+            fd, i = m.group(), m.end()
+        elif i < n and s[i] == "{":
+            m = NAME_RE.match(s, i + 1, n)
+            if m and s.startswith("}", m.end(), n) and m.end() + 1 < n and s[m.end() + 1] in "<>":
+                fd, i = s[i : m.end() + 1], m.end() + 1
+        if i >= n or s[i] not in "<>&":
+            return None
+        if s[i] in "<>" and i + 1 < n and s[i + 1] == "(" and fd is None:
+            return None  # process substitution: a word
+        op = next((o for o in _REDIRECT_OPS if s.startswith(o, i, n)), None)
+        if op is None or (op[0] == "&" and fd is not None):
+            return None
+        self.i = i + len(op)
+        self.blanks()
+        target = self.word()
+        if target is None:
+            self.issue(self.i, f"expected a word after '{op}'", incomplete=self.i >= n)
+        red = Redirect(self.sp(start, self.end_of(start)), op, target, fd)
+        if op in ("<<", "<<-") and target is not None:
+            raw = s[target.span[0] - self.base : target.span[1] - self.base]
+            delim, quoted = heredoc_delimiter(raw)
+            self.pending.append(Pending(red, delim, quoted, op == "<<-"))
+        return red
+
+    def trailing_redirects(self) -> tuple[Redirect, ...]:
+        """Redirections after a compound command (``{ ...; } > out``)."""
+        out: list[Redirect] = []
+        while not self.st.aborted:
+            save = self.i
+            self.blanks()
+            red = self.redirect()
+            if red is None:
+                self.i = save
+                break
+            out.append(red)
+        return tuple(out)
+
+    def finish(self) -> None:
+        for item in self.pending:
+            self.issue(self.i, f"here-document '{item.delimiter}' has no body", incomplete=True)
+            self.fill_heredoc(item, self.i, self.i, False)
+        self.pending = []
+
+
+__all__ = ["CommandParser", "Literal"]

@@ -1,0 +1,172 @@
+"""Shared state and low-level scanning for the shell parser (positions, issues, heredocs).
+
+A parser instance reads one string ``s`` between ``i`` and ``n``; ``base`` maps its offsets to
+the original source (non-zero only for the re-parsed body of a backtick substitution).
+``n`` is temporarily lowered to parse a bounded region (an array index, a heredoc body) in
+place, so no text is ever copied or re-scanned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from deerguard.shell._lexer import COMMENT_END_RE, RESERVED_RE
+from deerguard.shell.ast import Comment, ParseIssue, Redirect, Span, Statement
+
+# Python frames used per nesting level, worst case (list -> statement -> and-or -> pipeline ->
+# command -> simple -> word -> dollar -> substitution -> list). Used to keep recursion far
+# below the interpreter's limit whatever the caller's stack depth.
+FRAMES_PER_LEVEL = 12
+MAX_DEPTH = 100
+
+
+@dataclass(slots=True)
+class State:
+    """Mutable bookkeeping shared by a parser and its backtick sub-parsers."""
+
+    max_depth: int
+    issues: list[ParseIssue] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    depth: int = 0
+    aborted: bool = False
+    not_arith: set[int] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class Pending:
+    """A heredoc whose body starts after the current line: filled in at the next newline."""
+
+    redirect: Redirect
+    delimiter: str
+    quoted: bool
+    strip_tabs: bool
+
+
+class Base:
+    """Cursor, issue reporting, depth accounting and whitespace/comment skipping."""
+
+    def __init__(self, source: str, state: State, base: int = 0) -> None:
+        self.s = source
+        self.n = len(source)
+        self.i = 0
+        self.base = base
+        self.st = state
+        self.pending: list[Pending] = []
+        self.stops: dict[str, int] = {}
+        # Extglob paren matching memo: open-paren position -> close position (or -1).
+        self.paren_match: dict[int, int] = {}
+        self.paren_scanned = 0
+
+    # --- helpers --------------------------------------------------------------------------
+
+    def sp(self, start: int, end: int) -> Span:
+        return (self.base + start, self.base + end)
+
+    def issue(self, pos: int, message: str, *, incomplete: bool = False) -> None:
+        if self.st.aborted:
+            return
+        self.st.issues.append(ParseIssue(self.base + pos, message, incomplete))
+
+    def enter(self) -> bool:
+        """Count one nesting level; on overflow record an issue and abort the parse."""
+        st = self.st
+        st.depth += 1
+        if st.depth > st.max_depth and not st.aborted:
+            self.issue(self.i, f"nesting deeper than {st.max_depth} levels; rest not parsed")
+            st.aborted = True
+        if st.aborted:
+            self.i = self.n
+            return False
+        return True
+
+    def leave(self) -> None:
+        self.st.depth -= 1
+
+    def peek_reserved(self) -> str | None:
+        m = RESERVED_RE.match(self.s, self.i, self.n)
+        return m.group() if m else None
+
+    def eat_reserved(self, word: str, opener: int) -> bool:
+        """Consume reserved ``word`` at the cursor, or report it missing."""
+        if self.peek_reserved() == word:
+            self.i += len(word)
+            return True
+        if self.i >= self.n:
+            self.issue(self.i, f"expected '{word}' before end of input", incomplete=True)
+        else:
+            self.issue(self.i, f"expected '{word}' (construct opened at {self.base + opener})")
+        return False
+
+    # --- whitespace, newlines, comments, heredocs -----------------------------------------
+
+    def blanks(self) -> None:
+        s, n = self.s, self.n
+        i = self.i
+        while i < n:
+            c = s[i]
+            if c == " " or c == "\t":
+                i += 1
+            elif c == "\\" and i + 1 < n and s[i + 1] == "\n":
+                i += 2
+            else:
+                break
+        self.i = i
+
+    def gap(self) -> None:
+        """Skip blanks, newlines (reading due heredoc bodies) and comments."""
+        while not self.st.aborted:
+            self.blanks()
+            if self.i >= self.n:
+                return
+            c = self.s[self.i]
+            if c == "\n":
+                self.newline()
+            elif c == "#":
+                self.comment()
+            else:
+                return
+
+    def comment(self) -> None:
+        start = self.i
+        m = COMMENT_END_RE.match(self.s, start + 1, self.n)
+        end = m.end() if m else self.n
+        self.st.comments.append(Comment(self.sp(start, end), self.s[start + 1 : end]))
+        self.i = end
+
+    def newline(self) -> None:
+        self.i += 1
+        if self.pending:
+            self.read_heredocs()
+
+    def read_heredocs(self) -> None:
+        pending, self.pending = self.pending, []
+        s, n = self.s, self.n
+        for item in pending:
+            body_start = pos = self.i
+            body_end = -1
+            after = n
+            while pos < n:
+                e = s.find("\n", pos, n)
+                line_end = n if e < 0 else e
+                line = s[pos:line_end]
+                if (line.lstrip("\t") if item.strip_tabs else line) == item.delimiter:
+                    body_end = pos
+                    after = n if e < 0 else e + 1
+                    break
+                pos = n if e < 0 else e + 1
+            terminated = body_end >= 0
+            if not terminated:
+                body_end = n
+                self.issue(
+                    body_start,
+                    f"here-document delimited by end of input (wanted '{item.delimiter}')",
+                    incomplete=True,
+                )
+            self.fill_heredoc(item, body_start, body_end, terminated)
+            self.i = after
+
+    def fill_heredoc(self, item: Pending, start: int, end: int, terminated: bool) -> None:
+        raise NotImplementedError
+
+    def body_stmt(self, stops: frozenset[str]) -> tuple[Statement, ...]:
+        raise NotImplementedError

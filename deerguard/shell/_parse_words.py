@@ -1,0 +1,511 @@
+"""Word parsing: quotes, escapes, expansions, substitutions, tilde, extglob, heredoc bodies.
+
+Each scanner moves the cursor forward only; bounded regions are parsed in place by lowering
+``n``; nesting is counted by ``enter``/``leave`` so hostile depth becomes an issue.
+"""
+
+from __future__ import annotations
+
+from deerguard.shell._lexer import (
+    DIGITS_RE,
+    LIT_ARITH_RE,
+    LIT_DQ_RE,
+    LIT_HEREDOC_RE,
+    LIT_NORMAL_RE,
+    LIT_PARAM_RE,
+    METACHARS,
+    NAME_RE,
+    BraceMark,
+    RawPart,
+    brace_pass,
+    decode_ansi_c,
+    merge_literals,
+)
+from deerguard.shell._parse_state import Base, Pending, State
+from deerguard.shell.ast import (
+    AnsiCQuoted,
+    ArithExp,
+    CmdSubst,
+    DoubleQuoted,
+    Escaped,
+    Heredoc,
+    Literal,
+    ParamExp,
+    ProcSubst,
+    SingleQuoted,
+    Statement,
+    Tilde,
+    Word,
+    WordPart,
+)
+
+_SPECIAL_PARAMS = frozenset("@*#?-$!0")
+_TILDE_END = frozenset(" \t\n;&|<>()/")
+_PARAM_OPS = (
+    ":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%",
+    "//", "/#", "/%", "/", "^^", "^", ",,", ",", ":", "@",
+)  # fmt: skip
+_CLOSE_PAREN = frozenset({")"})
+_CLOSE_BRACE = frozenset({"}"})
+_EMPTY: frozenset[str] = frozenset()
+
+
+def _raw_dq_escape(c: str) -> bool:
+    return c in '$`"\\'
+
+
+class WordParser(Base):
+    """Parses words and word parts at the cursor."""
+
+    def parse_list(self, stops: frozenset[str]) -> tuple[Statement, ...]:
+        raise NotImplementedError
+
+    def child(self, source: str, base: int) -> WordParser:
+        """A parser for re-scanned text (a backtick body) sharing this parse's state."""
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Report heredocs still waiting for a body when the input ends."""
+        raise NotImplementedError
+
+    def merged(self, raw: list[RawPart]) -> tuple[WordPart, ...]:
+        return merge_literals([p for p in raw if not isinstance(p, BraceMark)])
+
+    # --- unquoted words -----------------------------------------------------------------
+
+    def word(self, *, brace: bool = False, assign: bool = False) -> Word | None:
+        """Parse one unquoted word at the cursor (None when a delimiter is there)."""
+        s, n = self.s, self.n
+        start = self.i
+        raw: list[RawPart] = []
+        while self.i < n and not self.st.aborted:
+            i = self.i
+            c = s[i]
+            if c in METACHARS:
+                if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(":
+                    raw.append(self.procsubst())
+                    continue
+                break
+            m = LIT_NORMAL_RE.match(s, i, n)
+            if m:
+                raw.append(Literal(self.sp(i, m.end()), m.group()))
+                self.i = m.end()
+                continue
+            if c == "~" and (i == start or (assign and s[i - 1] in ":=")):
+                raw.append(self.tilde(assign))
+            elif c in "{,}":
+                if brace:
+                    raw.append(BraceMark(c, self.base + i))
+                else:
+                    raw.append(Literal(self.sp(i, i + 1), c))
+                self.i = i + 1
+            elif c in "@!+*?" and i + 1 < n and s[i + 1] == "(":
+                raw.append(self.extglob())
+            elif not self.quote_or_expansion(raw, c, quoted=False):
+                raw.append(Literal(self.sp(i, i + 1), c))
+                self.i = i + 1
+        if self.i == start:
+            return None
+        if brace:
+            parts = brace_pass(raw)
+        else:
+            parts = merge_literals([p for p in raw if not isinstance(p, BraceMark)])
+        return Word(self.sp(start, self.i), parts)
+
+    def quote_or_expansion(self, raw: list[RawPart], c: str, *, quoted: bool) -> bool:
+        """Handle ``\\ ' " $ `` at the cursor; False when ``c`` is none of them."""
+        i = self.i
+        if c == "\\":
+            if i + 1 >= self.n:
+                raw.append(Literal(self.sp(i, i + 1), "\\"))
+                self.i = i + 1
+            elif self.s[i + 1] == "\n":
+                self.i = i + 2  # line continuation: removed, produces no part
+            else:
+                raw.append(Escaped(self.sp(i, i + 2), self.s[i + 1]))
+                self.i = i + 2
+        elif c == "'":
+            raw.append(self.single_quoted())
+        elif c == '"':
+            raw.append(self.double_quoted(i, i + 1))
+        elif c == "$":
+            raw.append(self.dollar(quoted=quoted))
+        elif c == "`":
+            raw.append(self.backtick(quoted=quoted))
+        else:
+            return False
+        return True
+
+    def tilde(self, assign: bool) -> WordPart:
+        s, n, i = self.s, self.n, self.i
+        j = i + 1
+        while j < n and (s[j].isalnum() or s[j] in "._-+"):
+            j += 1
+        if j >= n or s[j] in _TILDE_END or (assign and s[j] == ":"):
+            self.i = j
+            return Tilde(self.sp(i, j), s[i + 1 : j])
+        self.i = i + 1
+        return Literal(self.sp(i, i + 1), "~")
+
+    def extglob(self) -> Literal:
+        """``@(a|b)`` and friends: kept as one glob literal when the parens close on the line."""
+        i = self.i
+        close = self.match_paren(i + 1)
+        if close < 0:
+            self.i = i + 1
+            return Literal(self.sp(i, i + 1), self.s[i])
+        self.i = close + 1
+        return Literal(self.sp(i, close + 1), self.s[i : close + 1])
+
+    def match_paren(self, open_pos: int) -> int:
+        """Matching ``)`` for an extglob ``(`` on the same line, memoized so scans stay linear."""
+        if open_pos < self.paren_scanned:
+            return self.paren_match.get(open_pos, -1)
+        s, n = self.s, self.n
+        stack: list[int] = []
+        j = open_pos
+        while j < n:
+            c = s[j]
+            if c == "\n":
+                break
+            if c == "\\":
+                j += 2
+                continue
+            if c == "(":
+                stack.append(j)
+            elif c == ")":
+                if not stack:
+                    break
+                self.paren_match[stack.pop()] = j
+                if not stack:
+                    j += 1
+                    break
+            j += 1
+        self.paren_scanned = max(self.paren_scanned, j)
+        return self.paren_match.get(open_pos, -1)
+
+    # --- quotes ---------------------------------------------------------------------------
+
+    def single_quoted(self) -> SingleQuoted:
+        i = self.i
+        j = self.s.find("'", i + 1, self.n)
+        if j < 0:
+            self.issue(i, "unclosed single quote", incomplete=True)
+            self.i = self.n
+            return SingleQuoted(self.sp(i, self.n), self.s[i + 1 : self.n])
+        self.i = j + 1
+        return SingleQuoted(self.sp(i, j + 1), self.s[i + 1 : j])
+
+    def double_quoted(self, start: int, body: int, *, locale: bool = False) -> DoubleQuoted:
+        self.i = body
+        if not self.enter():
+            self.leave()
+            return DoubleQuoted(self.sp(start, self.i), (), locale)
+        s, n = self.s, self.n
+        raw: list[RawPart] = []
+        closed = False
+        while self.i < n and not self.st.aborted:
+            i = self.i
+            c = s[i]
+            if c == '"':
+                self.i = i + 1
+                closed = True
+                break
+            m = LIT_DQ_RE.match(s, i, n)
+            if m:
+                raw.append(Literal(self.sp(i, m.end()), m.group()))
+                self.i = m.end()
+            elif c == "\\" and i + 1 < n and not _raw_dq_escape(s[i + 1]) and s[i + 1] != "\n":
+                raw.append(Literal(self.sp(i, i + 1), "\\"))
+                self.i = i + 1
+            else:
+                self.quote_or_expansion(raw, c, quoted=True)
+        self.leave()
+        if not closed:
+            self.issue(start, "unclosed double quote", incomplete=True)
+        parts = merge_literals([p for p in raw if not isinstance(p, BraceMark)])
+        return DoubleQuoted(self.sp(start, self.i), parts, locale)
+
+    # --- dollar forms ---------------------------------------------------------------------
+
+    def dollar(self, *, quoted: bool) -> WordPart:
+        s, n, i = self.s, self.n, self.i
+        nxt = s[i + 1] if i + 1 < n else ""
+        if nxt == "(":
+            if i + 2 < n and s[i + 2] == "(" and (self.base + i) not in self.st.not_arith:
+                arith = self.arith_exp(i, i + 3)
+                if arith is not None:
+                    return arith
+                self.st.not_arith.add(self.base + i)
+            return self.cmd_subst(i)
+        if nxt == "{":
+            return self.param_braced(i, quoted=quoted)
+        if nxt == "[":
+            return self.arith_exp(i, i + 2, close="]") or Literal(self.sp(i, i + 1), "$")
+        if not quoted and nxt == "'":
+            j = i + 2
+            while j < n and s[j] != "'":
+                j += 2 if s[j] == "\\" else 1
+            if j >= n:
+                self.issue(i, "unclosed $'...' quote", incomplete=True)
+                j = n
+            self.i = min(j + 1, n)
+            return AnsiCQuoted(self.sp(i, self.i), decode_ansi_c(s[i + 2 : min(j, n)]))
+        if not quoted and nxt == '"':
+            return self.double_quoted(i, i + 2, locale=True)
+        m = NAME_RE.match(s, i + 1, n)
+        if m:
+            self.i = m.end()
+            return ParamExp(self.sp(i, m.end()), m.group(), short=True)
+        if nxt.isdigit() and nxt.isascii() or nxt in _SPECIAL_PARAMS and nxt:
+            self.i = i + 2
+            return ParamExp(self.sp(i, i + 2), nxt, short=True)
+        self.i = i + 1
+        return Literal(self.sp(i, i + 1), "$")
+
+    def cmd_subst(self, start: int) -> CmdSubst:
+        self.i = start + 2
+        body = self.parse_list(_CLOSE_PAREN)
+        if self.i < self.n and self.s[self.i] == ")":
+            self.i += 1
+        else:
+            self.issue(start, "unclosed command substitution $(", incomplete=self.i >= self.n)
+        return CmdSubst(self.sp(start, self.i), body)
+
+    def procsubst(self) -> ProcSubst:
+        start = self.i
+        self.i = start + 2
+        body = self.parse_list(_CLOSE_PAREN)
+        if self.i < self.n and self.s[self.i] == ")":
+            self.i += 1
+        else:
+            self.issue(start, "unclosed process substitution", incomplete=self.i >= self.n)
+        op = self.s[start]
+        return ProcSubst(self.sp(start, self.i), op, body)
+
+    def backtick(self, *, quoted: bool) -> CmdSubst:
+        """`` `...` ``: unescape ``\\$ \\` \\\\`` (and ``\\"`` in double quotes), parse the body."""
+        s, n, start = self.s, self.n, self.i
+        buf: list[str] = []
+        j = start + 1
+        run = j
+        escapes = '$`\\"' if quoted else "$`\\"
+        while j < n:
+            c = s[j]
+            if c == "`":
+                break
+            if c == "\\" and j + 1 < n and s[j + 1] in escapes:
+                buf.append(s[run:j])
+                run = j + 1
+                j += 2
+                continue
+            j += 1
+        buf.append(s[run:j])
+        if j >= n:
+            self.issue(start, "unclosed backtick substitution", incomplete=True)
+            self.i = n
+        else:
+            self.i = j + 1
+        child = self.child("".join(buf), self.base + start + 1)
+        body = child.parse_list(_EMPTY)
+        child.finish()
+        return CmdSubst(self.sp(start, self.i), body, backtick=True)
+
+    def param_braced(self, start: int, *, quoted: bool) -> WordPart:
+        s, n = self.s, self.n
+        i = start + 2
+        self.i = i
+        if i < n and s[i] in " \t\n|":
+            # bash 5.3 ``${ cmd; }`` / ``${| cmd; }``: runs a command like $( ).
+            self.i = i + 1 if s[i] == "|" else i
+            body = self.parse_list(_CLOSE_BRACE)
+            if self.peek_reserved() == "}":
+                self.i += 1
+            else:
+                self.issue(start, "unclosed ${ command substitution", incomplete=self.i >= n)
+            return CmdSubst(self.sp(start, self.i), body)
+        if not self.enter():
+            self.leave()
+            return ParamExp(self.sp(start, self.i), "")
+        prefix = ""
+        if i + 1 < n and s[i] in "#!" and s[i + 1] not in "}":
+            nx = s[i + 1]
+            if nx.isalnum() or nx == "_" or nx in _SPECIAL_PARAMS:
+                prefix = s[i]
+                i += 1
+        m = NAME_RE.match(s, i, n) or DIGITS_RE.match(s, i, n)
+        if m:
+            name = m.group()
+            i = m.end()
+        elif i < n and s[i] in _SPECIAL_PARAMS:
+            name = s[i]
+            i += 1
+        else:
+            name = ""
+        self.i = i
+        index: Word | None = None
+        if name and i < n and s[i] == "[":
+            arith = self.arith_exp(i, i + 1, close="]")
+            if arith is not None:
+                index = Word(arith.span, arith.parts)
+        op: str | None = None
+        args: list[Word] = []
+        i = self.i
+        if name and i < n and s[i] != "}":
+            if prefix == "!" and s[i] in "*@" and i + 1 < n and s[i + 1] == "}":
+                i += 1
+                self.i = i
+            else:
+                op = next((o for o in _PARAM_OPS if s.startswith(o, i, n)), None)
+        if op is not None:
+            self.i = i + len(op)
+            if op == "@":
+                j = self.i
+                self.i = min(j + 1, n)
+                args.append(Word(self.sp(j, self.i), (Literal(self.sp(j, self.i), s[j : self.i]),)))
+            elif op[0] == "/":
+                args.append(self.param_word("/", quoted))
+                if self.i < n and s[self.i] == "/":
+                    self.i += 1
+                    args.append(self.param_word("", quoted))
+            elif op == ":":
+                args.append(self.param_word(":", quoted))
+                if self.i < n and s[self.i] == ":":
+                    self.i += 1
+                    args.append(self.param_word("", quoted))
+            else:
+                args.append(self.param_word("", quoted))
+        if not name:
+            self.issue(start, "bad substitution")
+            self.skip_to_brace()
+        if self.i < n and s[self.i] == "}":
+            self.i += 1
+        elif not self.st.aborted:
+            if self.i < n:
+                self.issue(self.i, "bad substitution")
+                self.skip_to_brace()
+                self.i = min(self.i + 1, n)
+            else:
+                self.issue(start, "unclosed ${", incomplete=True)
+        self.leave()
+        return ParamExp(self.sp(start, self.i), name, False, prefix, index, op, tuple(args))
+
+    def skip_to_brace(self) -> None:
+        j = self.s.find("}", self.i, self.n)
+        self.i = self.n if j < 0 else j
+
+    def param_word(self, stop: str, quoted: bool) -> Word:
+        """A word inside ``${...}``: blanks are literal; ends at ``}`` (or ``stop``)."""
+        s, n = self.s, self.n
+        start = self.i
+        raw: list[RawPart] = []
+        braces = 0
+        while self.i < n and not self.st.aborted:
+            i = self.i
+            c = s[i]
+            if braces == 0 and (c == "}" or (stop and c == stop)):
+                break
+            m = LIT_PARAM_RE.match(s, i, n)
+            if m:
+                raw.append(Literal(self.sp(i, m.end()), m.group()))
+                self.i = m.end()
+            elif c in "{}" or (c == "'" and quoted):
+                braces += 1 if c == "{" else -1 if c == "}" else 0
+                raw.append(Literal(self.sp(i, i + 1), c))
+                self.i = i + 1
+            elif not self.quote_or_expansion(raw, c, quoted=quoted):
+                raw.append(Literal(self.sp(i, i + 1), c))
+                self.i = i + 1
+        parts = merge_literals([p for p in raw if not isinstance(p, BraceMark)])
+        return Word(self.sp(start, self.i), parts)
+
+    # --- arithmetic -----------------------------------------------------------------------
+
+    def arith_exp(self, start: int, body: int, *, close: str = "))") -> ArithExp | None:
+        """Arithmetic from ``body`` to ``close``; None when ``((`` is not arithmetic after all."""
+        self.i = body
+        if not self.enter():
+            self.leave()
+            return ArithExp(self.sp(start, self.i), "")
+        parts, end, ok = self.arith_parts(close)
+        self.leave()
+        if not ok:
+            self.i = start
+            return None
+        return ArithExp(self.sp(start, self.i), self.s[body:end], parts)
+
+    def arith_parts(self, close: str) -> tuple[tuple[WordPart, ...], int, bool]:
+        """Scan arithmetic text; returns (parts, end of text, recognised)."""
+        s, n = self.s, self.n
+        raw: list[RawPart] = []
+        depth = 0
+        while self.i < n and not self.st.aborted:
+            i = self.i
+            c = s[i]
+            m = LIT_ARITH_RE.match(s, i, n)
+            if m:
+                raw.append(Literal(self.sp(i, m.end()), m.group()))
+                self.i = m.end()
+                continue
+            if c in "([":
+                depth += 1
+            elif c in ")]" and depth > 0:
+                depth -= 1
+            elif c == ")" and close in ("))", "for"):
+                if i + 1 < n and s[i + 1] == ")":
+                    self.i = i + 2
+                    return self.merged(raw), i, True
+                if close == "))":
+                    return (), i, False
+            elif (c == "]" and close == "]") or (c == ";" and close == "for"):
+                self.i = i + 1
+                return self.merged(raw), i, True
+            if c in "()[];":
+                raw.append(Literal(self.sp(i, i + 1), c))
+                self.i = i + 1
+            elif not self.quote_or_expansion(raw, c, quoted=True):
+                raw.append(Literal(self.sp(i, i + 1), c))
+                self.i = i + 1
+        if not self.st.aborted:
+            self.issue(self.i, "unclosed arithmetic expression", incomplete=True)
+        return self.merged(raw), self.i, True
+
+    # --- heredoc bodies -------------------------------------------------------------------
+
+    def fill_heredoc(self, item: Pending, start: int, end: int, terminated: bool) -> None:
+        s = self.s
+        body = s[start:end]
+        text = body
+        if item.strip_tabs:
+            text = "\n".join(line.lstrip("\t") for line in body.split("\n"))
+        parts: tuple[WordPart, ...]
+        if item.quoted:
+            parts = (Literal(self.sp(start, end), text),) if body else ()
+        else:
+            saved_n = self.n
+            self.i, self.n = start, end
+            raw: list[RawPart] = []
+            while self.i < end and not self.st.aborted:
+                i = self.i
+                c = s[i]
+                m = LIT_HEREDOC_RE.match(s, i, end)
+                if m:
+                    raw.append(Literal(self.sp(i, m.end()), m.group()))
+                    self.i = m.end()
+                elif c == "\\" and i + 1 < end and s[i + 1] not in "$`\\\n":
+                    raw.append(Literal(self.sp(i, i + 1), "\\"))
+                    self.i = i + 1
+                else:
+                    self.quote_or_expansion(raw, c, quoted=True)
+            self.n = saved_n
+            parts = merge_literals([p for p in raw if not isinstance(p, BraceMark)])
+        doc = Heredoc(
+            self.sp(start, end), item.delimiter, item.quoted, item.strip_tabs, text, parts,
+            terminated,
+        )  # fmt: skip
+        # The Redirect was built when its line was parsed; its body only exists now. The node
+        # is not yet visible to any caller, so completing it in place is safe.
+        object.__setattr__(item.redirect, "heredoc", doc)
+
+
+__all__ = ["WordParser", "State"]
