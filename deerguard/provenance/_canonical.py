@@ -23,7 +23,6 @@ recursion limit; it runs in time linear in the size of the output.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -247,13 +246,29 @@ def canonical_hash(value: object, /) -> str:
     return hashlib.sha256(canonical_json(value)).hexdigest()
 
 
+def _copy(value: Any) -> Any:
+    if value is None or value is True or value is False:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int(int.__index__(value))
+    if isinstance(value, float):
+        return float(value) + 0.0  # -0.0 + 0.0 == 0.0: canonical JSON has no negative zero
+    if isinstance(value, Mapping):
+        return {str.__str__(key): _copy(item) for key, item in value.items()}
+    return [_copy(item) for item in value]
+
+
 def plain_json(value: object, /) -> Any:
     """Return a deep copy of ``value`` as plain JSON data (dict, list, str, int, float, ...).
 
-    Validates like :func:`canonical_json` (same errors, same paths) and normalizes the same
-    way (tuples become lists, enum members their plain values, ``-0.0`` becomes ``0.0``).
+    Validates with :func:`canonical_json` first (same errors, same paths), then copies:
+    tuples become lists, enum members and other subclasses their plain values, ``-0.0``
+    becomes ``0.0``; ints and floats keep their type and exact value.
     """
+    canonical_json(value)
     try:
-        return json.loads(canonical_json(value))
+        return _copy(value)
     except RecursionError:
         raise CanonicalizationError("$: value is nested too deeply to copy") from None

@@ -74,7 +74,7 @@ def append_tool_transform(
     default) as a list of JSON records in the order the rewrites happened, e.g.
     ``{"name": "neutralize", "changed": True, "findings": 3}``. ``transform`` is a mapping with
     a non-empty string ``name`` (a bare string is shorthand for ``{"name": ...}``); it is
-    deep-copied as plain JSON data (tuples become lists, ``1.0`` becomes ``1``).
+    deep-copied as plain JSON data (tuples become lists, enum members plain values).
 
     Never mutates ``metadata`` (``None`` means ``{}``): the result is a new dict, a shallow
     copy except for the trail, which is a new list of new records. An existing trail that is
@@ -86,7 +86,7 @@ def append_tool_transform(
 
     >>> meta = append_tool_transform({}, {"name": "neutralize", "changed": True})
     >>> append_tool_transform(meta, "wrap")["deerguard_tool_transforms"]
-    [{'changed': True, 'name': 'neutralize'}, {'name': 'wrap'}]
+    [{'name': 'neutralize', 'changed': True}, {'name': 'wrap'}]
     """
     key = trail_key(namespace)
     if metadata is None:
