@@ -1,0 +1,184 @@
+"""Character tables for the tag scanner: bracket look-alikes, separators, ignorables, skeletons.
+
+A *skeleton* is the tolerant reading of a tag name: each character is NFKC-normalized on its
+own, case-folded, combining marks are dropped, Cyrillic/Greek/small-capital look-alike
+letters are mapped to the Latin letter they imitate, default-ignorable characters are
+skipped and separators (``- _ . :``, dash look-alikes, ``▁`` and whitespace) are removed.
+``<Ｓystem_Ｒeminder>``, ``<sys\u200btem-reminder>`` and ``<ѕystem.reminder>`` all read as
+``systemreminder``. Everything here is immutable module data or a pure cached function.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+__all__ = [
+    "CONFUSABLES",
+    "GT_CHARS",
+    "LT_CHARS",
+    "PIPE_CHARS",
+    "SEPARATORS",
+    "SLASH_CHARS",
+    "char_skeleton",
+    "is_ignorable",
+    "is_tag_block",
+    "is_variation_selector",
+    "letter_equivalents",
+    "skeleton",
+]
+
+# `<`-equivalents: ASCII, fullwidth, small form, and the look-alike brackets a model reads as
+# an angle bracket (single guillemet, angle brackets of three blocks, modifier arrowheads,
+# Canadian syllabics, ornamental brackets).
+LT_CHARS = frozenset("<\uff1c\ufe64\u2039\u2329\u3008\u27e8\u02c2\u1438\u276e\u276c\u29fc\u2770")
+GT_CHARS = frozenset(">\uff1e\ufe65\u203a\u232a\u3009\u27e9\u02c3\u1433\u276f\u276d\u29fd\u2771")
+# `/`-equivalents (closing tags): ASCII, fullwidth, division and fraction slashes, box drawing.
+SLASH_CHARS = frozenset("/\uff0f\u2215\u2044\u2571\u29f8\u1427")
+# `|`-equivalents for chat-template tokens (`<|im_start|>`, DeepSeek's `<｜...｜>`).
+PIPE_CHARS = frozenset("|\uff5c\uffe8\u2223\u01c0\u2502")
+# Separators between name parts; whitespace is handled separately (str.isspace after NFKC).
+SEPARATORS = frozenset(
+    "-_.:\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\uff3f\uff0e\uff1a"
+    "\u2581\u00b7\u2027\u30fb\uff65"
+)
+
+# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties), as inclusive ranges.
+_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+IGNORABLE_CLASS = "".join(
+    f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in _IGNORABLE_RANGES
+)
+
+# Letters that look like Latin letters after case folding (Cyrillic, Greek, Armenian, Latin
+# small capitals and dotless forms). NFKC does not map these, so they are listed here.
+CONFUSABLES: dict[str, str] = {
+    # Cyrillic
+    "а": "a", "в": "b", "с": "c", "ԁ": "d", "е": "e", "ё": "e", "һ": "h", "н": "h",
+    "і": "i", "ї": "i", "ӏ": "l", "ј": "j", "к": "k", "м": "m", "п": "n", "о": "o",
+    "р": "p", "ԛ": "q", "г": "r", "ѕ": "s", "т": "t", "ц": "u", "ѵ": "v", "ԝ": "w",
+    "х": "x", "у": "y", "ү": "y", "з": "3", "ь": "b", "ɡ": "g",
+    # Greek
+    "α": "a", "β": "b", "ϲ": "c", "δ": "d", "ε": "e", "η": "n", "ι": "i", "κ": "k",
+    "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ζ": "z",
+    "ω": "w", "μ": "u", "ϳ": "j", "ϱ": "p", "ϰ": "k",
+    # Armenian
+    "օ": "o", "ս": "u", "ց": "g", "հ": "h", "ո": "n", "ա": "w",
+    # Latin small capitals and dotless letters
+    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h",
+    "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p",
+    "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
+    "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ɵ": "o",
+}  # fmt: skip
+
+
+def is_ignorable(ch: str) -> bool:
+    """Return whether ``ch`` is a Unicode default-ignorable code point (invisible)."""
+    cp = ord(ch)
+    if cp < 0xAD:
+        return False
+    for low, high in _IGNORABLE_RANGES:
+        if cp < low:
+            return False
+        if cp <= high:
+            return True
+    return False
+
+
+def is_tag_block(ch: str) -> bool:
+    """Return whether ``ch`` is in the Unicode Tag block U+E0000-U+E007F."""
+    return 0xE0000 <= ord(ch) <= 0xE007F
+
+
+def is_variation_selector(ch: str) -> bool:
+    """Return whether ``ch`` is a variation selector (VS1-VS16 or VS17-VS256)."""
+    cp = ord(ch)
+    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
+
+
+@lru_cache(maxsize=8192)
+def char_skeleton(ch: str) -> str | None:
+    """Return the skeleton of one character: ``""`` if it vanishes, ``None`` if it ends a name.
+
+    Ignorables, combining marks and separators vanish; whitespace ends a word (returned as
+    ``" "``); letters and digits become lowercase ASCII where they imitate ASCII, or their
+    case-folded form otherwise; anything else (punctuation, brackets, symbols) returns
+    ``None``.
+    """
+    if is_ignorable(ch) or ch in SEPARATORS:
+        return ""
+    out: list[str] = []
+    for part in unicodedata.normalize("NFKC", ch):
+        if part.isspace():
+            return " "
+        if unicodedata.category(part) in ("Mn", "Me"):
+            continue
+        if part in SEPARATORS:
+            continue
+        for folded in part.casefold():
+            folded = CONFUSABLES.get(folded, folded)
+            if folded.isalnum():
+                out.append(folded)
+            elif unicodedata.category(folded) in ("Mn", "Me"):
+                continue
+            else:
+                return None
+    return "".join(out)
+
+
+def skeleton(name: str, /) -> str:
+    """Return the skeleton of a whole name (whitespace removed too); ``""`` if none.
+
+    >>> skeleton("System_Reminder")
+    'systemreminder'
+    """
+    out: list[str] = []
+    for ch in name:
+        sk = char_skeleton(ch)
+        if sk is None or sk == " ":
+            continue
+        out.append(sk)
+    return "".join(out)
+
+
+# Unicode pages holding characters whose NFKC form is a single ASCII letter or digit
+# (Latin-1 superscripts, modifier letters, letterlike symbols, enclosed alphanumerics,
+# fullwidth forms, mathematical alphanumerics, squared letters, segmented digits).
+_EQUIVALENT_PAGES = (
+    0x00, 0x01, 0x02, 0x1D, 0x1E, 0x20, 0x21, 0x24, 0x2C, 0xA7, 0xFF,
+    0x107, 0x1D4, 0x1D5, 0x1D6, 0x1D7, 0x1F1, 0x1FB,
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def letter_equivalents() -> dict[str, str]:
+    """Return, per ASCII letter/digit, every character whose skeleton is that letter/digit.
+
+    Built once on first use (a few thousand code points) for the boundary-marker pattern.
+    """
+    table: dict[str, list[str]] = {}
+    candidates = [chr(cp) for page in _EQUIVALENT_PAGES for cp in range(page << 8, (page + 1) << 8)]
+    candidates.extend(CONFUSABLES)
+    candidates.extend(ch.upper() for ch in CONFUSABLES)
+    for ch in candidates:
+        sk = char_skeleton(ch)
+        if sk is not None and len(sk) == 1 and sk.isascii() and sk.isalnum():
+            table.setdefault(sk, []).append(ch)
+    return {key: "".join(sorted(set(chars))) for key, chars in table.items()}

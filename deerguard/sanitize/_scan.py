@@ -1,0 +1,588 @@
+"""The hand scanner behind :func:`neutralize`: finds forgeries and plans per-character escapes.
+
+Every rewrite is per character: a bracket becomes an HTML character reference (``<`` ->
+``&lt;``, ``>`` -> ``&gt;``, a look-alike bracket ``‹`` -> ``&#x2039;``, ``[`` -> ``&#x5B;``),
+the backslashes of a JSON-escaped bracket (``\\u003c``) become ``&#x5C;``, an invisible
+character inside a forgery or a hidden payload becomes its visible reference
+(``&#x200B;``, ``&#xE0041;``), and the first letter of a boundary marker becomes its
+reference (``END USER INPUT`` -> ``&#x45;ND USER INPUT``). So ``html.unescape`` of each
+replacement gives back the original characters: nothing visible is dropped. Replacement
+text holds no trigger character, which makes the rewrite idempotent.
+
+The scanner visits trigger characters only (found by one compiled character class), does
+bounded work per trigger and never revisits a span: linear time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import regex  # type: ignore[import-untyped]  # no stubs in the dev environment
+
+from ._chars import (
+    GT_CHARS,
+    IGNORABLE_CLASS,
+    LT_CHARS,
+    PIPE_CHARS,
+    SEPARATORS,
+    SLASH_CHARS,
+    char_skeleton,
+    is_ignorable,
+    is_tag_block,
+    is_variation_selector,
+    letter_equivalents,
+    skeleton,
+)
+from ._profile import TagProfile
+
+__all__ = ["Plan", "Region", "compile_profile", "plan", "plan_fail_closed", "ncr"]
+
+RULE_TAG = "tags.forged-tag"
+RULE_TOKEN = "tags.template-token"
+RULE_MARKER = "tags.boundary-marker"
+RULE_HIDDEN = "tags.hidden-unicode"
+RULE_FAIL = "tags.fail-closed"
+
+_BRACKET_OPEN = "[\uff3b"
+_BRACKET_CLOSE = "]\uff3d"
+_FLAG_BASE = "\U0001f3f4"
+_CANCEL_TAG = "\U000e007f"
+
+_MAX_SKIP = 64  # whitespace/invisibles between tag parts
+_MAX_WORD = 128  # characters in one name word
+_MAX_ATTRS = 4096  # characters between a forged name and its closing bracket
+_MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
+
+_TRIGGER = re.compile(
+    "["
+    + re.escape("".join(sorted(LT_CHARS)) + _BRACKET_OPEN)
+    + "\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]|\\\\[uUxX]"
+)
+# The common HTML case: `<div ...>`, `</p>`: a plain ASCII name ended by space, `>` or `/`.
+_ASCII_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)[\s>/]")
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_JSON_ESCAPE = re.compile(r"\\+(?:[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2}))")
+_JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
+
+
+def ncr(ch: str) -> str:
+    """Return the HTML character reference that shows ``ch`` as visible ASCII text."""
+    if ch == "<":
+        return "&lt;"
+    if ch == ">":
+        return "&gt;"
+    return f"&#x{ord(ch):X};"
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """One forgery or hidden payload: rule id, ``[start, end)`` in the input, message."""
+
+    rule_id: str
+    start: int
+    end: int
+    message: str
+
+
+@dataclass(slots=True)
+class Plan:
+    """Per-character replacements (position -> text) and the regions that caused them."""
+
+    subs: dict[int, str] = field(default_factory=dict)
+    regions: list[Region] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    """A profile prepared for scanning: skeleton sets and the marker pattern."""
+
+    names: frozenset[str]
+    partial: frozenset[str]  # proper prefixes of names: worth reading another word
+    prefixes: tuple[str, ...]
+    template: frozenset[str]
+    any_template: bool
+    double_angle: frozenset[str]
+    bracket: frozenset[str]
+    emoji: frozenset[str]
+    marker: Any
+    marker_skeletons: tuple[str, ...]
+    max_words: int
+
+
+# Combining marks that attach to Latin letters: skipped between the letters of a marker.
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+# Characters that may fence a boundary marker (`--- END USER INPUT ---`, `=== ... ===`,
+# `<<<...>>>`, `[...]`): after NFKC, one of these, or a bracket look-alike.
+_FENCE = frozenset("-=#*~_+<>[](){}|/\\:;.\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2500\u2501")
+
+
+def _is_fence(ch: str) -> bool:
+    if ch in _FENCE or ch in LT_CHARS or ch in GT_CHARS or ch in SEPARATORS:
+        return True
+    return unicodedata.normalize("NFKC", ch) in _FENCE
+
+
+def _marker_pattern(skeletons: tuple[str, ...]) -> Any:
+    if not skeletons:
+        return None
+    table = letter_equivalents()
+    seps = "".join(sorted(SEPARATORS))
+    gap = f"[\\s{regex.escape(seps)}{IGNORABLE_CLASS}{_MARKS}]*"
+    alts = []
+    for sk in sorted(skeletons, key=len, reverse=True):
+        parts = []
+        for letter in sk:
+            chars = table.get(letter, "") + letter + letter.upper()
+            parts.append("[" + regex.escape(chars) + "]")
+        alts.append(gap.join(parts))
+    return regex.compile("(?:" + "|".join(alts) + ")", regex.V0)
+
+
+@lru_cache(maxsize=1)
+def _compact_table() -> dict[int, int | None]:
+    """str.translate table giving the skeleton of marker text (a superset filter)."""
+    table: dict[int, int | None] = {}
+    for letter, chars in letter_equivalents().items():
+        for ch in chars:
+            table[ord(ch)] = ord(letter)
+    for ch in SEPARATORS:
+        table[ord(ch)] = None
+    for cp in range(0x3001):
+        if chr(cp).isspace():
+            table[cp] = None
+    for match in regex.finditer(
+        f"[{IGNORABLE_CLASS}{_MARKS}]",
+        "".join(
+            chr(cp)
+            for cp in (
+                *range(0x00A0, 0x2100),
+                *range(0x3164, 0x3165),
+                *range(0xFE00, 0xFF00),
+                0xFFA0,
+                *range(0xFFF0, 0xFFF9),
+                *range(0x1BCA0, 0x1BCA4),
+                *range(0x1D173, 0x1D17B),
+                *range(0xE0000, 0xE1000),
+            )
+        ),
+    ):
+        table[ord(match.group())] = None
+    return table
+
+
+_ASCII_COMPACT = {ord(ch): None for ch in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f-_.:"}
+
+
+def _may_hold_marker(text: str, skeletons: tuple[str, ...]) -> bool:
+    """Cheap superset test: does the skeleton of ``text`` contain a marker skeleton?"""
+    if text.isascii():
+        compact = text.lower().translate(_ASCII_COMPACT)
+    else:
+        compact = text.translate(_compact_table()).lower()
+    return any(sk in compact for sk in skeletons)
+
+
+@lru_cache(maxsize=64)
+def compile_profile(profile: TagProfile) -> Compiled:
+    """Prepare ``profile`` for scanning (cached per profile value)."""
+    names = frozenset(skeleton(n) for n in profile.tags)
+    partial = frozenset(n[:i] for n in names for i in range(1, len(n)))
+    markers = tuple(sorted({skeleton(m) for m in profile.markers} - {""}))
+    return Compiled(
+        names=names,
+        partial=partial,
+        prefixes=tuple(sorted({skeleton(p) for p in profile.tag_prefixes})),
+        template=frozenset(skeleton(n) for n in profile.template_tokens),
+        any_template=profile.any_template_token,
+        double_angle=frozenset(skeleton(n) for n in profile.double_angle_tokens),
+        bracket=frozenset(skeleton(n) for n in profile.bracket_tokens),
+        emoji=frozenset(profile.emoji_tag_sequences),
+        marker=_marker_pattern(markers),
+        marker_skeletons=markers,
+        max_words=max([len(n.split()) for n in profile.tags] + [4]) + 2,
+    )
+
+
+class _Scanner:
+    __slots__ = ("text", "n", "c", "plan")
+
+    def __init__(self, text: str, compiled: Compiled) -> None:
+        self.text = text
+        self.n = len(text)
+        self.c = compiled
+        self.plan = Plan()
+
+    # -- small readers: each returns the index after what it read, or -1 ---------------
+    def lt_at(self, k: int) -> int:
+        if k >= self.n:
+            return -1
+        ch = self.text[k]
+        if ch in LT_CHARS:
+            return k + 1
+        if ch == "\\":
+            return self._json_bracket(k, LT_CHARS)
+        return -1
+
+    def gt_at(self, k: int) -> int:
+        if k >= self.n:
+            return -1
+        ch = self.text[k]
+        if ch in GT_CHARS:
+            return k + 1
+        if ch == "\\":
+            return self._json_bracket(k, GT_CHARS)
+        return -1
+
+    def _json_bracket(self, k: int, chars: frozenset[str]) -> int:
+        m = _JSON_ESCAPE.match(self.text, k)
+        if m is None:
+            return -1
+        code = int(m.group(1) or m.group(2), 16)
+        return m.end() if chr(code) in chars else -1
+
+    def slash_at(self, k: int) -> int:
+        if k >= self.n:
+            return -1
+        ch = self.text[k]
+        if ch in SLASH_CHARS:
+            return k + 1
+        if ch == "\\":
+            m = _JSON_SLASH.match(self.text, k)
+            return m.end() if m else -1
+        return -1
+
+    def skip_space(self, k: int) -> int:
+        text, n = self.text, self.n
+        stop = min(n, k + _MAX_SKIP)
+        while k < stop:
+            ch = text[k]
+            if ch.isspace() or is_ignorable(ch) or char_skeleton(ch) == " ":
+                k += 1
+            else:
+                break
+        return k
+
+    def read_word(self, k: int) -> tuple[int, str, int]:
+        """Read one name word at ``k``: (end, skeleton, skeleton length at last colon)."""
+        text, n = self.text, self.n
+        out: list[str] = []
+        colon = 0
+        stop = min(n, k + _MAX_WORD)
+        while k < stop:
+            m = _ASCII_WORD.match(text, k)
+            if m is not None:
+                out.append(m.group().lower())
+                k = m.end()
+                continue
+            ch = text[k]
+            sk = char_skeleton(ch)
+            if sk is None or sk == " ":
+                break
+            if ch in ":\uff1a\ufe55":
+                colon = sum(map(len, out)) + len(sk)
+            out.append(sk)
+            k += 1
+        return k, "".join(out), colon
+
+    # -- rules ------------------------------------------------------------------------
+    def matches(self, full: str, colon: int) -> bool:
+        c = self.c
+        local = full[colon:] if colon else full
+        for candidate in (full, local):
+            if not candidate:
+                continue
+            if candidate in c.names:
+                return True
+            for prefix in c.prefixes:
+                if candidate.startswith(prefix):
+                    return True
+        return False
+
+    def escape_span(self, start: int, end: int) -> None:
+        """Escape brackets and reveal invisibles in ``text[start:end]`` (per character)."""
+        text, subs = self.text, self.plan.subs
+        k = start
+        while k < end:
+            ch = text[k]
+            if ch in LT_CHARS or ch in GT_CHARS or ch in _BRACKET_OPEN or ch in _BRACKET_CLOSE:
+                subs[k] = ncr(ch)
+            elif is_ignorable(ch):
+                subs[k] = ncr(ch)
+            elif ch == "\\":
+                m = _JSON_ESCAPE.match(text, k)
+                if m is not None and chr(int(m.group(1) or m.group(2), 16)) in (
+                    LT_CHARS | GT_CHARS
+                ):
+                    j = k
+                    while text[j] == "\\":
+                        subs[j] = ncr("\\")
+                        j += 1
+                    k = m.end()
+                    continue
+            k += 1
+
+    def add(self, rule: str, start: int, end: int, message: str) -> None:
+        self.escape_span(start, end)
+        self.plan.regions.append(Region(rule, start, end, message))
+
+    def tag_end(self, k: int) -> int:
+        """Index after the closing bracket of a tag whose attributes start at ``k``, or -1."""
+        text = self.text
+        stop = min(self.n, k + _MAX_ATTRS)
+        quote = ""
+        while k < stop:
+            ch = text[k]
+            if quote:
+                if ch == quote:
+                    quote = ""
+                elif self.lt_at(k) != -1:
+                    return -1
+                k += 1
+                continue
+            if ch in "\"'":
+                quote = ch
+                k += 1
+                continue
+            end = self.gt_at(k)
+            if end != -1:
+                return end
+            if self.lt_at(k) != -1:
+                return -1
+            k += 1
+        return -1
+
+    def at_lt(self, start: int, after: int) -> int:
+        """Handle an opening bracket at ``[start, after)``; return where scanning resumes."""
+        text, c = self.text, self.c
+        m = _ASCII_NAME.match(text, after)
+        if m is not None:
+            name = m.group(1).lower()
+            if (
+                name not in c.names
+                and name not in c.partial
+                and not any(name.startswith(p) for p in c.prefixes)
+            ):
+                return m.start(1) + len(name)
+        k = self.skip_space(after)
+        # <<SYS>> / <</SYS>>
+        inner = self.lt_at(k)
+        if inner != -1:
+            j = self.skip_space(inner)
+            s = self.slash_at(j)
+            j = self.skip_space(s if s != -1 else j)
+            j, name, _ = self.read_word(j)
+            if name and name in c.double_angle:
+                j = self.skip_space(j)
+                g1 = self.gt_at(j)
+                g2 = self.gt_at(self.skip_space(g1)) if g1 != -1 else -1
+                end = g2 if g2 != -1 else (g1 if g1 != -1 else j)
+                self.add(RULE_TOKEN, start, end, f"chat-template token <<{name.upper()}>> escaped")
+                return end
+            return after
+        # <|im_start|>
+        if k < self.n and text[k] in PIPE_CHARS:
+            j = self.skip_space(k + 1)
+            words: list[str] = []
+            name_end = j
+            for _ in range(8):
+                j, word, _ = self.read_word(j)
+                if not word:
+                    break
+                words.append(word)
+                name_end = j
+                j = self.skip_space(j)
+            name = "".join(words)
+            end = -1
+            if name and j < self.n and text[j] in PIPE_CHARS:
+                end = self.gt_at(self.skip_space(j + 1))
+            if name and ((end != -1 and c.any_template) or name in c.template):
+                final = end if end != -1 else name_end
+                self.add(RULE_TOKEN, start, final, f"chat-template token <|{name}|> escaped")
+                return final
+            return after
+        # <tag ...>, </tag>, < ns:tag >
+        s = self.slash_at(k)
+        if s != -1:
+            k = self.skip_space(s)
+        j, full, colon = self.read_word(k)
+        if not full:
+            return after
+        name_end = j
+        matched = self.matches(full, colon)
+        count = 1
+        while not matched and full in c.partial and count < c.max_words:
+            j2 = self.skip_space(j)
+            if j2 == j:
+                break
+            j3, more, colon2 = self.read_word(j2)
+            if not more:
+                break
+            if colon2:
+                colon = len(full) + colon2
+            full += more
+            j = j3
+            count += 1
+            matched = self.matches(full, colon)
+            if matched:
+                name_end = j
+        if not matched:
+            return after
+        end = self.tag_end(name_end)
+        final = end if end != -1 else name_end
+        self.add(RULE_TAG, start, final, f"forged tag escaped (name reads as {full!r})")
+        return final
+
+    def at_bracket(self, start: int) -> int:
+        text, c = self.text, self.c
+        if not c.bracket:
+            return start + 1
+        k = self.skip_space(start + 1)
+        s = self.slash_at(k)
+        if s != -1:
+            k = self.skip_space(s)
+        words: list[str] = []
+        for _ in range(4):
+            k, word, _ = self.read_word(k)
+            if not word:
+                break
+            words.append(word)
+            k = self.skip_space(k)
+        name = "".join(words)
+        if name in c.bracket and k < self.n and text[k] in _BRACKET_CLOSE:
+            self.add(RULE_TOKEN, start, k + 1, f"chat-template token [{name.upper()}] escaped")
+            return k + 1
+        return start + 1
+
+    def at_tag_block(self, start: int) -> int:
+        text, n = self.text, self.n
+        end = start
+        while end < n and is_tag_block(text[end]):
+            end += 1
+        run = text[start:end]
+        if (
+            start > 0
+            and text[start - 1] == _FLAG_BASE
+            and run.endswith(_CANCEL_TAG)
+            and "".join(chr(ord(ch) - 0xE0000) for ch in run[:-1]) in self.c.emoji
+        ):
+            return end
+        decoded = "".join(
+            chr(ord(ch) - 0xE0000) if 0x20 <= ord(ch) - 0xE0000 < 0x7F else "·" for ch in run
+        )
+        self.add(RULE_HIDDEN, start, end, f"hidden Unicode tag characters revealed: {decoded!r}")
+        return end
+
+    def at_variation(self, start: int) -> int:
+        text, n = self.text, self.n
+        end = start
+        while end < n and is_variation_selector(text[end]):
+            end += 1
+        if end - start == 1 and start > 0:
+            prev = text[start - 1]
+            if not (
+                prev.isspace() or is_ignorable(prev) or is_variation_selector(prev) or prev < " "
+            ):
+                return end
+        data = bytes(
+            (cp - 0xFE00) if cp <= 0xFE0F else (cp - 0xE0100 + 16)
+            for cp in map(ord, text[start:end])
+        )
+        shown = data.decode("utf-8", "replace")[:80]
+        self.add(RULE_HIDDEN, start, end, f"variation-selector payload revealed: {shown!r}")
+        return end
+
+    def at_marker(self, start: int, end: int) -> None:
+        text = self.text
+        k = start - 1
+        while (
+            k >= 0
+            and start - k <= _MAX_SKIP
+            and text[k] != "\n"
+            and (text[k].isspace() or is_ignorable(text[k]))
+        ):
+            k -= 1
+        if not (k < 0 or text[k] == "\n" or _is_fence(text[k])):
+            return
+        if k == start - 1 and k >= 0 and char_skeleton(text[k]) not in (None, "", " "):
+            return
+        k = end
+        while (
+            k < self.n
+            and k - end < _MAX_SKIP
+            and text[k] != "\n"
+            and (text[k].isspace() or is_ignorable(text[k]))
+        ):
+            k += 1
+        if not (k >= self.n or text[k] == "\n" or _is_fence(text[k])):
+            return
+        subs = self.plan.subs
+        first = next(i for i in range(start, end) if char_skeleton(text[i]) not in (None, "", " "))
+        subs.setdefault(first, ncr(text[first]))
+        for i in range(start, end):
+            if is_ignorable(text[i]):
+                subs.setdefault(i, ncr(text[i]))
+        self.plan.regions.append(Region(RULE_MARKER, start, end, "boundary marker neutralized"))
+
+    def run(self) -> Plan:
+        text = self.text
+        pos = 0
+        search = _TRIGGER.search
+        while True:
+            m = search(text, pos)
+            if m is None:
+                break
+            i = m.start()
+            ch = text[i]
+            if ch == "\\":
+                b = i
+                while b > pos and text[b - 1] == "\\":
+                    b -= 1
+                after = self._json_bracket(i, LT_CHARS)
+                pos = self.at_lt(b, after) if after != -1 else i + 2
+            elif ch in LT_CHARS:
+                pos = self.at_lt(i, i + 1)
+            elif ch in _BRACKET_OPEN:
+                pos = self.at_bracket(i)
+            elif is_tag_block(ch):
+                pos = self.at_tag_block(i)
+            else:
+                pos = self.at_variation(i)
+        c = self.c
+        if c.marker is not None and _may_hold_marker(text, c.marker_skeletons):
+            for mm in c.marker.finditer(text, timeout=_MARKER_TIMEOUT):
+                self.at_marker(mm.start(), mm.end())
+        return self.plan
+
+
+def plan(text: str, compiled: Compiled, /) -> Plan:
+    """Scan ``text`` and return the per-character rewrite plan (may raise on internal error)."""
+    return _Scanner(text, compiled).run()
+
+
+def plan_fail_closed(text: str, /) -> Plan:
+    """The fallback plan: escape every bracket equivalent and reveal every hidden character.
+
+    Used when the scanner fails (internal error, regex timeout). Still content-preserving.
+    """
+    result = Plan()
+    for k, ch in enumerate(text):
+        if (
+            ch in LT_CHARS
+            or ch in GT_CHARS
+            or ch in _BRACKET_OPEN
+            or ch in _BRACKET_CLOSE
+            or is_tag_block(ch)
+            or (is_variation_selector(ch) and not (k > 0 and ch == "\ufe0f"))
+        ):
+            result.subs[k] = ncr(ch)
+        elif ch == "\\" and _JSON_ESCAPE.match(text, k):
+            result.subs[k] = ncr(ch)
+    if result.subs:
+        result.regions.append(
+            Region(RULE_FAIL, 0, len(text), "scanner failed; every bracket escaped (fail closed)")
+        )
+    return result
