@@ -1,0 +1,58 @@
+"""``ToolReceipts``: stamp every tool result with a receipt of the call that produced it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ..errors import CanonicalizationError
+from ..provenance import Receipt, make_receipt, stamp_receipt
+from ._values import HookContext, ToolCall, ToolResult
+
+__all__ = ["RECEIPTS_STATE_KEY", "ToolReceipts"]
+
+#: Per-run state key holding the run's receipts in call order (what a ledger renders).
+RECEIPTS_STATE_KEY = "deerguard.receipts"
+
+
+class ToolReceipts:
+    """After each tool call, stamp a receipt (args hash, output hash, bytes, time) on the result.
+
+    The receipt goes into the result metadata under ``<namespace>_receipt`` and into the
+    run's state list ``deerguard.receipts`` (for ``render_ledger``); ``sink`` also receives
+    it. Arguments that are not JSON data are hashed by their ``repr`` and the receipt's
+    metadata says so (``deerguard_receipt_args`` = ``"repr"``), so a receipt never blocks a
+    result. ``clock`` is the adapter's clock (seconds since the epoch).
+    """
+
+    name = "tool_receipts"
+
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.time,
+        namespace: str = "deerguard",
+        sink: Callable[[Receipt], None] | None = None,
+    ) -> None:
+        self._clock = clock
+        self._namespace = namespace
+        self._sink = sink
+
+    def after_tool(self, ctx: HookContext, call: ToolCall, result: ToolResult) -> ToolResult:
+        """Stamp the receipt of ``call`` and ``result`` onto the result metadata."""
+        now = self._clock()
+        args: Any = dict(call.args)
+        metadata = dict(result.metadata)
+        try:
+            receipt = make_receipt(call.name, result.status, args, result.content, timestamp=now)
+        except CanonicalizationError:
+            args = {"repr": repr(args)}
+            metadata[f"{self._namespace}_receipt_args"] = "repr"
+            receipt = make_receipt(call.name, result.status, args, result.content, timestamp=now)
+        ctx.state.setdefault(RECEIPTS_STATE_KEY, []).append(receipt)
+        if self._sink is not None:
+            self._sink(receipt)
+        stamped = stamp_receipt(metadata, receipt, namespace=self._namespace)
+        return replace(result, metadata=stamped)
