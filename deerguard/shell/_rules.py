@@ -32,6 +32,7 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("internal-error", _B, "the classifier failed internally; failing closed"),
     Rule("shell.too-long", _B, "command is longer than limits.max_length"),
     Rule("shell.parse-incomplete", _W, "command does not parse cleanly"),
+    Rule("shell.nul-byte", _B, "command contains a NUL byte (what runs differs from the text)"),
     Rule("shell.nesting-too-deep", _B, "nested code or syntax deeper than the classifier follows"),
     Rule("shell.denied-command", _B, "program is on the policy's deny list"),
     Rule("shell.warned-command", _W, "program is on the policy's warn list"),

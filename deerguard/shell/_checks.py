@@ -1,0 +1,360 @@
+"""Per-program rules: deletes, disk writes, sensitive paths, git, chmod, package installs.
+
+Each check reads one resolved :class:`~deerguard.shell._resolve.Invocation` (static fields
+after expansion) and reports findings through ``add(rule_id, span, message, detail)``. Paths
+are normalized first (``$HOME`` -> ``~``, ``//``, ``/./`` and ``..`` collapsed, relative paths
+joined to a known working directory), so spelling does not change the outcome.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from fnmatch import fnmatchcase
+
+from . import _rules as R
+from ._resolve import Invocation
+from ._words import DYN, Field
+
+__all__ = ["Add", "PathRules", "norm_path", "check_program"]
+
+Add = Callable[[str, tuple[int, int], str, "str | None"], None]
+
+
+def norm_path(text: str, cwd: str | None = None) -> str | None:
+    """Normalize a static path; None when it is not static or not path-like.
+
+    >>> norm_path("/tmp/../etc//./shadow")
+    '/etc/shadow'
+    """
+    if not text or DYN in text:
+        return None
+    if text.startswith("~"):
+        head, sep, rest = text.partition("/")
+        prefix = "~" if head == "~" else "/home/" + head[1:]
+        parts = rest.split("/") if sep else []
+        base: list[str] = prefix.strip("/").split("/") if prefix != "~" else []
+        root = "~" if prefix == "~" else ""
+    elif text.startswith("/"):
+        parts, base, root = text.split("/"), [], ""
+    elif cwd is not None:
+        return norm_path(cwd.rstrip("/") + "/" + text)
+    else:
+        parts, base, root = text.split("/"), [], "."
+    stack = list(base)
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if stack:
+                stack.pop()
+            continue
+        stack.append(part)
+    if root == "~":
+        return "~/" + "/".join(stack) if stack else "~"
+    if root == ".":
+        return "/".join(stack) if stack else "."
+    return "/" + "/".join(stack)
+
+
+def _home_variants(globs: Iterable[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for g in globs:
+        out.append(g)
+        if g.startswith("~/"):
+            out.extend(("/root/" + g[2:], "/home/*/" + g[2:], "/Users/*/" + g[2:]))
+    return tuple(dict.fromkeys(out))
+
+
+class PathRules:
+    """Compiled path globs for one policy: sensitive, persistence, system and protected."""
+
+    __slots__ = ("sensitive", "persistence", "system", "protected", "_cache")
+
+    def __init__(self, protected: Iterable[str]) -> None:
+        self.sensitive = _home_variants(R.SENSITIVE_READ_GLOBS)
+        self.persistence = _home_variants(R.PERSISTENCE_GLOBS)
+        self.system = R.SYSTEM_WRITE_GLOBS
+        self.protected = _home_variants(protected)
+        self._cache: dict[tuple[str, str], bool] = {}
+
+    def match(self, path: str, kind: str) -> bool:
+        """True when normalized ``path`` matches a glob of ``kind`` (either direction)."""
+        key = (path, kind)
+        hit = self._cache.get(key)
+        if hit is None:
+            globs: tuple[str, ...] = getattr(self, kind)
+            hit = any(fnmatchcase(path, g) for g in globs)
+            if not hit and any(c in path for c in "*?["):
+                # The argument is itself a glob (cat /etc/sha*): does it cover a listed path?
+                hit = any(fnmatchcase(g, path) for g in globs if not any(c in g for c in "*?["))
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[key] = hit
+        return hit
+
+
+def candidate_paths(text: str, cwd: str | None) -> list[str]:
+    """Paths an argument names: itself, and after ``=`` or ``@`` (``of=/dev/sda``, ``-d@f``)."""
+    out: list[str] = []
+    for piece in (text, text.partition("=")[2], text.partition("@")[2]):
+        if piece and ("/" in piece or piece.startswith(("~", "."))):
+            p = norm_path(piece, cwd)
+            if p is not None and p not in out:
+                out.append(p)
+    return out
+
+
+def is_critical(path: str) -> bool:
+    """True for ``/``, ``~``, system directories, and ``DIR/*`` of those."""
+    if path in R.CRITICAL_DIRS:
+        return True
+    if path.endswith("/*"):
+        parent = path[:-2] or "/"
+        return parent in R.CRITICAL_DIRS or parent == ""
+    if path.startswith("/home/") and path.count("/") == 2:
+        return True  # someone's home directory
+    return path in ("/*", "~/*", "/.*")
+
+
+def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: str) -> None:
+    """Report a write to a disk device, a persistence file, a system path or a protected one."""
+    for path in candidate_paths(field.text, cwd):
+        if path.startswith(("/dev/tcp/", "/dev/udp/")):
+            add("shell.reverse-shell", field.span, f"{how} a network socket ({path})", None)
+        elif path.startswith(R.DENY_DEVICE_PREFIXES):
+            add("shell.disk-write", field.span, f"{how} the raw device {path}", None)
+        elif rules.match(path, "persistence") or (
+                not path.startswith(("/", "~")) and rules.match("~/" + path, "persistence")):
+            add("shell.persistence", field.span,
+                f"{how} {path}, which makes code run later", None)
+        elif rules.match(path, "system"):
+            add("shell.system-write", field.span, f"{how} the system path {path}", None)
+        if rules.protected and rules.match(path, "protected"):
+            add("shell.protected-path", field.span, f"{how} the protected path {path}", None)
+
+
+def check_args(add: Add, rules: PathRules, name: str, args: list[Field], cwd: str | None
+               ) -> bool:
+    """Check every argument for sockets, secrets and protected paths; True if a secret is read."""
+    secret = False
+    metadata = name in R.METADATA_ONLY
+    for f in args:
+        text = f.text
+        if "/dev/tcp/" in text or "/dev/udp/" in text:
+            add("shell.reverse-shell", f.span, "names a /dev/tcp or /dev/udp network socket",
+                None)
+        if "/" not in text and "~" not in text:
+            continue
+        for path in candidate_paths(text, cwd):
+            if rules.protected and rules.match(path, "protected"):
+                add("shell.protected-path", f.span, f"names the protected path {path}", None)
+            if not metadata and (rules.match(path, "sensitive") or (
+                    not path.startswith(("/", "~")) and rules.match("~/" + path, "sensitive"))):
+                add("shell.sensitive-read", f.span, f"{name} reads the secret file {path}",
+                    None)
+                secret = True
+    return secret
+
+
+def _opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
+    opts: list[str] = []
+    operands: list[Field] = []
+    ended = False
+    for f in args:
+        if not ended and f.text == "--":
+            ended = True
+        elif not ended and f.text.startswith("-") and len(f.text) > 1 and f.static:
+            opts.append(f.text)
+        else:
+            operands.append(f)
+    return opts, operands
+
+
+def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
+    """Recursive delete of ``/``, ``~``, ``$HOME`` or a system directory, in any spelling."""
+    opts, targets = _opts_and_operands(inv.args)
+    recursive = any(o in ("--recursive", "-R") or (not o.startswith("--") and
+                    ("r" in o or "R" in o)) for o in opts) or inv.name == "rmdir"
+    no_preserve = "--no-preserve-root" in opts
+    for t in targets:
+        path = norm_path(t.text, cwd)
+        if path is None:
+            if recursive and no_preserve:
+                add("shell.recursive-delete", t.span,
+                    "recursive delete with --no-preserve-root", None)
+            elif recursive:
+                add("shell.dynamic-delete", t.span,
+                    "recursive delete of a path that is not known statically", None)
+            continue
+        if recursive and (is_critical(path) or no_preserve):
+            add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
+        elif path.startswith("/") and not path.startswith(("/tmp", "/var/tmp")) and (
+                path.startswith(("/etc/", "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/",
+                                 "/boot/", "/lib/", "/usr/lib/"))):
+            add("shell.system-write", t.span, f"deletes the system file {path}", None)
+
+
+def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
+    """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
+    roots: list[Field] = []
+    i = 0
+    args = inv.args
+    while i < len(args) and not args[i].text.startswith(("-", "(", "!")):
+        roots.append(args[i])
+        i += 1
+    root_paths = [norm_path(r.text, cwd) for r in roots] or [norm_path(".", cwd)]
+    critical = next((p for p in root_paths if p is not None and is_critical(p)), None)
+    subs: list[list[Field]] = []
+    while i < len(args):
+        t = args[i].text
+        if t == "-delete" and critical is not None:
+            add("shell.recursive-delete", args[i].span, f"find deletes everything under "
+                f"{critical}", None)
+        if t in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            cmd: list[Field] = []
+            fill = critical or (roots[0].text if roots else ".")
+            while j < len(args) and args[j].text not in (";", "+"):
+                f = args[j]
+                cmd.append(Field(f.text.replace("{}", fill), f.span, f.taint) if "{}" in f.text
+                           else f)
+                j += 1
+            if cmd:
+                subs.append(cmd)
+            i = j
+        i += 1
+    return subs
+
+
+_WORLD_MODES = ("777", "0777", "1777", "a+rwx", "ugo+rwx", "a+w", "o+w", "+s", "u+s", "g+s",
+                "4755", "4777", "2755", "6755")
+
+
+def check_chmod(add: Add, inv: Invocation) -> None:
+    for f in inv.args:
+        if f.text in _WORLD_MODES or f.text.endswith(",o+w"):
+            add("shell.chmod-world", f.span, f"chmod {f.text} makes files world-writable or "
+                "setuid", None)
+            return
+
+
+def check_git(add: Add, inv: Invocation) -> None:
+    args = inv.args
+    i = 0
+    while i < len(args) and args[i].text.startswith("-"):
+        t = args[i].text
+        if t == "-c" or t.startswith("--config-env"):
+            add("shell.git-config-exec", args[i].span,
+                "git -c sets config that can run programs (core.pager, core.sshCommand...)",
+                None)
+        i += 2 if t in ("-c", "-C", "--git-dir", "--work-tree", "--namespace") else 1
+    if i >= len(args):
+        return
+    sub = args[i].text
+    rest = args[i + 1:]
+    texts = [f.text for f in rest]
+    span = (args[i].span[0], (rest[-1].span[1] if rest else args[i].span[1]))
+    if sub == "push" and any(t in ("-f", "--force", "--force-with-lease", "--mirror") or
+                             t.startswith("--force") or (t.startswith("+") and len(t) > 1)
+                             or (t.startswith("-") and not t.startswith("--") and "f" in t)
+                             for t in texts):
+        add("shell.git-destructive", span, "git push --force overwrites remote history", None)
+    elif sub == "reset" and "--hard" in texts:
+        add("shell.git-destructive", span, "git reset --hard discards local changes", None)
+    elif sub == "clean" and any((t.startswith("-") and not t.startswith("--") and "f" in t)
+                                or t == "--force" for t in texts):
+        add("shell.git-destructive", span, "git clean -f deletes untracked files", None)
+    elif sub == "config" and any(t.lower().startswith(("core.pager", "core.sshcommand",
+                                                       "core.hookspath", "core.fsmonitor",
+                                                       "core.editor", "alias."))
+                                 for t in texts):
+        add("shell.git-config-exec", span, "git config sets a key that runs programs", None)
+
+
+def check_package(add: Add, inv: Invocation) -> None:
+    subs = R.PACKAGE_MANAGERS.get(inv.name)
+    if subs is None:
+        return
+    for f in inv.args:
+        t = f.text
+        if "*" in subs or t in subs:
+            add("shell.package-install", (inv.word.span[0], f.span[1]),
+                f"{inv.name} {t} changes installed packages", None)
+            return
+        if not t.startswith("-"):
+            return
+
+
+def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
+                  ) -> list[list[Field]]:
+    """Run the program-specific rules for ``inv``; return sub-commands it runs (find -exec)."""
+    name = inv.name
+    if name in ("rm", "rmdir", "unlink", "shred"):
+        check_rm(add, inv, cwd)
+    elif name == "find":
+        return check_find(add, inv, cwd)
+    elif name == "dd":
+        for f in inv.args:
+            if f.text.startswith("of="):
+                check_write(add, rules, Field(f.text[3:], f.span), cwd, "dd writes")
+    elif name in R.DISK_FORMATTERS or name.startswith("mkfs"):
+        add("shell.disk-write", inv.word.span, f"{name} creates a filesystem or partitions a "
+            "disk", None)
+    elif name in ("cp", "mv", "install", "ln", "rsync"):
+        opts, operands = _opts_and_operands(inv.args)
+        if len(operands) >= 2:
+            check_write(add, rules, operands[-1], cwd, f"{name} writes")
+        if name == "mv":
+            for f in operands[:-1]:
+                check_write(add, rules, f, cwd, "mv moves away")
+    elif name == "tee" or name == "truncate":
+        for f in _opts_and_operands(inv.args)[1]:
+            check_write(add, rules, f, cwd, f"{name} writes")
+    elif name == "sed" and any(f.text.startswith("-i") or f.text.startswith("--in-place")
+                               or (f.text.startswith("-") and not f.text.startswith("--")
+                                   and "i" in f.text) for f in inv.args):
+        for f in _opts_and_operands(inv.args)[1][1:]:
+            check_write(add, rules, f, cwd, "sed -i edits")
+    elif name == "chmod":
+        check_chmod(add, inv)
+    elif name == "git":
+        check_git(add, inv)
+    elif name in ("rg", "ripgrep") and any(f.text == "--pre" or f.text.startswith("--pre=")
+                                          for f in inv.args):
+        add("shell.rg-pre", inv.word.span, "rg --pre runs a program on every file", None)
+    elif name == "crontab":
+        _, operands = _opts_and_operands(inv.args)
+        if operands or any(f.text == "-" for f in inv.args):
+            add("shell.persistence", inv.word.span, "crontab installs a cron table", None)
+    elif name in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"):
+        for f in inv.args:
+            t = f.text
+            if t in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") or (
+                    t.startswith("-") and not t.startswith("--") and ("e" in t or "c" in t)
+                    and len(t) <= 4):
+                add("shell.reverse-shell", f.span, f"{name} {t} connects a program to the "
+                    "network", None)
+                break
+    elif name == "socat":
+        for f in inv.args:
+            low = f.text.lower()
+            if low.startswith(("exec:", "system:")) or ",exec:" in low or "exec:" in low:
+                add("shell.reverse-shell", f.span, "socat connects a program to the network",
+                    None)
+                break
+    else:
+        check_package(add, inv)
+    return []
+
+
+@functools.lru_cache(maxsize=256)
+def interpreter_family(name: str) -> str | None:
+    """``python3.11`` -> ``python``; ``nodejs`` -> ``node``; None for non-interpreters."""
+    base = R.INTERPRETER_ALIASES.get(name, name)
+    if base in R.INTERPRETER_CODE_FLAGS:
+        return base
+    for fam in ("python", "perl", "ruby", "php", "lua", "node", "pypy"):
+        if base.startswith(fam) and all(c.isdigit() or c == "." for c in base[len(fam):]):
+            return "python" if fam == "pypy" else fam
+    return None

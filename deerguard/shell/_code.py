@@ -1,0 +1,197 @@
+"""Looking inside code the shell hands to other languages, and inside raw text.
+
+Interpreters (``python -c``, ``perl -e``, ``awk '{system(...)}'``...) run shell commands
+through a handful of calls; :func:`shell_strings` finds the string literals given to those
+calls so the classifier can parse them as shell. :func:`scan_markers` finds risky path
+markers (``/etc/shadow``, ``/dev/tcp/``...) in text that is not shell, or that did not parse.
+Both are single linear passes: no regular expressions run over hostile text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Snippet", "Marker", "scan_markers", "shell_strings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """A shell command string found in another language's code, with its offsets there."""
+
+    text: str
+    start: int
+    end: int
+    pipe_in: bool = False  # awk ``print | "cmd"``: the program's output is the command's stdin
+
+
+# Calls whose (first) string argument is a shell command, by language family. ``exec`` is
+# Python code in Python, a shell command in PHP, Ruby, Perl and Node's child_process.
+_CALLS_COMMON = ("system", "popen", "spawn", "spawnSync", "execSync", "shell_exec",
+                 "passthru", "proc_open", "check_output", "check_call", "call", "run",
+                 "Popen", "getoutput", "getstatusoutput", "capture2", "capture3",
+                 "capture2e", "popen3", "pipe_open", "qx")
+_CALLS_NOT_PYTHON = ("exec", "execFile")
+
+
+def _literals(code: str, backtick: bool) -> list[tuple[int, int, str]]:
+    """Return (start, end, value) of each quoted literal; unescapes ``\\x`` as ``x``."""
+    out: list[tuple[int, int, str]] = []
+    i, n = 0, len(code)
+    quotes = "'\"`" if backtick else "'\""
+    while i < n:
+        ch = code[i]
+        if ch in quotes:
+            j = i + 1
+            buf: list[str] = []
+            while j < n and code[j] != ch:
+                if code[j] == "\\" and j + 1 < n:
+                    nxt = code[j + 1]
+                    buf.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+                    j += 2
+                    continue
+                buf.append(code[j])
+                j += 1
+            out.append((i, min(j + 1, n), ch + "".join(buf)))
+            i = j + 1
+        elif ch == "#" and backtick is False and (i == 0 or code[i - 1] in " \t\n;"):
+            # A comment (Python/Ruby/Perl/awk): skip to the end of the line.
+            while i < n and code[i] != "\n":
+                i += 1
+        else:
+            i += 1
+    return out
+
+
+def _ident_before(code: str, pos: int) -> str:
+    """The identifier (dots allowed) ending right before ``pos`` (spaces skipped)."""
+    j = pos
+    while j > 0 and code[j - 1] in " \t":
+        j -= 1
+    end = j
+    while j > 0 and (code[j - 1].isalnum() or code[j - 1] in "_.:"):
+        j -= 1
+    return code[j:end].rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+
+
+def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
+    """Find shell command strings in ``code``; also say whether a shell call had no literal.
+
+    ``language`` is ``python``, ``perl``, ``ruby``, ``node``, ``php``, ``awk`` or another
+    interpreter name. Lists of literals (``subprocess.run(["rm", "-rf", "/"])``) are joined
+    with spaces. The second value is true when a shell-running call takes a non-literal
+    argument (dynamic code). Linear in ``len(code)``.
+    """
+    backtick = language in ("perl", "ruby", "php")
+    calls = _CALLS_COMMON if language == "python" else _CALLS_COMMON + _CALLS_NOT_PYTHON
+    lits = _literals(code, backtick)
+    out: list[Snippet] = []
+    dynamic = False
+    group: list[tuple[int, int, str]] = []
+    in_list = False
+
+    def flush() -> None:
+        if group:
+            text = " ".join(v[1:] for _, _, v in group)
+            out.append(Snippet(text, group[0][0], group[-1][1]))
+            group.clear()
+
+    prev_end = 0
+    for start, end, value in lits:
+        between = code[prev_end:start]
+        prev_end = end
+        if value[0] == "`":
+            flush()
+            in_list = False
+            out.append(Snippet(value[1:], start, end))
+            continue
+        gap = between.strip()
+        if in_list and gap == ",":
+            group.append((start, end, value))
+            continue
+        flush()
+        in_list = False
+        if language == "awk":
+            after = code[end:end + 20].lstrip()
+            if gap.endswith("|"):
+                out.append(Snippet(value[1:], start, end, pipe_in=True))
+            elif after.startswith("|") and not after.startswith("||"):
+                out.append(Snippet(value[1:], start, end))
+            elif gap.endswith("(") and _ident_before(
+                    code, start - len(between) + between.rindex("(")) == "system":
+                out.append(Snippet(value[1:], start, end))
+            continue
+        tail = gap.replace(" ", "").replace("\t", "")
+        if tail.endswith(("(", "([")):
+            paren = start - len(between) + between.rindex("(")
+            if _ident_before(code, paren) in calls:
+                group.append((start, end, value))
+                in_list = tail.endswith("[")
+                if not in_list:
+                    flush()
+    flush()
+    # A shell-running call whose argument is not a literal at all: dynamic code.
+    for name in calls:
+        if name in ("call", "run"):
+            continue
+        at = code.find(name + "(")
+        while at != -1:
+            k = at + len(name) + 1
+            while k < len(code) and code[k] in " \t[":
+                k += 1
+            if k < len(code) and code[k] not in "'\"`)":
+                dynamic = True
+                break
+            at = code.find(name + "(", at + 1)
+        if dynamic:
+            break
+    return out, dynamic
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A risky marker found in raw text: which rule, where, and what."""
+
+    rule_id: str
+    start: int
+    end: int
+    what: str
+
+
+_MARKERS: tuple[tuple[str, str, str], ...] = (
+    ("/etc/shadow", "shell.sensitive-read", "reads /etc/shadow"),
+    ("/etc/gshadow", "shell.sensitive-read", "reads /etc/gshadow"),
+    ("/etc/sudoers", "shell.sensitive-read", "reads /etc/sudoers"),
+    ("/environ", "shell.sensitive-read", "reads a process environment (/proc/*/environ)"),
+    (".ssh/id_", "shell.sensitive-read", "reads an ssh private key"),
+    (".aws/credentials", "shell.sensitive-read", "reads AWS credentials"),
+    (".git-credentials", "shell.sensitive-read", "reads git credentials"),
+    (".kube/config", "shell.sensitive-read", "reads kubernetes credentials"),
+    ("/dev/tcp/", "shell.reverse-shell", "opens a raw network socket through /dev/tcp"),
+    ("/dev/udp/", "shell.reverse-shell", "opens a raw network socket through /dev/udp"),
+    ("ld_preload", "shell.loader-hijack", "sets LD_PRELOAD"),
+)
+
+
+def scan_markers(text: str, /) -> list[Marker]:
+    """Find risky path markers in ``text`` (case-insensitive for ``LD_PRELOAD``); linear.
+
+    >>> [m.rule_id for m in scan_markers("open('/etc/shadow')")]
+    ['shell.sensitive-read']
+    """
+    found: list[Marker] = []
+    lowered = text.lower()
+    for needle, rule_id, what in _MARKERS:
+        hay = lowered if needle.islower() else text
+        at = hay.find(needle)
+        if at == -1:
+            continue
+        if needle == "/environ" and "/proc/" not in text[max(0, at - 40):at + 1]:
+            continue
+        found.append(Marker(rule_id, at, at + len(needle), what))
+    # An interpreter wiring a socket to a shell is a reverse shell.
+    if "socket" in lowered and any(k in lowered for k in (
+            "dup2", "pty.spawn", "/bin/sh", "/bin/bash", "cmd.exe", "fsockopen")):
+        at = lowered.find("socket")
+        found.append(Marker("shell.reverse-shell", at, at + 6,
+                            "connects a socket to a shell (reverse shell)"))
+    return found

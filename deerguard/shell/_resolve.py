@@ -1,0 +1,262 @@
+"""Command-position resolution: which program actually runs, through any wrappers.
+
+``sudo -u root env -i FOO=1 nice -n 5 timeout -s KILL 10 xargs -0 rm -rf`` runs ``rm``. Each
+wrapper is described by its option arity (which options take a separate argument, how many
+operands precede the command, which options mean "no command follows"), and resolution loops
+until a non-wrapper is reached, so nesting depth is unbounded (``env env env ... cmd``) while
+the work stays linear in the number of words. An option we do not know is taken as a flag:
+the word after it is then treated as the command, which errs towards classifying more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ._words import DYN, Field
+
+__all__ = ["Invocation", "resolve", "program_name"]
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapper:
+    """How a wrapper finds its command: options with arguments, leading operands, exits."""
+
+    short_arg: str = ""
+    long_arg: frozenset[str] = frozenset()
+    positional: int = 0
+    no_command: frozenset[str] = frozenset()
+    assigns: bool = False
+    privileged: bool = False
+    code_flag: str | None = None  # option whose argument is a shell command string
+
+
+def _w(short: str = "", long: str = "", positional: int = 0, none: str = "", **kw: object
+       ) -> Wrapper:
+    return Wrapper(short, frozenset(long.split()), positional, frozenset(none.split()),
+                   **kw)  # type: ignore[arg-type]
+
+
+WRAPPERS: dict[str, Wrapper] = {
+    "env": _w("uCSP", "--unset --chdir --split-string", assigns=True),
+    "command": _w(none="-v -V"),
+    "builtin": _w(),
+    "exec": _w("a"),
+    "nohup": _w(),
+    "time": _w("fo", "--format --output"),
+    "nice": _w("n", "--adjustment"),
+    "ionice": _w("cn", "--class --classdata", none="-p -P -u --pid --pgid --uid"),
+    "timeout": _w("sk", "--signal --kill-after", positional=1),
+    "stdbuf": _w("ioe", "--input --output --error"),
+    "setsid": _w(),
+    "sudo": _w("ugpCDhrtTUR", "--user --group --prompt --close-from --chdir --host --role "
+               "--type --command-timeout --other-user",
+               none="-l -v -k -K -V -e --list --validate --version --edit",
+               assigns=True, privileged=True),
+    "doas": _w("uC", privileged=True),
+    "run0": _w("u", "--user", privileged=True),
+    "pkexec": _w("", "--user", privileged=True),
+    "chroot": _w("", "--userspec --groups", positional=1),
+    "nsenter": _w("tSGwr", "--target --setuid --setgid --wd --root"),
+    "unshare": _w("R", "--root --wd"),
+    "xargs": _w("ILnPsdEa", "--max-args --max-procs --delimiter --arg-file --max-lines "
+                "--eof --max-chars --process-slot-var"),
+    "watch": _w("ndq", "--interval"),
+    "flock": _w("wEc", "--timeout --conflict-exit-code --command", positional=1,
+                code_flag="-c"),
+    "busybox": _w(none="--list --install --help"),
+    "strace": _w("oepsuEIXbPS", none="-p"),
+    "ltrace": _w("oepsuEn", none="-p"),
+    "taskset": _w("", positional=1, none="-p --pid"),
+    "chrt": _w("T", positional=1, none="-p --pid"),
+    "numactl": _w("NmCiPp"),
+    "runuser": _w("ugsgc", "--user --group --shell --command", privileged=True,
+                  code_flag="-c"),
+    "caffeinate": _w("tw"),
+    "catchsegv": _w(),
+    "rlwrap": _w("fhHlpPsSz"),
+    "proxychains": _w("f"),
+    "proxychains4": _w("f"),
+    "torsocks": _w("uPpa"),
+    "tsocks": _w(),
+    "faketime": _w("", positional=1),
+    "unbuffer": _w(),
+    "firejail": _w(),
+    "cpulimit": _w("lpe", "--limit --pid --exe"),
+    "dbus-launch": _w(),
+    "xvfb-run": _w("nsfep", "--server-num --server-args --auth-file --error-file"),
+    "systemd-run": _w("pEuM", "--property --setenv --unit --machine --uid --gid"),
+    "script": _w("c", "--command", code_flag="-c"),
+    "sg": _w("", positional=1, code_flag="-c"),
+    "then": _w(), "do": _w(), "else": _w(),
+}
+"""Wrappers by program name; each runs the command found after its options."""
+
+
+@dataclass(slots=True)
+class Invocation:
+    """One program that would run: its normalized name, its fields and how it was reached.
+
+    ``name`` is ``""`` when the program name is not static. ``wrappers`` lists the wrapper
+    programs it was reached through; ``code`` holds a shell command string a wrapper runs
+    (``watch 'cmd'``, ``flock f -c 'cmd'``, ``su -c 'cmd'``).
+    """
+
+    name: str
+    word: Field
+    args: list[Field]
+    wrappers: tuple[str, ...] = ()
+    assigns: list[tuple[str, Field]] = field(default_factory=list)
+    privileged: bool = False
+    from_stdin: bool = False  # xargs: more arguments come from stdin
+
+
+def program_name(text: str) -> str:
+    """Normalize a static program word: ``/usr/bin/python3.11`` -> ``python3.11``."""
+    if "/" in text:
+        text = text.rstrip("/").rsplit("/", 1)[-1]
+    return text
+
+
+def _is_assignment(text: str) -> bool:
+    eq = text.find("=")
+    if eq <= 0:
+        return False
+    name = text[:eq]
+    return (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
+
+
+@dataclass(slots=True)
+class Resolution:
+    """The wrappers crossed and the final program (or code string) of one command."""
+
+    chain: list[Invocation]
+    code: Field | None = None  # a command string run by sh -c on the wrapper's behalf
+    code_owner: str = ""
+
+
+def resolve(fields: list[Field]) -> Resolution:
+    """Follow wrappers from ``fields[0]`` to the program that runs; linear in ``len(fields)``.
+
+    Returns every program on the way (wrappers first). The last invocation is the program;
+    when a wrapper runs a command *string* instead (``watch 'a; b'``), ``code`` holds it.
+    """
+    chain: list[Invocation] = []
+    wrappers: list[str] = []
+    privileged = False
+    from_stdin = False
+    pending_assigns: list[tuple[str, Field]] = []
+    i = 0
+    n = len(fields)
+    while i < n:
+        word = fields[i]
+        name = program_name(word.text) if word.static else ""
+        inv = Invocation(name, word, fields[i + 1:], tuple(wrappers), pending_assigns,
+                         privileged, from_stdin)
+        chain.append(inv)
+        if name == "busybox" and i + 1 < n and fields[i + 1].static \
+                and not fields[i + 1].text.startswith("-"):
+            wrappers.append(name)
+            i += 1
+            continue
+        spec = WRAPPERS.get(name)
+        if spec is None:
+            return Resolution(chain)
+        wrappers.append(name)
+        privileged = privileged or spec.privileged
+        from_stdin = from_stdin or name == "xargs"
+        pending_assigns = []
+        j, code, stop = _skip_options(fields, i + 1, spec, name, pending_assigns)
+        if code is not None:
+            return Resolution(chain, code, name)
+        if stop or j >= n:
+            if name == "watch" and j < n:
+                break
+            return Resolution(chain)
+        if name == "watch" and "-x" not in {f.text for f in fields[i + 1:j]}:
+            # watch joins its operands and runs them with sh -c.
+            joined = " ".join(f.text for f in fields[j:])
+            span = (fields[j].span[0], fields[-1].span[1])
+            taint = frozenset().union(*(f.taint for f in fields[j:]))
+            return Resolution(chain, Field(joined, span, taint), name)
+        if name == "env" and inv.assigns is not None:
+            pass
+        i = j
+    return Resolution(chain)
+
+
+def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
+                  assigns: list[tuple[str, Field]]) -> tuple[int, Field | None, bool]:
+    """Skip a wrapper's options/operands; return (command index, code string, no-command)."""
+    n = len(fields)
+    positional = spec.positional
+    while j < n:
+        f = fields[j]
+        text = f.text
+        if not f.static:
+            if text.startswith(DYN) or positional == 0:
+                return j, None, False
+            positional -= 1
+            j += 1
+            continue
+        if text == "--":
+            j += 1
+            break
+        if text in spec.no_command:
+            return j, None, True
+        if text.startswith("--") and len(text) > 2:
+            opt = text.split("=", 1)[0]
+            if opt in spec.no_command:
+                return j, None, True
+            if name == "env" and opt == "--split-string":
+                return _env_split(fields, j, text)
+            if opt == "--command" and spec.code_flag and "=" not in text:
+                return j, fields[j + 1] if j + 1 < n else None, j + 1 >= n
+            j += 2 if opt in spec.long_arg and "=" not in text else 1
+            continue
+        if text.startswith("-") and len(text) > 1 and not (name == "su"):
+            k = 1
+            consumed = 1
+            while k < len(text):
+                letter = text[k]
+                if spec.code_flag == "-" + letter:
+                    if k + 1 < len(text):
+                        return j, Field(text[k + 1:], f.span, f.taint), False
+                    return j, fields[j + 1] if j + 1 < n else None, j + 1 >= n
+                if name == "env" and letter == "S":
+                    return _env_split(fields, j, text[k + 1:] or None)
+                if letter in spec.short_arg:
+                    if k + 1 == len(text):
+                        consumed = 2
+                    break
+                k += 1
+            j += consumed
+            continue
+        if spec.assigns and _is_assignment(text):
+            eq = text.index("=")
+            assigns.append((text[:eq], Field(text[eq + 1:], f.span, f.taint)))
+            j += 1
+            continue
+        if positional > 0:
+            positional -= 1
+            j += 1
+            continue
+        break
+    return j, None, j >= n
+
+
+def _env_split(fields: list[Field], j: int, attached: str | None
+               ) -> tuple[int, Field | None, bool]:
+    """``env -S 'cmd args'``: the string is split into words and run (as a command string)."""
+    f = fields[j]
+    if attached is not None and attached.startswith("--split-string="):
+        attached = attached.split("=", 1)[1]
+    if attached is None:
+        if j + 1 >= len(fields):
+            return j, None, True
+        code = fields[j + 1]
+        rest = fields[j + 2:]
+    else:
+        code = Field(attached, f.span, f.taint)
+        rest = fields[j + 1:]
+    text = " ".join([code.text, *(r.text for r in rest)])
+    return j, Field(text, code.span, code.taint), False

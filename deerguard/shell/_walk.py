@@ -1,0 +1,546 @@
+"""The classifier's walk over a parsed script: commands, pipes, redirections, flow of data.
+
+One :class:`Run` holds the state of a classification: known variables (constant
+propagation), functions, files written with fetched data, the working directory, and the
+findings so far. It visits every command that would run (including command substitutions,
+process substitutions, function bodies at their call sites and nested code strings), follows
+data from fetchers and decoders to execution sinks, and applies the program rules.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from .._result import Finding, Span
+from . import _programs as P
+from . import ast
+from ._checks import PathRules, check_args, check_write, norm_path
+from ._flow import EMPTY, Flow
+from ._flow import union as _union
+from ._policy import ShellPolicy
+from ._resolve import Invocation, resolve
+from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
+
+__all__ = ["Run"]
+
+_MAX_CODE_DEPTH = 12
+_MAX_NODE_DEPTH = 150
+
+
+class _Frame:
+    __slots__ = ("offset", "clamp", "index")
+
+    def __init__(self, offset: int | None, clamp: tuple[int, int],
+                 index: list[int] | None = None) -> None:
+        self.offset = offset
+        self.clamp = clamp
+        self.index = index
+
+
+class _Compiled:
+    """Policy lookups prepared once per policy."""
+
+    __slots__ = ("policy", "deny", "deny_globs", "warn", "warn_globs", "allow", "allow_globs",
+                 "paths", "severity")
+
+    def __init__(self, policy: ShellPolicy) -> None:
+        self.policy = policy
+        c = policy.commands
+        self.deny, self.deny_globs = _split_globs(c.deny)
+        self.warn, self.warn_globs = _split_globs(c.warn)
+        self.allow, self.allow_globs = _split_globs(c.allow)
+        self.paths = PathRules(policy.paths.protected)
+        self.severity = policy.severity
+
+
+def _split_globs(names: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
+    plain = frozenset(n for n in names if not any(c in n for c in "*?["))
+    globs = tuple(n for n in names if any(c in n for c in "*?["))
+    return plain, globs
+
+
+def _listed(name: str, plain: frozenset[str], globs: tuple[str, ...]) -> bool:
+    if name in plain:
+        return True
+    if globs:
+        return any(fnmatchcase(name, g) for g in globs)
+    return False
+
+
+_SAFE_BUILTINS = frozenset({"cd", "pwd", "echo", "printf", "true", "false", ":", "test", "[",
+                            "export", "shift", "exit", "return", "local", "read", "unset",
+                            "wait", "break", "continue", "set", "declare", "typeset",
+                            "readonly", "eval", "source", ".", "command", "builtin", "exec",
+                            "pushd", "popd", "umask", "trap", "let", "alias", "type", "hash"})
+_ASSIGN_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
+class Run:
+    """The state of one classification (not thread-safe; one per call)."""
+
+    def __init__(self, source: str, compiled: _Compiled) -> None:
+        self.source = source
+        self.cp = compiled
+        self.findings: list[Finding] = []
+        self.seen: set[tuple[str, int, int]] = set()
+        self.commands: list[str] = []
+        self.env: dict[str, Var] = {}
+        self.funcs: dict[str, ast.FunctionDef] = {}
+        self.called: set[str] = set()
+        self.active: list[str] = []
+        self.files: dict[str, Taint] = {}
+        self.cwd: str | None = None
+        self.cond = 0
+        self.code_depth = 0
+        self.node_depth = 0
+        self.too_deep = False
+        self.budget = 8 * len(source) + 4096
+        self.frames: list[_Frame] = []
+        self.subst_cache: dict[int, tuple[Taint, str | None]] = {}
+        self.exp = Expander(self.env, self._subst, self._proc, self._arith)
+        self.text_stack: list[str] = [source]
+        self.raw_mode = False
+
+    def push_frame(self, offset: int | None, clamp: tuple[int, int], index: list[int] | None,
+                   text: str) -> None:
+        """Enter nested code whose spans map into the current text by offset or index."""
+        self.frames.append(_Frame(offset, clamp, index))
+        self.text_stack.append(text)
+
+    def pop_frame(self) -> None:
+        self.frames.pop()
+        self.text_stack.pop()
+
+    # --- reporting ------------------------------------------------------------------------
+
+    def map_span(self, span: tuple[int, int]) -> tuple[int, int]:
+        for frame in reversed(self.frames):
+            if frame.index is not None:
+                idx = frame.index
+                s = idx[min(max(span[0], 0), len(idx) - 1)] if idx else 0
+                e = idx[min(max(span[1] - 1, 0), len(idx) - 1)] + 1 if idx else 0
+                span = (s, max(s, e))
+            elif frame.offset is not None:
+                span = (span[0] + frame.offset, span[1] + frame.offset)
+            else:
+                span = frame.clamp
+        return span
+
+    def add(self, rule_id: str, span: tuple[int, int], message: str, detail: str | None
+            ) -> None:
+        severity = self.cp.severity(rule_id)
+        if severity is None:
+            return
+        mapped = self.map_span(span)
+        key = (rule_id, mapped[0], mapped[1])
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        if detail is None and self.raw_mode:
+            detail = "found in the raw text of a command that does not parse cleanly"
+        elif self.frames and detail is None and self.frames[-1].offset is None \
+                and self.frames[-1].index is None:
+            detail = "inside a nested code string"
+        self.findings.append(Finding(rule_id, severity, message, Span(*mapped), detail))
+
+    def _desc(self, name: str, span: tuple[int, int]) -> str:
+        s = self.map_span(span)
+        return f"{name} ({s[0]}-{s[1]})"
+
+    # --- expansion hooks --------------------------------------------------------------------
+
+    def _subst(self, node: ast.CmdSubst) -> tuple[Taint, str | None]:
+        key = id(node)
+        hit = self.subst_cache.get(key)
+        if hit is None:
+            saved_env = dict(self.env)
+            out = self.body(node.body, None)
+            # A substitution runs in a subshell: its assignments do not leak out.
+            self.env.clear()
+            self.env.update(saved_env)
+            hit = (out.taint, out.text)
+            self.subst_cache[key] = hit
+        return hit
+
+    def _proc(self, node: ast.ProcSubst) -> Taint:
+        out = self.body(node.body, None)
+        return out.taint if node.op == "<" else NO_TAINT
+
+    def _arith(self, node: ast.ArithExp | ast.ParamExp, taint: Taint) -> None:
+        src = first_source(taint)
+        if src is not None:
+            self.add("shell.tainted-exec", node.span, "fetched or decoded data is evaluated "
+                     "as arithmetic or prompt expansion, which runs command substitutions",
+                     f"{src.describe()} reaches an arithmetic or ${{x@P}} context "
+                     f"({self.map_span(node.span)[0]}-{self.map_span(node.span)[1]})")
+
+    # --- walking ----------------------------------------------------------------------------
+
+    def body(self, statements: tuple[ast.Statement, ...], stdin: Flow | None) -> Flow:
+        out = EMPTY
+        for st in statements:
+            out = _union(out, self.command(st.command, stdin, background=st.background))
+        return out
+
+    def script(self, script: ast.Script) -> Flow:
+        out = self.body(script.statements, None)
+        for name, fn in list(self.funcs.items()):
+            if name not in self.called:
+                self.called.add(name)
+                self.call_function(fn, [])
+        return out
+
+    def command(self, cmd: ast.Command, stdin: Flow | None, *, background: bool = False
+                ) -> Flow:
+        self.node_depth += 1
+        try:
+            if self.node_depth > _MAX_NODE_DEPTH:
+                if not self.too_deep:
+                    self.too_deep = True
+                    self.add("shell.nesting-too-deep", cmd.span, "syntax nested deeper than "
+                             "the classifier follows", None)
+                return EMPTY
+            return self._command(cmd, stdin)
+        finally:
+            self.node_depth -= 1
+
+    def _command(self, cmd: ast.Command, stdin: Flow | None) -> Flow:
+        if isinstance(cmd, ast.SimpleCommand):
+            return self.simple(cmd, stdin)
+        if isinstance(cmd, ast.Pipeline):
+            flow = stdin
+            for index, sub in enumerate(cmd.commands):
+                out = self.command(sub, flow)
+                if index + 1 < len(cmd.commands):
+                    flow = out if (out.producer or out.taint) else Flow(
+                        producer=_first_name(sub), span=sub.span)
+                else:
+                    flow = out
+            return flow or EMPTY
+        if isinstance(cmd, ast.AndOr):
+            out = EMPTY
+            for index, sub in enumerate(cmd.commands):
+                if index:
+                    self.cond += 1
+                out = _union(out, self.command(sub, stdin))
+                if index:
+                    self.cond -= 1
+            return out
+        redirects = getattr(cmd, "redirects", ())
+        stdin = self.redirect_input(redirects, stdin)
+        out = self._compound(cmd, stdin)
+        return self.redirect_output(redirects, out)
+
+    def _compound(self, cmd: ast.Command, stdin: Flow | None) -> Flow:
+        if isinstance(cmd, ast.Subshell):
+            saved = dict(self.env)
+            out = self.body(cmd.body, stdin)
+            self.env.clear()
+            self.env.update(saved)
+            return out
+        if isinstance(cmd, ast.BraceGroup):
+            return self.body(cmd.body, stdin)
+        if isinstance(cmd, ast.If):
+            out = EMPTY
+            for index, clause in enumerate(cmd.clauses):
+                self.cond += index > 0
+                out = _union(out, self.body(clause.condition, stdin))
+                self.cond += 1
+                out = _union(out, self.body(clause.body, stdin))
+                self.cond -= 1 + (index > 0)
+            if cmd.else_body is not None:
+                self.cond += 1
+                out = _union(out, self.body(cmd.else_body, stdin))
+                self.cond -= 1
+            return out
+        if isinstance(cmd, ast.For | ast.Select):
+            items: list[Field] = []
+            if cmd.items is not None:
+                for w in cmd.items:
+                    items.extend(self.exp.expand(w))
+            taint = frozenset().union(*(f.taint for f in items)) if items else NO_TAINT
+            alts = tuple(dict.fromkeys(f.text for f in items))[:8] or (DYN,)
+            self.env[cmd.name] = Var(alts=alts, taint=taint)
+            self.cond += 1
+            out = self.body(cmd.body, stdin)
+            self.cond -= 1
+            return out
+        if isinstance(cmd, ast.ArithFor):
+            for arith in (cmd.init, cmd.condition, cmd.step):
+                if arith is not None:
+                    self.exp._arith(arith)
+            self.cond += 1
+            if (cmd.condition is None or not cmd.condition.text.strip()) and \
+                    _spawns_background(cmd.body):
+                self.add("shell.fork-bomb", cmd.span, "an endless loop starts background "
+                         "processes without bound", None)
+            out = self.body(cmd.body, stdin)
+            self.cond -= 1
+            return out
+        if isinstance(cmd, ast.While):
+            self.body(cmd.condition, stdin)
+            if _always_true(cmd.condition, cmd.until) and _spawns_background(cmd.body):
+                self.add("shell.fork-bomb", cmd.span, "an endless loop starts background "
+                         "processes without bound", None)
+            self.cond += 1
+            out = self.body(cmd.body, stdin)
+            self.cond -= 1
+            return out
+        if isinstance(cmd, ast.Case):
+            self.exp.expand(cmd.word)
+            out = EMPTY
+            self.cond += 1
+            for item in cmd.items:
+                out = _union(out, self.body(item.body, stdin))
+            self.cond -= 1
+            return out
+        if isinstance(cmd, ast.TestCommand):
+            fields: list[Field] = []
+            for w in cmd.words:
+                fields.extend(self.exp.expand(w) or [Field("", w.span)])
+            for index, f in enumerate(fields):
+                if f.text in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
+                    for other in fields[max(0, index - 1):index + 2:2]:
+                        if first_source(other.taint) is not None:
+                            self._arith_field(other)
+            return EMPTY
+        if isinstance(cmd, ast.ArithCommand):
+            self.exp._arith(cmd.expr)
+            return EMPTY
+        if isinstance(cmd, ast.FunctionDef):
+            self.funcs[cmd.name] = cmd
+            if _calls_itself(cmd):
+                self.add("shell.fork-bomb", cmd.span, f"function {cmd.name} starts copies "
+                         "of itself without bound", None)
+            return EMPTY
+        if isinstance(cmd, ast.Coproc):
+            return self.command(cmd.command, None)
+        return EMPTY
+
+    def _arith_field(self, f: Field) -> None:
+        src = first_source(f.taint)
+        if src is not None:
+            self.add("shell.tainted-exec", f.span, "fetched or decoded data is evaluated as "
+                     "arithmetic, which runs command substitutions",
+                     f"{src.describe()} reaches an arithmetic comparison")
+
+    # --- redirections -----------------------------------------------------------------------
+
+    def redirect_input(self, redirects: tuple[ast.Redirect, ...], stdin: Flow | None
+                       ) -> Flow | None:
+        for r in redirects:
+            if r.op in ("<<", "<<-") and r.heredoc is not None:
+                hd = r.heredoc
+                if hd.quoted:
+                    stdin = Flow(text=hd.text, via="heredoc", span=hd.span, producer="heredoc")
+                else:
+                    b = ast.Word(hd.span, hd.parts)
+                    f = self.exp.expand_one(b)
+                    stdin = Flow(f.taint, "heredoc", hd.span, f.text if f.static else None,
+                                 "heredoc")
+            elif r.op == "<<<" and r.target is not None:
+                f = self.exp.expand_one(r.target)
+                stdin = Flow(f.taint, "here-string", r.target.span,
+                             f.text if f.static else None, "here-string")
+            elif r.op in ("<", "<>") and r.target is not None and r.fd in (None, "0"):
+                for f in self.exp.expand(r.target):
+                    check_args(self.add, self.cp.paths, "<", [f], self.cwd)
+                    path = norm_path(f.text, self.cwd)
+                    taint = self.files.get(path or "", NO_TAINT)
+                    stdin = Flow(taint, f"file {f.text}" if taint else None, f.span, None,
+                                 "file")
+            elif r.target is not None and r.op in ("<", "<>", "<&"):
+                for f in self.exp.expand(r.target):
+                    check_args(self.add, self.cp.paths, "<", [f], self.cwd)
+        return stdin
+
+    def redirect_output(self, redirects: tuple[ast.Redirect, ...], out: Flow) -> Flow:
+        for r in redirects:
+            if r.target is None or r.op not in (">", ">>", ">|", "&>", "&>>", "<>", ">&"):
+                continue
+            for f in self.exp.expand(r.target):
+                if r.op == ">&" and (f.text.isdigit() or f.text == "-"):
+                    continue
+                check_write(self.add, self.cp.paths, f, self.cwd, "redirection writes")
+                if r.fd in (None, "1") or r.op.startswith("&"):
+                    path = norm_path(f.text, self.cwd)
+                    if path is not None and out.taint:
+                        self.files[path] = out.taint
+                    if path not in ("/dev/stdout", "/dev/stderr", None):
+                        out = EMPTY
+        return out
+
+    # --- simple commands --------------------------------------------------------------------
+
+    def assign(self, a: ast.Assignment, *, persist: bool) -> Field:
+        if a.array is not None:
+            items: list[str] = []
+            taint: set[Source] = set()
+            for w in a.array:
+                for f in self.exp.expand(w):
+                    items.append(f.text)
+                    taint.update(f.taint)
+            value = Field(" ".join(items), a.span, frozenset(taint))
+            var = Var(alts=(items[0] if items else "",), taint=frozenset(taint),
+                      items=tuple(items))
+        else:
+            value = self.exp.expand_one(a.value) if a.value is not None else Field("", a.span)
+            var = Var(alts=(value.text,), taint=value.taint)
+        self.check_assignment(a.name, value, a.span)
+        if persist:
+            old = self.env.get(a.name)
+            if a.append and old is not None and var.items is None and old.items is None:
+                var = Var(alts=(old.alts[0] + value.text,), taint=old.taint | var.taint)
+            self.env[a.name] = merge_alts(old, var, conditional=self.cond > 0)
+        return value
+
+    def check_assignment(self, name: str, value: Field, span: tuple[int, int]) -> None:
+        if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
+                    "DYLD_LIBRARY_PATH"):
+            self.add("shell.loader-hijack", span, f"{name} makes every program load "
+                     "attacker-chosen libraries", None)
+        elif name == "PATH":
+            self.add("shell.path-change", span, "changes PATH, which decides what every "
+                     "command name runs", None)
+        elif name in ("BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4") and value.text:
+            self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
+
+    def simple(self, cmd: ast.SimpleCommand, stdin: Flow | None) -> Flow:
+        if not cmd.words:
+            for a in cmd.assignments:
+                self.assign(a, persist=True)
+            self.redirect_input(cmd.redirects, None)
+            self.redirect_output(cmd.redirects, EMPTY)
+            return EMPTY
+        prefix = [(a.name, self.assign(a, persist=False)) for a in cmd.assignments]
+        self.exp.alts_seen = 1
+        fields: list[Field] = []
+        for w in cmd.words:
+            fields.extend(self.exp.expand(w))
+        candidates = [fields]
+        for choice in range(1, min(self.exp.alts_seen, 8)):
+            alt: list[Field] = []
+            for w in cmd.words:
+                alt.extend(self.exp.expand(w, choice))
+            candidates.append(alt)
+        stdin = self.redirect_input(cmd.redirects, stdin)
+        out = EMPTY
+        for index, cand in enumerate(candidates):
+            if cand:
+                out = _union(out, self.invoke(cand, stdin, prefix, record=index == 0))
+        return self.redirect_output(cmd.redirects, out)
+
+    def invoke(self, fields: list[Field], stdin: Flow | None,
+               prefix: list[tuple[str, Field]], *, record: bool = True) -> Flow:
+        res = resolve(fields)
+        for inv in res.chain:
+            self.policy_check(inv, record=record)
+            for name, value in inv.assigns:
+                self.check_assignment(name, value, value.span)
+            if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):
+                self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
+                         "elevated privileges", None)
+        if res.code is not None:
+            owner = res.chain[-1]
+            self.run_code(res.code, owner.name, owner.word.span, stdin, positional=[])
+            return EMPTY
+        last = res.chain[-1]
+        if last.from_stdin and stdin is not None:
+            taint = stdin.taint
+            last = Invocation(last.name, last.word, [*last.args, Field(DYN, last.word.span,
+                              taint)], last.wrappers, last.assigns, last.privileged, True)
+        return self.program(last, stdin)
+
+    def policy_check(self, inv: Invocation, *, record: bool) -> None:
+        name = inv.name
+        cp = self.cp
+        if not name:
+            if record:
+                self.commands.append("?")
+            return
+        if record:
+            self.commands.append(name)
+        if _listed(name, cp.deny, cp.deny_globs):
+            self.add("shell.denied-command", inv.word.span, f"{name} is denied by policy",
+                     _via(inv))
+        elif cp.allow or cp.allow_globs:
+            if name not in _SAFE_BUILTINS and not _listed(name, cp.allow, cp.allow_globs):
+                self.add("shell.not-allowed", inv.word.span, f"{name} is not on the "
+                         "policy's allow list", _via(inv))
+        if _listed(name, cp.warn, cp.warn_globs):
+            self.add("shell.warned-command", inv.word.span, f"{name} is on the policy's "
+                     "warn list", _via(inv))
+
+    def program(self, inv: Invocation, stdin: Flow | None) -> Flow:
+        return P.program(self, inv, stdin)
+
+    def run_code(self, code: Field, owner: str, owner_span: tuple[int, int],
+                 stdin: Flow | None, *, positional: list[Field], shared_env: bool = False
+                 ) -> None:
+        P.run_code(self, code, owner, owner_span, stdin, positional=positional,
+                   shared_env=shared_env)
+
+    def call_function(self, fn: ast.FunctionDef, args: list[Field]) -> Flow:
+        return P.call_function(self, fn, args)
+
+
+def _via(inv: Invocation) -> str | None:
+    return f"run through {' '.join(inv.wrappers)}" if inv.wrappers else None
+
+
+def _first_name(cmd: ast.Command) -> str | None:
+    if isinstance(cmd, ast.SimpleCommand) and cmd.words:
+        v = cmd.words[0].literal_value()
+        return v.rsplit("/", 1)[-1] if v else "a command"
+    return "a command"
+
+
+def _always_true(condition: tuple[ast.Statement, ...], until: bool) -> bool:
+    if len(condition) != 1:
+        return False
+    c = condition[0].command
+    if not isinstance(c, ast.SimpleCommand) or not c.words:
+        return isinstance(c, ast.ArithCommand) and c.expr.text.strip() not in ("0", "")
+    name = c.words[0].literal_value()
+    if until:
+        return name == "false"
+    return name in ("true", ":") or (name in ("[", "test") and len(c.words) <= 3)
+
+
+def _spawns_background(body: tuple[ast.Statement, ...]) -> bool:
+    found = False
+
+    def visit(node: ast.Node) -> bool:
+        nonlocal found
+        if isinstance(node, ast.Statement) and node.background:
+            found = True
+        return not found and not isinstance(node, ast.FunctionDef)
+
+    for st in body:
+        ast.walk(st, visit)
+    return found
+
+
+def _calls_itself(fn: ast.FunctionDef) -> bool:
+    """The body runs the function itself in a pipeline or in the background."""
+    found = False
+
+    def is_self(c: ast.Command) -> bool:
+        return isinstance(c, ast.SimpleCommand) and bool(c.words) and \
+            c.words[0].literal_value() == fn.name
+
+    def visit(node: ast.Node) -> bool:
+        nonlocal found
+        if isinstance(node, ast.Pipeline) and sum(is_self(c) for c in node.commands) >= 1 \
+                and len(node.commands) > 1:
+            found = True
+        elif isinstance(node, ast.Statement) and node.background and (
+                is_self(node.command) or (isinstance(node.command, ast.Pipeline) and
+                                          any(is_self(c) for c in node.command.commands))):
+            found = True
+        return not found
+
+    ast.walk(fn.body, visit)
+    return found
+
+

@@ -1,0 +1,364 @@
+"""Word expansion for the classifier: quote removal, constant propagation, splitting, braces.
+
+A parsed :class:`~deerguard.shell.ast.Word` becomes one or more :class:`Field` values, the
+way bash would expand it, as far as that is known statically:
+
+* quotes and backslashes are removed; ``$'\\x72m'`` is ``rm``;
+* ``$x``/``${x}``/``"${a[@]}"`` take the values of literal assignments seen earlier in the
+  same script (constant propagation); unquoted values are split on ``$IFS`` whitespace, so
+  ``rm${IFS}f`` is two fields; ``$HOME`` is ``~``;
+* brace expansion ``{cat,/etc/shadow}`` gives one field per alternative;
+* what cannot be known (a command substitution, an unknown variable) becomes the marker
+  :data:`DYN` inside the text, and carries the *taint* of where the data came from.
+
+Expansion is linear in the word's size (brace products are capped) and never runs anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import ast
+
+__all__ = ["DYN", "Field", "Source", "Var", "Expander"]
+
+DYN = "\ufffc"
+"""Stands for text that cannot be known statically."""
+
+_MAX_FIELDS = 64
+_MAX_ALTS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where tainted data came from: ``kind`` is fetch, decode, exec, secret or file."""
+
+    kind: str
+    program: str
+    span: tuple[int, int]
+
+    def describe(self) -> str:
+        """``output of curl (0-4)``."""
+        return f"output of {self.program} ({self.span[0]}-{self.span[1]})"
+
+
+Taint = frozenset[Source]
+NO_TAINT: Taint = frozenset()
+
+# Kinds of taint that make data unsafe to execute (secrets are unsafe to send instead).
+CODE_TAINT = frozenset({"fetch", "decode", "exec", "file"})
+
+
+def first_source(taint: Taint, kinds: frozenset[str] = CODE_TAINT) -> Source | None:
+    """Return the earliest source of ``taint`` whose kind is in ``kinds``."""
+    best: Source | None = None
+    for src in taint:
+        if src.kind in kinds and (best is None or src.span < best.span):
+            best = src
+    return best
+
+
+@dataclass(slots=True)
+class Field:
+    """One expanded word (after splitting): text with :data:`DYN` for unknown parts."""
+
+    text: str
+    span: tuple[int, int]
+    taint: Taint = NO_TAINT
+    proc: bool = False  # a <( ) / >( ) process substitution (a /dev/fd path)
+    quoted: bool = False
+
+    @property
+    def static(self) -> bool:
+        """True when the whole text is known."""
+        return DYN not in self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A variable's possible values: ``alts`` for a scalar, ``items`` for an array."""
+
+    alts: tuple[str, ...] = (DYN,)
+    taint: Taint = NO_TAINT
+    items: tuple[str, ...] | None = None
+
+
+@dataclass(slots=True)
+class _Builder:
+    fields: list[Field] = field(default_factory=list)
+    cur: list[str] = field(default_factory=list)
+    open: bool = False  # the current field has started (even if empty, e.g. '')
+    taint: set[Source] = field(default_factory=set)
+    quoted: bool = False
+    proc: bool = False
+
+    def copy(self) -> _Builder:
+        return _Builder(list(self.fields), list(self.cur), self.open, set(self.taint),
+                        self.quoted, self.proc)
+
+    def add(self, text: str, *, quoted: bool) -> None:
+        self.cur.append(text)
+        self.open = True
+        self.quoted = self.quoted or quoted
+
+    def split_add(self, text: str, ifs: str, span: tuple[int, int]) -> None:
+        """Append unquoted expansion ``text``, splitting on IFS whitespace."""
+        if not ifs:
+            self.add(text, quoted=False)
+            return
+        keep = set(self.taint)
+        pieces: list[str] = []
+        start = 0
+        n = len(text)
+        i = 0
+        while i <= n:
+            if i == n or text[i] in ifs:
+                pieces.append(text[start:i])
+                start = i + 1
+            i += 1
+        for index, piece in enumerate(pieces):
+            if index:
+                self.end(span)
+                self.taint = set(keep)
+            if piece:
+                self.add(piece, quoted=False)
+
+    def end(self, span: tuple[int, int]) -> None:
+        if self.open and len(self.fields) < _MAX_FIELDS:
+            self.fields.append(Field("".join(self.cur), span, frozenset(self.taint),
+                                     proc=self.proc, quoted=self.quoted))
+        self.cur = []
+        self.open = False
+        self.quoted = False
+        self.proc = False
+        self.taint = set()
+
+
+SubstHook = Callable[[ast.CmdSubst], tuple[Taint, str | None]]
+ProcHook = Callable[[ast.ProcSubst], Taint]
+ArithHook = Callable[[ast.ArithExp | ast.ParamExp, Taint], None]
+
+
+class Expander:
+    """Expands words against an environment of known variables.
+
+    ``subst`` classifies a command substitution's body (once) and returns the taint and, when
+    known, the static text of its output; ``proc`` does the same for ``<( )``; ``arith`` is
+    told about tainted data reaching arithmetic or prompt expansion.
+    """
+
+    __slots__ = ("env", "subst", "proc", "arith", "alts_seen")
+
+    def __init__(self, env: dict[str, Var], subst: SubstHook, proc: ProcHook,
+                 arith: ArithHook) -> None:
+        self.env = env
+        self.subst = subst
+        self.proc = proc
+        self.arith = arith
+        self.alts_seen = 1
+
+    def expand(self, word: ast.Word, choice: int = 0) -> list[Field]:
+        """Return the fields ``word`` expands to (alternative ``choice`` of variables)."""
+        builders = [_Builder()]
+        builders = self._parts(word.parts, builders, choice, quoted=False, span=word.span)
+        out: list[Field] = []
+        for b in builders:
+            b.end(word.span)
+            out.extend(b.fields)
+        return out[:_MAX_FIELDS]
+
+    def expand_one(self, word: ast.Word, choice: int = 0) -> Field:
+        """Expand ``word`` to a single field (as in an assignment value: no splitting)."""
+        b = _Builder()
+        self._parts(word.parts, [b], choice, quoted=True, span=word.span)
+        return Field("".join(b.cur), word.span, frozenset(b.taint), quoted=True)
+
+    def _ifs(self) -> str:
+        var = self.env.get("IFS")
+        if var is None:
+            return " \t\n"
+        return "".join(c for c in var.alts[0] if c in " \t\n") if var.alts[0] != DYN else " \t\n"
+
+    def _parts(self, parts: tuple[ast.WordPart, ...], builders: list[_Builder], choice: int,
+               *, quoted: bool, span: tuple[int, int]) -> list[_Builder]:
+        for part in parts:
+            if isinstance(part, ast.Literal):
+                for b in builders:
+                    b.add(part.value, quoted=quoted)
+            elif isinstance(part, ast.Escaped):
+                for b in builders:
+                    b.add(part.char, quoted=True)
+            elif isinstance(part, ast.SingleQuoted | ast.AnsiCQuoted):
+                for b in builders:
+                    b.add(part.value, quoted=True)
+            elif isinstance(part, ast.DoubleQuoted):
+                for b in builders:
+                    b.open = True
+                    b.quoted = True
+                builders = self._parts(part.parts, builders, choice, quoted=True, span=span)
+            elif isinstance(part, ast.ParamExp):
+                self._param(part, builders, choice, quoted=quoted, span=span)
+            elif isinstance(part, ast.CmdSubst):
+                taint, text = self.subst(part)
+                for b in builders:
+                    b.taint.update(taint)
+                    if text is not None and quoted:
+                        b.add(text, quoted=True)
+                    elif text is not None:
+                        b.split_add(text, self._ifs(), span)
+                    else:
+                        b.add(DYN, quoted=quoted)
+            elif isinstance(part, ast.ArithExp):
+                self._arith(part)
+                for b in builders:
+                    b.add(DYN, quoted=quoted)
+            elif isinstance(part, ast.ProcSubst):
+                taint = self.proc(part)
+                for b in builders:
+                    b.taint.update(taint)
+                    b.add(DYN, quoted=quoted)
+                    b.proc = True
+            elif isinstance(part, ast.BraceExp):
+                builders = self._brace(part, builders, choice, quoted=quoted, span=span)
+            elif isinstance(part, ast.Tilde):
+                for b in builders:
+                    b.add("~" + part.user, quoted=False)
+        return builders
+
+    def _arith(self, part: ast.ArithExp) -> None:
+        taint: set[Source] = set()
+        for sub in part.parts:
+            if isinstance(sub, ast.ParamExp):
+                taint.update(self._lookup(sub, 0)[1])
+            elif isinstance(sub, ast.CmdSubst):
+                taint.update(self.subst(sub)[0])
+            elif isinstance(sub, ast.ArithExp):
+                self._arith(sub)
+        if taint:
+            self.arith(part, frozenset(taint))
+        else:
+            # Bare names inside arithmetic are variables too: x=$(curl u); $((x)).
+            for name in _identifiers(part.text):
+                var = self.env.get(name)
+                if var is not None and var.taint:
+                    self.arith(part, var.taint)
+                    break
+
+    def _brace(self, part: ast.BraceExp, builders: list[_Builder], choice: int, *,
+               quoted: bool, span: tuple[int, int]) -> list[_Builder]:
+        if part.sequence or not part.items:
+            for b in builders:
+                b.add(DYN, quoted=quoted)
+            return builders
+        out: list[_Builder] = []
+        for b in builders:
+            for item in part.items:
+                if len(out) >= _MAX_FIELDS:
+                    break
+                nb = b.copy()
+                out.extend(self._parts(item.parts, [nb], choice, quoted=quoted, span=span))
+        return out or builders
+
+    def _lookup(self, pe: ast.ParamExp, choice: int) -> tuple[tuple[str, ...], Taint, bool]:
+        """Return (values, taint, is_list) for a parameter expansion."""
+        name = pe.name
+        var = self.env.get(name)
+        if var is None:
+            if name == "HOME":
+                var = Var(alts=("~",))
+            elif name == "IFS":
+                var = Var(alts=(" \t\n",))
+        if pe.prefix == "!" or (pe.op == "@" and _op_letter(pe) == "P"):
+            # Indirection and prompt expansion evaluate the value as code-like text.
+            if var is not None and var.taint:
+                self.arith(pe, var.taint)
+            return (DYN,), var.taint if var else NO_TAINT, False
+        if pe.prefix == "#":
+            return (DYN,), NO_TAINT, False
+        if var is None:
+            values: tuple[str, ...] = (DYN,)
+            taint = NO_TAINT
+            is_list = name in ("@", "*")
+        elif var.items is not None and (
+            pe.index is not None or name in ("@", "*")
+        ):
+            idx = pe.index.literal_value() if pe.index is not None else "@"
+            if idx in ("@", "*"):
+                values, is_list = var.items, True
+            elif idx is not None and idx.isdigit() and int(idx) < len(var.items):
+                values, is_list = (var.items[int(idx)],), False
+            else:
+                values, is_list = (DYN,), False
+            taint = var.taint
+        else:
+            if var.items is not None:
+                values = (var.items[0] if var.items else "",)
+            else:
+                if len(var.alts) > 1:
+                    self.alts_seen = max(self.alts_seen, len(var.alts))
+                values = (var.alts[min(choice, len(var.alts) - 1)],)
+            taint = var.taint
+            is_list = False
+        op = pe.op
+        if op in (":-", "-", ":=", "=") and pe.args:
+            if var is None:
+                self.alts_seen = max(self.alts_seen, 2)
+                default = self.expand_one(pe.args[0], choice)
+                values = (DYN,) if choice == 0 else (default.text,)
+                taint = taint | default.taint
+        elif op in (":+", "+") and pe.args:
+            alt = self.expand_one(pe.args[0], choice)
+            values = (alt.text,) if var is not None else (DYN,)
+            taint = taint | alt.taint
+        elif op is not None and op not in (":?", "?"):
+            values = tuple(DYN if v else v for v in values)
+        return values, taint, is_list
+
+    def _param(self, pe: ast.ParamExp, builders: list[_Builder], choice: int, *,
+               quoted: bool, span: tuple[int, int]) -> None:
+        values, taint, is_list = self._lookup(pe, choice)
+        ifs = self._ifs()
+        for b in builders:
+            b.taint.update(taint)
+            if is_list:
+                for index, value in enumerate(values):
+                    if index:
+                        b.end(span)
+                    if quoted:
+                        b.add(value, quoted=True)
+                    else:
+                        b.split_add(value, ifs, span)
+            elif quoted:
+                b.add(values[0], quoted=True)
+            else:
+                b.split_add(values[0], ifs, span)
+
+
+def _op_letter(pe: ast.ParamExp) -> str | None:
+    if pe.args:
+        return pe.args[0].literal_value()
+    return None
+
+
+def _identifiers(text: str) -> list[str]:
+    out: list[str] = []
+    cur: list[str] = []
+    for ch in text:
+        if ch.isalnum() or ch == "_":
+            cur.append(ch)
+        else:
+            if cur and not cur[0].isdigit():
+                out.append("".join(cur))
+            cur = []
+    if cur and not cur[0].isdigit():
+        out.append("".join(cur))
+    return out
+
+
+def merge_alts(old: Var | None, new: Var, *, conditional: bool) -> Var:
+    """Combine an earlier value with a new assignment (both possible when conditional)."""
+    if not conditional or old is None or new.items is not None or old.items is not None:
+        return new
+    alts = tuple(dict.fromkeys((*old.alts, *new.alts)))[:_MAX_ALTS]
+    return Var(alts=alts, taint=old.taint | new.taint)
