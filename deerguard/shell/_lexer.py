@@ -28,6 +28,7 @@ NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DIGITS_RE: Final = re.compile(r"[0-9]+")
 # Function names in bash may contain more than identifier characters.
 FUNC_NAME_RE: Final = re.compile(r"[^ \t\n;&|<>()'\"\\$`=]+")
+DECL_ARRAY_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\] \t\n]*\])?\+?=\(")
 BLANK_RUN_RE: Final = re.compile(r"[ \t]+")
 
 # Runs of plain characters per context (what needs no special handling there).

@@ -5,7 +5,14 @@ Compound commands (``if``, loops, ``case``, groups...) live in ``_parse_compound
 
 from __future__ import annotations
 
-from deerguard.shell._lexer import DIGITS_RE, NAME_RE, RESERVED, heredoc_delimiter
+from deerguard.shell._lexer import (
+    DECL_ARRAY_RE,
+    DIGITS_RE,
+    NAME_RE,
+    RESERVED,
+    RawPart,
+    heredoc_delimiter,
+)
 from deerguard.shell._parse_state import Pending
 from deerguard.shell._parse_words import WordParser
 from deerguard.shell.ast import (
@@ -23,6 +30,7 @@ from deerguard.shell.ast import (
 
 _REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">")
 _STRAY = (";;&", ";;", ";&", "&&", "||", "|&", "|", "&", ";", ")")
+_DECLARATIONS = frozenset({"declare", "typeset", "local", "export", "readonly"})
 _CLOSERS = frozenset({"}", "fi", "then", "else", "elif", "do", "done", "esac"})
 
 
@@ -90,17 +98,17 @@ class CommandParser(WordParser):
         if i < n:
             c = s[i]
             nxt = s[i + 1] if i + 1 < n else ""
-            if c == ";" and nxt not in ";&":
+            if c == ";" and nxt != ";" and nxt != "&":
                 term, end = ";", i + 1
                 self.i = end
-            elif c == "&" and nxt not in "&>":
+            elif c == "&" and nxt != "&" and nxt != ">":
                 term, end = "&", i + 1
                 self.i = end
             elif c == "\n":
                 term = "\n"
                 self.newline()
         if term is None or term == "\n":
-            end = cmd.span[1] - self.base
+            end = self.local(cmd.span[1])
         return Statement(self.sp(start, end), cmd, term)
 
     def and_or(self) -> Command | None:
@@ -126,7 +134,7 @@ class CommandParser(WordParser):
             ops.append(op)
         if len(cmds) == 1:
             return first
-        return AndOr(self.sp(start, cmds[-1].span[1] - self.base), tuple(cmds), tuple(ops))
+        return AndOr(self.sp(start, self.local(cmds[-1].span[1])), tuple(cmds), tuple(ops))
 
     def pipeline(self) -> Command | None:
         start = self.i
@@ -171,7 +179,7 @@ class CommandParser(WordParser):
             ops.append(op)
         if len(cmds) == 1 and not negated and not timed:
             return first
-        end = cmds[-1].span[1] - self.base
+        end = self.local(cmds[-1].span[1])
         return Pipeline(self.sp(start, end), tuple(cmds), tuple(ops), negated, timed)
 
     def command(self) -> Command | None:
@@ -225,6 +233,9 @@ class CommandParser(WordParser):
                 if assign is not None:
                     assigns.append(assign)
                     continue
+            elif words[0].literal_value() in _DECLARATIONS and DECL_ARRAY_RE.match(s, i, n):
+                words.append(self.declaration_array())
+                continue
             word = self.word(brace=True)
             if word is None:  # defensive: a delimiter we did not expect
                 self.issue(i, f"unexpected character {s[i]!r}")
@@ -233,6 +244,35 @@ class CommandParser(WordParser):
             words.append(word)
         span = self.sp(start, self.end_of(start))
         return SimpleCommand(span, tuple(assigns), tuple(words), tuple(redirs))
+
+    def declaration_array(self) -> Word:
+        """``declare a=(x y)``: one argument word holding the elements' parts (bash passes
+        the text to the builtin, but the elements' substitutions still run)."""
+        s = self.s
+        start = self.i
+        m = DECL_ARRAY_RE.match(s, start, self.n)
+        assert m is not None
+        self.i = m.end()
+        raw: list[RawPart] = [Literal(self.sp(start, self.i), m.group())]
+        while not self.st.aborted:
+            ws = self.i
+            self.gap()
+            if self.i > ws and s.find("#", ws, self.i) < 0:
+                raw.append(Literal(self.sp(ws, self.i), s[ws : self.i]))
+            if self.i >= self.n:
+                self.issue(start, "unclosed array assignment", incomplete=True)
+                break
+            if s[self.i] == ")":
+                raw.append(Literal(self.sp(self.i, self.i + 1), ")"))
+                self.i += 1
+                break
+            word = self.word(brace=True)
+            if word is None:
+                self.issue(self.i, f"unexpected {s[self.i]!r} in array assignment")
+                self.i += 1
+                continue
+            raw.extend(word.parts)
+        return Word(self.sp(start, self.i), self.merged(raw))
 
     def end_of(self, start: int) -> int:
         """The cursor with trailing blanks given back, so spans end at the last token."""
@@ -258,8 +298,8 @@ class CommandParser(WordParser):
             self.issue(self.i, "expected a function body", incomplete=self.i >= self.n)
             body = SimpleCommand(self.sp(self.i, self.i))
         elif isinstance(body, SimpleCommand):
-            self.issue(body.span[0] - self.base, "function body is not a compound command")
-        return FunctionDef(self.sp(start, body.span[1] - self.base), name, body)
+            self.issue(self.local(body.span[0]), "function body is not a compound command")
+        return FunctionDef(self.sp(start, self.local(body.span[1])), name, body)
 
     def assignment(self) -> Assignment | None:
         s, n, start = self.s, self.n, self.i
@@ -346,7 +386,7 @@ class CommandParser(WordParser):
             self.issue(self.i, f"expected a word after '{op}'", incomplete=self.i >= n)
         red = Redirect(self.sp(start, self.end_of(start)), op, target, fd)
         if op in ("<<", "<<-") and target is not None:
-            raw = s[target.span[0] - self.base : target.span[1] - self.base]
+            raw = s[self.local(target.span[0]) : self.local(target.span[1])]
             delim, quoted = heredoc_delimiter(raw)
             self.pending.append(Pending(red, delim, quoted, op == "<<-"))
         return red

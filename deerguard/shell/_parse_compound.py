@@ -50,20 +50,22 @@ class CompoundParser(CommandParser):
         cmd: _Redirectable
         if word == "(":
             memo = self.st.not_arith
-            if self.s.startswith("((", start, self.n) and (self.base + start) not in memo:
+            if self.s.startswith("((", start, self.n) and (self.abs(start)) not in memo:
                 arith = self.arith_command(start)
                 if arith is not None:
                     return arith
-                self.st.not_arith.add(self.base + start)
+                self.st.not_arith.add(self.abs(start))
             self.i = start + 1
             body = self.parse_list(_PAREN)
             self.close(")", start)
-            return Subshell(self.sp(start, self.i), body, self.trailing_redirects())
+            redirects = self.trailing_redirects()
+            return Subshell(self.sp(start, self.i), body, redirects)
         if word == "{":
             self.i = start + 1
             body = self.parse_list(_BRACE)
             self.eat_reserved("}", start)
-            return BraceGroup(self.sp(start, self.i), body, self.trailing_redirects())
+            redirects = self.trailing_redirects()
+            return BraceGroup(self.sp(start, self.i), body, redirects)
         if word == "if":
             cmd = self.if_clause(start)
         elif word == "for":
@@ -96,7 +98,7 @@ class CompoundParser(CommandParser):
         elif self.i >= self.n:
             self.issue(self.i, f"expected '{char}' before end of input", incomplete=True)
         else:
-            self.issue(self.i, f"expected '{char}' (opened at {self.base + opener})")
+            self.issue(self.i, f"expected '{char}' (opened at {self.abs(opener)})")
 
     def arith_command(self, start: int) -> Command | None:
         arith = self.arith_exp(start + 2, start + 2)
@@ -105,7 +107,8 @@ class CompoundParser(CommandParser):
             return None
         end = self.i
         inner = ArithExp(self.sp(start + 2, max(start + 2, end - 2)), arith.text, arith.parts)
-        return ArithCommand(self.sp(start, end), inner, self.trailing_redirects())
+        redirects = self.trailing_redirects()
+        return ArithCommand(self.sp(start, self.i), inner, redirects)
 
     def if_clause(self, start: int) -> If:
         self.i += 2
@@ -338,7 +341,7 @@ class CompoundParser(CommandParser):
         if body is None:
             self.issue(self.i, "expected a function body", incomplete=self.i >= self.n)
             body = SimpleCommand(self.sp(self.i, self.i))
-        return FunctionDef(self.sp(start, body.span[1] - self.base), name, body, keyword=True)
+        return FunctionDef(self.sp(start, self.local(body.span[1])), name, body, keyword=True)
 
     def coproc(self, start: int) -> Command:
         self.i += 6
@@ -361,7 +364,7 @@ class CompoundParser(CommandParser):
         if body is None:
             self.issue(self.i, "expected a command after 'coproc'", incomplete=self.i >= self.n)
             body = SimpleCommand(self.sp(self.i, self.i))
-        return Coproc(self.sp(start, body.span[1] - self.base), name, body)
+        return Coproc(self.sp(start, self.local(body.span[1])), name, body)
 
 
 _Redirectable = If | For | ArithFor | While | Case | Select | TestCommand

@@ -8,6 +8,7 @@ place, so no text is ever copied or re-scanned.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from deerguard.shell._lexer import COMMENT_END_RE, RESERVED_RE
@@ -50,6 +51,8 @@ class Base:
         self.n = len(source)
         self.i = 0
         self.base = base
+        # For a backtick body with escapes removed: source offset of each local offset.
+        self.posmap: list[int] | None = None
         self.st = state
         self.pending: list[Pending] = []
         self.stops: dict[str, int] = {}
@@ -59,20 +62,37 @@ class Base:
 
     # --- helpers --------------------------------------------------------------------------
 
+    def abs(self, pos: int) -> int:
+        """Source offset of local offset ``pos``."""
+        m = self.posmap
+        return self.base + pos if m is None else m[min(pos, len(m) - 1)]
+
+    def local(self, pos: int) -> int:
+        """Local offset of source offset ``pos`` (inverse of ``abs``)."""
+        m = self.posmap
+        return pos - self.base if m is None else bisect_left(m, pos)
+
     def sp(self, start: int, end: int) -> Span:
-        return (self.base + start, self.base + end)
+        m = self.posmap
+        if m is None:
+            return (self.base + start, self.base + end)
+        # An end offset maps just past its last character, not to the next kept one.
+        last = len(m) - 1
+        first = m[min(start, last)]
+        return (first, m[min(end - 1, last)] + 1 if end > start else first)
 
     def issue(self, pos: int, message: str, *, incomplete: bool = False) -> None:
         if self.st.aborted:
             return
-        self.st.issues.append(ParseIssue(self.base + pos, message, incomplete))
+        self.st.issues.append(ParseIssue(self.abs(pos), message, incomplete))
 
     def enter(self) -> bool:
         """Count one nesting level; on overflow record an issue and abort the parse."""
         st = self.st
         st.depth += 1
         if st.depth > st.max_depth and not st.aborted:
-            self.issue(self.i, f"nesting deeper than {st.max_depth} levels; rest not parsed")
+            message = f"nesting deeper than {st.max_depth} levels; rest not parsed"
+            self.issue(min(self.i, self.n), message)
             st.aborted = True
         if st.aborted:
             self.i = self.n
@@ -94,7 +114,7 @@ class Base:
         if self.i >= self.n:
             self.issue(self.i, f"expected '{word}' before end of input", incomplete=True)
         else:
-            self.issue(self.i, f"expected '{word}' (construct opened at {self.base + opener})")
+            self.issue(self.i, f"expected '{word}' (construct opened at {self.abs(opener)})")
         return False
 
     # --- whitespace, newlines, comments, heredocs -----------------------------------------

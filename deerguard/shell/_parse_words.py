@@ -78,6 +78,7 @@ class WordParser(Base):
         s, n = self.s, self.n
         start = self.i
         raw: list[RawPart] = []
+        assign_like: bool | None = None if not assign else True
         while self.i < n and not self.st.aborted:
             i = self.i
             c = s[i]
@@ -91,11 +92,16 @@ class WordParser(Base):
                 raw.append(Literal(self.sp(i, m.end()), m.group()))
                 self.i = m.end()
                 continue
-            if c == "~" and (i == start or (assign and s[i - 1] in ":=")):
-                raw.append(self.tilde(assign))
+            if c == "~" and i > start and s[i - 1] in ":=" and assign_like is None:
+                # bash also expands ``~`` after ``=``/``:`` in arguments shaped like NAME=...
+                m = NAME_RE.match(s, start, i)
+                eq = m.end() if m else start
+                assign_like = m is not None and s.startswith(("=", "+="), eq, i)
+            if c == "~" and (i == start or (assign_like and s[i - 1] in ":=")):
+                raw.append(self.tilde(bool(assign_like)))
             elif c in "{,}":
                 if brace:
-                    raw.append(BraceMark(c, self.base + i))
+                    raw.append(BraceMark(c, self.abs(i)))
                 else:
                     raw.append(Literal(self.sp(i, i + 1), c))
                 self.i = i + 1
@@ -232,11 +238,11 @@ class WordParser(Base):
         s, n, i = self.s, self.n, self.i
         nxt = s[i + 1] if i + 1 < n else ""
         if nxt == "(":
-            if i + 2 < n and s[i + 2] == "(" and (self.base + i) not in self.st.not_arith:
+            if i + 2 < n and s[i + 2] == "(" and (self.abs(i)) not in self.st.not_arith:
                 arith = self.arith_exp(i, i + 3)
                 if arith is not None:
                     return arith
-                self.st.not_arith.add(self.base + i)
+                self.st.not_arith.add(self.abs(i))
             return self.cmd_subst(i)
         if nxt == "{":
             return self.param_braced(i, quoted=quoted)
@@ -287,6 +293,7 @@ class WordParser(Base):
         """`` `...` ``: unescape ``\\$ \\` \\\\`` (and ``\\"`` in double quotes), parse the body."""
         s, n, start = self.s, self.n, self.i
         buf: list[str] = []
+        dropped: list[int] = []  # local positions of removed backslashes
         j = start + 1
         run = j
         escapes = '$`\\"' if quoted else "$`\\"
@@ -296,6 +303,7 @@ class WordParser(Base):
                 break
             if c == "\\" and j + 1 < n and s[j + 1] in escapes:
                 buf.append(s[run:j])
+                dropped.append(j)
                 run = j + 1
                 j += 2
                 continue
@@ -306,7 +314,11 @@ class WordParser(Base):
             self.i = n
         else:
             self.i = j + 1
-        child = self.child("".join(buf), self.base + start + 1)
+        child = self.child("".join(buf), self.abs(start) + 1)
+        if dropped or self.posmap is not None:
+            # Offsets in the unescaped text map back to the source through this table.
+            gone = set(dropped)
+            child.posmap = [self.abs(k) for k in range(start + 1, j + 1) if k not in gone]
         body = child.parse_list(_EMPTY)
         child.finish()
         return CmdSubst(self.sp(start, self.i), body, backtick=True)

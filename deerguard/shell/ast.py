@@ -240,7 +240,8 @@ class Word:
         return "".join(out)
 
 
-_GLOB_CHARS = frozenset("*?[")
+# ``(`` appears unquoted in a literal only as part of an extglob pattern (``@(a|b)``).
+_GLOB_CHARS = frozenset("*?[(")
 
 
 def _static_part(part: WordPart, out: list[str], *, quoted: bool) -> bool:
