@@ -30,11 +30,7 @@ _json = st.recursive(
     ),
     max_leaves=15,
 )
-_names = st.text(
-    alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp", "Cf", "Co", "Cn")),
-    min_size=1,
-    max_size=20,
-).filter(lambda s: s.isprintable() and not any(c.isspace() for c in s))
+_names = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20)
 _stamps = st.integers(min_value=0, max_value=2**40) | st.floats(
     min_value=0, max_value=1e12, allow_nan=False, allow_infinity=False
 )
@@ -90,9 +86,8 @@ def test_matches_detects_changed_args_or_output_and_never_raises() -> None:
     ("kwargs", "error"),
     [
         ({"tool_name": ""}, ConfigError),
-        ({"tool_name": "two words"}, ConfigError),
-        ({"tool_name": "line\nbreak"}, ConfigError),
-        ({"tool_name": "sep\u2028x"}, ConfigError),
+        ({"tool_name": "x" * 257}, ConfigError),
+        ({"tool_name": "lone\ud800"}, ConfigError),
         ({"tool_name": 3}, ConfigError),
         ({"status": "ok"}, ConfigError),
         ({"status": "SUCCESS"}, ConfigError),
@@ -145,7 +140,7 @@ _MUTATIONS: list[tuple[str, Any]] = [
     ("status", "ok"),
     ("status", None),
     ("tool_name", ""),
-    ("tool_name", "a b"),
+    ("tool_name", "x" * 257),
     ("args_hash", "0" * 63),
     ("args_hash", "G" * 64),
     ("output_hash", "A" * 64),

@@ -7,6 +7,7 @@ new receipt never renumbers an old one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -101,11 +102,21 @@ class Ledger:
         }
 
 
+def _display_name(name: str) -> str:
+    # A tool name is model-influenced: one with whitespace (a line break, U+2028), invisible
+    # or unprintable characters, or a leading quote could forge or disguise a ledger line, so
+    # it is shown as an ASCII JSON string instead.
+    if name.isprintable() and not any(ch.isspace() for ch in name) and name[0] != '"':
+        return name
+    return json.dumps(name, ensure_ascii=True)
+
+
 def _line(number: int, receipt: Receipt) -> str:
     stamp = receipt.timestamp
     when = str(stamp) if type(stamp) is int else es_number(float(stamp))
+    name = _display_name(receipt.tool_name)
     return (
-        f"r{number} {receipt.tool_name} {receipt.status} args={receipt.args_hash[:12]} "
+        f"r{number} {name} {receipt.status} args={receipt.args_hash[:12]} "
         f"out={receipt.output_hash[:12]} bytes={receipt.output_bytes} t={when}"
     )
 
@@ -119,7 +130,9 @@ def _marker(omitted: int) -> str:
 def render_ledger(receipts: Iterable[Receipt], /, *, budget: int = 2000) -> Ledger:
     """Render ``receipts`` (in call order) as a ledger of at most ``budget`` characters.
 
-    Receipt i (1-based) gets display id ``ri``. One line per receipt::
+    Receipt i (1-based) gets display id ``ri``. One line per receipt (hash prefixes of 12 hex
+    digits; a tool name with whitespace or unprintable characters is shown as an ASCII JSON
+    string, so no name can break or forge a line)::
 
         r3 read_file success args=5f1c0a2e9b7d out=9d8e7f6a5b4c bytes=1532 t=1700000000
 

@@ -40,14 +40,15 @@ _FIELDS = frozenset(
 
 
 def _tool_name_ok(name: object) -> bool:
-    # Tool names end up on ledger lines the model reads: no whitespace (so no line breaks, no
-    # U+2028) and nothing unprintable, so a name cannot forge a ledger line.
-    return (
-        type(name) is str
-        and 1 <= len(name) <= _MAX_TOOL_NAME
-        and name.isprintable()
-        and not any(ch.isspace() for ch in name)
-    )
+    # Any text is allowed (a model may name a tool it invented); the ledger escapes names
+    # that could forge a line. Lone surrogates are refused so the receipt stays valid JSON.
+    if type(name) is not str or not 1 <= len(name) <= _MAX_TOOL_NAME:
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _digest_ok(value: object) -> bool:
@@ -66,7 +67,7 @@ def _timestamp_ok(value: object) -> bool:
 class Receipt:
     """A frozen record of one tool call: who, outcome, and hashes of what went in and out.
 
-    Fields: ``tool_name`` (1-256 printable characters, no whitespace), ``status`` (one of
+    Fields: ``tool_name`` (1-256 characters, no lone surrogates), ``status`` (one of
     ``Receipt.STATUSES``: success, error, timeout, cancelled, denied), ``args_hash`` and
     ``output_hash`` (64 lowercase hex digits), ``output_bytes`` (the output's byte count) and
     ``timestamp`` (non-negative int or finite float, e.g. Unix seconds, as the caller passed
@@ -91,8 +92,8 @@ class Receipt:
                 object.__setattr__(self, name, str.__str__(value))
         if not _tool_name_ok(self.tool_name):
             raise ConfigError(
-                f"tool_name {self.tool_name!r} is invalid: pass 1-{_MAX_TOOL_NAME} printable "
-                "characters without whitespace (e.g. 'read_file')"
+                f"tool_name {self.tool_name!r} is invalid: pass 1-{_MAX_TOOL_NAME} characters "
+                "of valid Unicode (e.g. 'read_file')"
             )
         if type(self.status) is not str or self.status not in RECEIPT_STATUSES:
             raise ConfigError(
