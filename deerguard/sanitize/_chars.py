@@ -113,6 +113,9 @@ def is_variation_selector(ch: str) -> bool:
     return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
+_PUNCT = LT_CHARS | GT_CHARS | SLASH_CHARS | PIPE_CHARS
+
+
 @lru_cache(maxsize=8192)
 def char_skeleton(ch: str) -> str | None:
     """Return the skeleton of one character: ``""`` if it vanishes, ``None`` if it ends a name.
@@ -124,6 +127,8 @@ def char_skeleton(ch: str) -> str | None:
     """
     if is_ignorable(ch) or ch in SEPARATORS:
         return ""
+    if ch in _PUNCT:
+        return None  # bracket look-alikes such as U+1438 are letters, but end a name
     out: list[str] = []
     for part in unicodedata.normalize("NFKC", ch):
         if part.isspace():

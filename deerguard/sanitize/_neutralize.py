@@ -99,7 +99,7 @@ def _plan_safely(text: str, compiled: Compiled) -> Plan:
     try:
         return plan(text, compiled)
     except Exception:  # noqa: BLE001 - fail closed on anything
-        return plan_fail_closed(text)
+        return plan_fail_closed(text, compiled)
 
 
 def _result(text: str, result_plan: Plan, profile_name: str) -> Neutralized:

@@ -47,13 +47,13 @@ RULE_MARKER = "tags.boundary-marker"
 RULE_HIDDEN = "tags.hidden-unicode"
 RULE_FAIL = "tags.fail-closed"
 
-_BRACKET_OPEN = "[\uff3b"
-_BRACKET_CLOSE = "]\uff3d"
+_BRACKET_OPEN = "[\uff3b\ufe47"
+_BRACKET_CLOSE = "]\uff3d\ufe48"
 _FLAG_BASE = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
-_MAX_SKIP = 64  # whitespace/invisibles between tag parts
-_MAX_WORD = 128  # characters in one name word
+_MAX_SKIP = 64  # whitespace/invisibles around a boundary marker
+_MAX_WORDS = 32  # whitespace-separated words in a token name
 _MAX_ATTRS = 4096  # characters between a forged name and its closing bracket
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
 
@@ -190,12 +190,13 @@ def _may_hold_marker(text: str, skeletons: tuple[str, ...]) -> bool:
 def compile_profile(profile: TagProfile) -> Compiled:
     """Prepare ``profile`` for scanning (cached per profile value)."""
     names = frozenset(skeleton(n) for n in profile.tags)
-    partial = frozenset(n[:i] for n in names for i in range(1, len(n)))
+    prefixes = frozenset(skeleton(p) for p in profile.tag_prefixes)
+    partial = frozenset(n[:i] for n in names | prefixes for i in range(1, len(n)))
     markers = tuple(sorted({skeleton(m) for m in profile.markers} - {""}))
     return Compiled(
         names=names,
         partial=partial,
-        prefixes=tuple(sorted({skeleton(p) for p in profile.tag_prefixes})),
+        prefixes=tuple(sorted(prefixes)),
         template=frozenset(skeleton(n) for n in profile.template_tokens),
         any_template=profile.any_template_token,
         double_angle=frozenset(skeleton(n) for n in profile.double_angle_tokens),
@@ -203,7 +204,7 @@ def compile_profile(profile: TagProfile) -> Compiled:
         emoji=frozenset(profile.emoji_tag_sequences),
         marker=_marker_pattern(markers),
         marker_skeletons=markers,
-        max_words=max([len(n.split()) for n in profile.tags] + [4]) + 2,
+        max_words=max([len(n) for n in names | prefixes] + [1]) + 1,
     )
 
 
@@ -256,9 +257,10 @@ class _Scanner:
         return -1
 
     def skip_space(self, k: int) -> int:
+        # Unbounded on purpose: a run is skipped once per nearby bracket, and every run
+        # ends at the next bracket, so the total stays linear.
         text, n = self.text, self.n
-        stop = min(n, k + _MAX_SKIP)
-        while k < stop:
+        while k < n:
             ch = text[k]
             if ch.isspace() or is_ignorable(ch) or char_skeleton(ch) == " ":
                 k += 1
@@ -267,26 +269,48 @@ class _Scanner:
         return k
 
     def read_word(self, k: int) -> tuple[int, str, int]:
-        """Read one name word at ``k``: (end, skeleton, skeleton length at last colon)."""
+        """Read one name word at ``k``: (end, skeleton, skeleton length at last colon or -1)."""
         text, n = self.text, self.n
         out: list[str] = []
-        colon = 0
-        stop = min(n, k + _MAX_WORD)
-        while k < stop:
+        size = 0
+        colon = -1
+        while k < n:
             m = _ASCII_WORD.match(text, k)
             if m is not None:
-                out.append(m.group().lower())
+                word = m.group().lower()
+                out.append(word)
+                size += len(word)
                 k = m.end()
                 continue
             ch = text[k]
             sk = char_skeleton(ch)
             if sk is None or sk == " ":
                 break
-            if ch in ":\uff1a\ufe55":
-                colon = sum(map(len, out)) + len(sk)
+            if unicodedata.normalize("NFKC", ch) == ":":
+                colon = size
             out.append(sk)
+            size += len(sk)
             k += 1
         return k, "".join(out), colon
+
+    def read_words(self, k: int, limit: int) -> list[tuple[int, str, int]]:
+        """Read up to ``limit`` space-separated words: (end, joined skeleton, colon) each."""
+        found: list[tuple[int, str, int]] = []
+        joined = ""
+        colon = 0
+        while len(found) < limit:
+            start = self.skip_space(k) if found else k
+            if found and start == k:
+                break
+            end, word, word_colon = self.read_word(start)
+            if not word:
+                break
+            if word_colon >= 0:
+                colon = len(joined) + word_colon
+            joined += word
+            found.append((end, joined, colon))
+            k = end
+        return found
 
     # -- rules ------------------------------------------------------------------------
     def matches(self, full: str, colon: int) -> bool:
@@ -372,68 +396,59 @@ class _Scanner:
         inner = self.lt_at(k)
         if inner != -1:
             j = self.skip_space(inner)
-            s = self.slash_at(j)
-            j = self.skip_space(s if s != -1 else j)
-            j, name, _ = self.read_word(j)
-            if name and name in c.double_angle:
-                j = self.skip_space(j)
-                g1 = self.gt_at(j)
-                g2 = self.gt_at(self.skip_space(g1)) if g1 != -1 else -1
-                end = g2 if g2 != -1 else (g1 if g1 != -1 else j)
-                self.add(RULE_TOKEN, start, end, f"chat-template token <<{name.upper()}>> escaped")
-                return end
+            slash = self.slash_at(j)
+            if slash != -1:
+                j = self.skip_space(slash)
+            for name_end, name, _ in self.read_words(j, _MAX_WORDS):
+                if name in c.double_angle:
+                    g1 = self.gt_at(self.skip_space(name_end))
+                    g2 = self.gt_at(self.skip_space(g1)) if g1 != -1 else -1
+                    end = g2 if g2 != -1 else (g1 if g1 != -1 else name_end)
+                    self.add(RULE_TOKEN, start, end, f"chat-template token <<{name}>> escaped")
+                    return end
             return after
         # <|im_start|>
         if k < self.n and text[k] in PIPE_CHARS:
-            j = self.skip_space(k + 1)
-            words: list[str] = []
-            name_end = j
-            for _ in range(8):
-                j, word, _ = self.read_word(j)
-                if not word:
-                    break
-                words.append(word)
-                name_end = j
-                j = self.skip_space(j)
-            name = "".join(words)
-            end = -1
-            if name and j < self.n and text[j] in PIPE_CHARS:
-                end = self.gt_at(self.skip_space(j + 1))
-            if name and ((end != -1 and c.any_template) or name in c.template):
-                final = end if end != -1 else name_end
-                self.add(RULE_TOKEN, start, final, f"chat-template token <|{name}|> escaped")
-                return final
+            words = self.read_words(self.skip_space(k + 1), _MAX_WORDS)
+            if not words:
+                return after
+            name_end, name, _ = words[-1]
+            close = self.skip_space(name_end)
+            if c.any_template and close < self.n and text[close] in PIPE_CHARS:
+                end = self.gt_at(self.skip_space(close + 1))
+                if end != -1:
+                    self.add(RULE_TOKEN, start, end, f"chat-template token <|{name}|> escaped")
+                    return end
+            for name_end, name, _ in words:
+                if name in c.template:
+                    end = -1
+                    close = self.skip_space(name_end)
+                    if close < self.n and text[close] in PIPE_CHARS:
+                        end = self.gt_at(self.skip_space(close + 1))
+                    final = end if end != -1 else name_end
+                    self.add(RULE_TOKEN, start, final, f"chat-template token <|{name}|> escaped")
+                    return final
             return after
         # <tag ...>, </tag>, < ns:tag >
-        s = self.slash_at(k)
-        if s != -1:
-            k = self.skip_space(s)
-        j, full, colon = self.read_word(k)
-        if not full:
-            return after
-        name_end = j
-        matched = self.matches(full, colon)
-        count = 1
-        while not matched and full in c.partial and count < c.max_words:
-            j2 = self.skip_space(j)
-            if j2 == j:
+        slash = self.slash_at(k)
+        if slash != -1:
+            k = self.skip_space(slash)
+        end_of_name = -1
+        shown = ""
+        for index, (name_end, full, colon) in enumerate(self.read_words(k, c.max_words)):
+            local = full[colon:]
+            if self.matches(full, colon):
+                end_of_name, shown = name_end, full
                 break
-            j3, more, colon2 = self.read_word(j2)
-            if not more:
+            if full not in c.partial and local not in c.partial:
                 break
-            if colon2:
-                colon = len(full) + colon2
-            full += more
-            j = j3
-            count += 1
-            matched = self.matches(full, colon)
-            if matched:
-                name_end = j
-        if not matched:
+            if index + 1 >= c.max_words:
+                break
+        if end_of_name == -1:
             return after
-        end = self.tag_end(name_end)
-        final = end if end != -1 else name_end
-        self.add(RULE_TAG, start, final, f"forged tag escaped (name reads as {full!r})")
+        end = self.tag_end(end_of_name)
+        final = end if end != -1 else end_of_name
+        self.add(RULE_TAG, start, final, f"forged tag escaped (name reads as {shown!r})")
         return final
 
     def at_bracket(self, start: int) -> int:
@@ -441,20 +456,17 @@ class _Scanner:
         if not c.bracket:
             return start + 1
         k = self.skip_space(start + 1)
-        s = self.slash_at(k)
-        if s != -1:
-            k = self.skip_space(s)
-        words: list[str] = []
-        for _ in range(4):
-            k, word, _ = self.read_word(k)
-            if not word:
-                break
-            words.append(word)
-            k = self.skip_space(k)
-        name = "".join(words)
-        if name in c.bracket and k < self.n and text[k] in _BRACKET_CLOSE:
-            self.add(RULE_TOKEN, start, k + 1, f"chat-template token [{name.upper()}] escaped")
-            return k + 1
+        slash = self.slash_at(k)
+        if slash != -1:
+            k = self.skip_space(slash)
+        words = self.read_words(k, _MAX_WORDS)
+        if not words:
+            return start + 1
+        name_end, name, _ = words[-1]
+        close = self.skip_space(name_end)
+        if name in c.bracket and close < self.n and text[close] in _BRACKET_CLOSE:
+            self.add(RULE_TOKEN, start, close + 1, f"chat-template token [{name}] escaped")
+            return close + 1
         return start + 1
 
     def at_tag_block(self, start: int) -> int:
@@ -563,10 +575,34 @@ def plan(text: str, compiled: Compiled, /) -> Plan:
     return _Scanner(text, compiled).run()
 
 
-def plan_fail_closed(text: str, /) -> Plan:
+def _fallback_markers(text: str, skeletons: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Every place the skeleton of ``text`` spells a marker (no fence check: a superset)."""
+    letters: list[str] = []
+    where: list[int] = []
+    for k, ch in enumerate(text):
+        sk = char_skeleton(ch)
+        if sk is None:
+            letters.append("\x00")
+            where.append(k)
+        elif sk and sk != " ":
+            for part in sk:
+                letters.append(part)
+                where.append(k)
+    compact = "".join(letters)
+    found: list[tuple[int, int]] = []
+    for sk in skeletons:
+        at = compact.find(sk)
+        while at != -1:
+            found.append((where[at], where[at + len(sk) - 1] + 1))
+            at = compact.find(sk, at + 1)
+    return found
+
+
+def plan_fail_closed(text: str, compiled: Compiled | None = None, /) -> Plan:
     """The fallback plan: escape every bracket equivalent and reveal every hidden character.
 
-    Used when the scanner fails (internal error, regex timeout). Still content-preserving.
+    Used when the scanner fails (internal error, regex timeout). Boundary markers are
+    escaped wherever their letters appear, without the fence check. Content-preserving.
     """
     result = Plan()
     for k, ch in enumerate(text):
@@ -576,11 +612,13 @@ def plan_fail_closed(text: str, /) -> Plan:
             or ch in _BRACKET_OPEN
             or ch in _BRACKET_CLOSE
             or is_tag_block(ch)
-            or (is_variation_selector(ch) and not (k > 0 and ch == "\ufe0f"))
         ):
             result.subs[k] = ncr(ch)
         elif ch == "\\" and _JSON_ESCAPE.match(text, k):
             result.subs[k] = ncr(ch)
+    if compiled is not None and compiled.marker_skeletons:
+        for start, _end in _fallback_markers(text, compiled.marker_skeletons):
+            result.subs.setdefault(start, ncr(text[start]))
     if result.subs:
         result.regions.append(
             Region(RULE_FAIL, 0, len(text), "scanner failed; every bracket escaped (fail closed)")
