@@ -158,3 +158,32 @@ def test_rendered_citations_parse_back_in_order_deduplicated(
 def test_overlong_ids_are_ignored_never_truncated(width: int, tail: str) -> None:
     digits = ("1234567890" * 6)[:width]
     assert parse_citations(f"[r{digits}{tail}") == []
+
+
+_LEDGER_10_OMIT_4 = _ledger(10, 4)
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.tuples(st.integers(min_value=0, max_value=14), st.none() | _anchor), max_size=10),
+    st.dictionaries(st.integers(min_value=1, max_value=10), st.text(max_size=20), max_size=5),
+)
+def test_every_citation_lands_in_exactly_one_outcome(
+    cites: list[tuple[int, str | None]], outputs: dict[int, str]
+) -> None:
+    text = " ".join(f"[r{n}]" if not a else f"[r{n}: {a}]" for n, a in cites)
+    report = verify_citations(text, _LEDGER_10_OMIT_4, outputs=outputs)
+    for citation in report.citations:
+        status = _LEDGER_10_OMIT_4.status(citation.id)
+        outcomes = [
+            citation in report.verified,
+            citation.id in report.unknown_ids,
+            citation in report.anchors_not_found,
+            status == "omitted" and citation not in report.anchors_not_found,
+        ]
+        assert sum(outcomes) == 1, (citation, status, report)
+        assert (status == "unknown") == (citation.id in report.unknown_ids)
+        if citation in report.anchors_not_found:
+            assert citation.anchor is not None and citation.number in outputs
+    assert report.ok == (not report.unknown_ids and not report.anchors_not_found)
+    assert (report.verdict is Verdict.PASS) == (report.ok and not report.omitted_ids)

@@ -12,6 +12,15 @@ from the server and not from a caller:
 * citations: :func:`parse_citations`, :func:`verify_citations`;
 * self-description: :func:`collect_release_policies`.
 
+Server-owned metadata keys (``<ns>`` is ``deerguard`` by default, ``deerflow`` for deer-flow)::
+
+    <ns>_content_kind, <ns>_producer_kind, <ns>_producer_entity_id   provenance_kwargs
+    <ns>_receipt                                                     stamp_receipt
+    <ns>_tool_transforms                                             append_tool_transform
+
+Every key of a namespace is server-owned: strip_caller_provenance removes them all (and their
+case, width and zero-width disguises) from inbound caller metadata.
+
 No clock reads (timestamps are passed in), no I/O, no globals. Caller mistakes raise
 :class:`~deerguard.errors.ConfigError` or :class:`~deerguard.errors.CanonicalizationError`;
 hostile metadata and model text never raise.
