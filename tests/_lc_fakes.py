@@ -19,6 +19,7 @@ from pydantic import Field
 class ScriptedChatModel(GenericFakeChatModel):
     """Replays ``script`` (AI messages, tool calls included) and records what it saw."""
 
+    model_name: str | None = None
     offered_tools: list[list[str]] = Field(default_factory=list)
     histories: list[list[BaseMessage]] = Field(default_factory=list)
 
@@ -31,9 +32,9 @@ class ScriptedChatModel(GenericFakeChatModel):
         return super()._generate(messages, *args, **kwargs)
 
 
-def scripted(*steps: AIMessage | str) -> ScriptedChatModel:
+def scripted(*steps: AIMessage | str, model_name: str | None = None) -> ScriptedChatModel:
     """Return a fake model answering with ``steps`` in order."""
-    return ScriptedChatModel(messages=iter(steps))
+    return ScriptedChatModel(messages=iter(steps), model_name=model_name)
 
 
 def tool_call(name: str, args: dict[str, Any], call_id: str = "call_1") -> AIMessage:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from ._guard_authz import Authorization
 from ._guard_receipts import ToolReceipts
+from ._guard_sanitize import InputSanitization, ToolResultSanitization
+from ._guard_shell import SandboxAudit
 from .hooks import (
     HOOK_NAMES,
     Decision,
@@ -36,13 +38,16 @@ __all__ = [
     "Decision",
     "GuardChain",
     "HookContext",
+    "InputSanitization",
     "Message",
     "ModelCall",
     "ModelResult",
     "Outcome",
     "Reason",
+    "SandboxAudit",
     "ToolCall",
     "ToolReceipts",
     "ToolResult",
+    "ToolResultSanitization",
     "ToolSpec",
 ]

@@ -140,7 +140,7 @@ def model_result_back(result: list[BaseMessage], neutral: ModelResult) -> list[B
 def denied_ai_message(decision: Decision) -> AIMessage:
     """Return the assistant message that replaces a denied model call."""
     return AIMessage(
-        content=f"Request blocked by deerguard: {decision.message}",
+        content=f"Request blocked by deerguard: {decision.summary}",
         response_metadata={"deerguard_decision": decision.to_dict()},
     )
 
@@ -183,7 +183,7 @@ def denied_tool_message(call: Mapping[str, Any], decision: Decision) -> ToolMess
     """Return the error tool message that replaces a denied tool call, saying why."""
     name = str(call.get("name") or "unknown_tool")
     return ToolMessage(
-        content=f"deerguard blocked tool '{name}': {decision.message}",
+        content=f"deerguard blocked tool '{name}': {decision.summary}",
         tool_call_id=str(call.get("id") or ""),
         name=name,
         status="error",

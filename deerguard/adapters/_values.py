@@ -165,6 +165,15 @@ class Decision:
         """All reason messages joined by ``"; "`` (the text a blocked call reports)."""
         return "; ".join(r.message or r.code for r in self.reasons)
 
+    @property
+    def summary(self) -> str:
+        """Each reason as ``code: message``, joined by ``"; "`` (what a refusal tells the model).
+
+        >>> Decision.deny("shell.pipe-to-shell", "pipes data into sh").summary
+        'shell.pipe-to-shell: pipes data into sh'
+        """
+        return "; ".join(f"{r.code}: {r.message}" if r.message else r.code for r in self.reasons)
+
     def to_dict(self) -> dict[str, Any]:
         """Return the decision as JSON data."""
         return {

@@ -95,7 +95,13 @@ def _default_guards(
     command_arg: str,
     default_role: str | None,
 ) -> list[object]:
-    guards: list[object] = []
+    from ..shell import load_policy
+    from ._guard_shell import SandboxAudit
+
+    policy = load_policy(shell_policy) if shell_policy is not None else None
+    guards: list[object] = [
+        SandboxAudit(policy=policy, tool_names=shell_tools, command_arg=command_arg)
+    ]
     if roles_file is not None:
         from ..authz import Authorizer
         from ._guard_authz import Authorization

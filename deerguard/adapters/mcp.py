@@ -84,7 +84,7 @@ def _back(original: CallToolResult | None, result: ToolResult) -> CallToolResult
 def _denied(name: str, decision: Decision) -> CallToolResult:
     return CallToolResult(
         content=[
-            TextContent(type="text", text=f"deerguard blocked tool '{name}': {decision.message}")
+            TextContent(type="text", text=f"deerguard blocked tool '{name}': {decision.summary}")
         ],
         is_error=True,
     )

@@ -71,7 +71,7 @@ def _context(run_context: Any, principal: Any) -> HookContext:
 
 
 def _reject_text(name: str, decision: Decision) -> str:
-    return f"deerguard blocked tool '{name}': {decision.message}"
+    return f"deerguard blocked tool '{name}': {decision.summary}"
 
 
 def tool_guardrail(
