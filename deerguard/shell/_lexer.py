@@ -28,6 +28,9 @@ NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DIGITS_RE: Final = re.compile(r"[0-9]+")
 # Function names in bash may contain more than identifier characters.
 FUNC_NAME_RE: Final = re.compile(r"[^ \t\n;&|<>()'\"\\$`=]+")
+# A plain argument word after the command name: blanks, then characters needing no special
+# handling, ending at a delimiter that is not a redirection or process substitution.
+ARG_RE: Final = re.compile(r"[ \t]*(?!#)([^ \t\n;&|<>()\\'\"$`{}~]+)(?=[ \t\n;&|)]|\Z)")
 DECL_ARRAY_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\] \t\n]*\])?\+?=\(")
 BLANK_RUN_RE: Final = re.compile(r"[ \t]+")
 
@@ -206,6 +209,8 @@ def _flatten(pieces: list[_Piece], out: list[WordPart]) -> None:
 
 def merge_literals(parts: list[WordPart]) -> tuple[WordPart, ...]:
     """Join adjacent ``Literal`` parts whose spans touch (linear)."""
+    if len(parts) <= 1:
+        return tuple(parts)
     out: list[WordPart] = []
     run: list[Literal] = []
 

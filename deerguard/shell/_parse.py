@@ -7,10 +7,8 @@ below Python's limit; any internal failure becomes a ``ParseIssue`` instead of a
 
 from __future__ import annotations
 
-import sys
-
 from deerguard.shell._parse_compound import CompoundParser
-from deerguard.shell._parse_state import FRAMES_PER_LEVEL, MAX_DEPTH, State
+from deerguard.shell._parse_state import State
 from deerguard.shell._parse_words import WordParser
 from deerguard.shell.ast import ParseIssue, Script
 
@@ -22,17 +20,6 @@ class Parser(CompoundParser):
 
     def child(self, source: str, base: int) -> WordParser:
         return Parser(source, self.st, base)
-
-
-def _depth_budget() -> int:
-    """Nesting levels we can afford from here without nearing the recursion limit."""
-    depth = 0
-    frame = sys._getframe()
-    while frame is not None and depth < 10_000:
-        depth += 1
-        frame = frame.f_back  # type: ignore[assignment]
-    room = sys.getrecursionlimit() - depth - 80
-    return max(1, min(MAX_DEPTH, room // FRAMES_PER_LEVEL))
 
 
 def parse(source: str, /) -> Script:
@@ -49,7 +36,7 @@ def parse(source: str, /) -> Script:
     """
     if not isinstance(source, str):
         source = str(source)
-    state = State(max_depth=_depth_budget())
+    state = State()
     try:
         parser = Parser(source, state)
         statements = parser.parse_list(frozenset())

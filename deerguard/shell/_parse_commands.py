@@ -6,6 +6,7 @@ Compound commands (``if``, loops, ``case``, groups...) live in ``_parse_compound
 from __future__ import annotations
 
 from deerguard.shell._lexer import (
+    ARG_RE,
     DECL_ARRAY_RE,
     DIGITS_RE,
     NAME_RE,
@@ -30,6 +31,10 @@ from deerguard.shell.ast import (
 
 _REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">")
 _STRAY = (";;&", ";;", ";&", "&&", "||", "|&", "|", "&", ";", ")")
+_COMPOUND_WORDS = frozenset(
+    {"{", "if", "for", "while", "until", "case", "select", "[[", "function", "coproc"}
+)
+_REDIRECT_START = frozenset("<>&{0123456789")
 _DECLARATIONS = frozenset({"declare", "typeset", "local", "export", "readonly"})
 _CLOSERS = frozenset({"}", "fi", "then", "else", "elif", "do", "done", "esac"})
 
@@ -191,7 +196,7 @@ class CommandParser(WordParser):
                 return self.simple()
             return None
         word = self.peek_reserved()
-        if c == "(" or (word is not None and word not in _CLOSERS and word != "time"):
+        if c == "(" or word in _COMPOUND_WORDS:
             found = self.compound(word if c != "(" else "(")
             if found is not None:
                 return found
@@ -207,7 +212,17 @@ class CommandParser(WordParser):
         assigns: list[Assignment] = []
         words: list[Word] = []
         redirs: list[Redirect] = []
+        declaration = False
         while not self.st.aborted:
+            if words and not declaration:
+                # Fast path: most arguments are plain words (no quotes, expansions, braces).
+                m = ARG_RE.match(s, self.i, n)
+                if m is not None:
+                    a, b = m.span(1)
+                    span = self.sp(a, b)
+                    words.append(Word(span, (Literal(span, m.group(1)),)))
+                    self.i = b
+                    continue
             self.blanks()
             i = self.i
             if i >= n:
@@ -224,7 +239,7 @@ class CommandParser(WordParser):
                 break
             if c == "#":
                 break  # a comment ends the command; the list reads it
-            red = self.redirect()
+            red = self.redirect() if c in _REDIRECT_START else None
             if red is not None:
                 redirs.append(red)
                 continue
@@ -233,10 +248,13 @@ class CommandParser(WordParser):
                 if assign is not None:
                     assigns.append(assign)
                     continue
-            elif words[0].literal_value() in _DECLARATIONS and DECL_ARRAY_RE.match(s, i, n):
+            elif declaration and DECL_ARRAY_RE.match(s, i, n):
                 words.append(self.declaration_array())
                 continue
             word = self.word(brace=True)
+            if not words and word is not None and len(word.parts) == 1:
+                first = word.parts[0]
+                declaration = isinstance(first, Literal) and first.value in _DECLARATIONS
             if word is None:  # defensive: a delimiter we did not expect
                 self.issue(i, f"unexpected character {s[i]!r}")
                 self.i = i + 1

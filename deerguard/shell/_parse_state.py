@@ -8,6 +8,7 @@ place, so no text is ever copied or re-scanned.
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
@@ -21,11 +22,22 @@ FRAMES_PER_LEVEL = 12
 MAX_DEPTH = 100
 
 
+def _stack_room() -> int:
+    """Python frames still available below the recursion limit, with a safety margin."""
+    depth = 0
+    frame = sys._getframe()
+    while frame is not None and depth < 100_000:
+        depth += 1
+        frame = frame.f_back  # type: ignore[assignment]
+    return max(0, sys.getrecursionlimit() - depth - 100)
+
+
 @dataclass(slots=True)
 class State:
     """Mutable bookkeeping shared by a parser and its backtick sub-parsers."""
 
-    max_depth: int
+    max_depth: int = 16  # raised once, after measuring the real stack room (enter())
+    budget_checked: bool = False
     issues: list[ParseIssue] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
     depth: int = 0
@@ -59,6 +71,8 @@ class Base:
         # Extglob paren matching memo: open-paren position -> close position (or -1).
         self.paren_match: dict[int, int] = {}
         self.paren_scanned = 0
+        self._peek_key = (-1, -1)
+        self._peek_val: str | None = None
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -90,6 +104,9 @@ class Base:
         """Count one nesting level; on overflow record an issue and abort the parse."""
         st = self.st
         st.depth += 1
+        if st.depth > st.max_depth and not st.budget_checked:
+            st.budget_checked = True
+            st.max_depth = min(MAX_DEPTH, st.depth - 1 + _stack_room() // FRAMES_PER_LEVEL)
         if st.depth > st.max_depth and not st.aborted:
             message = f"nesting deeper than {st.max_depth} levels; rest not parsed"
             self.issue(min(self.i, self.n), message)
@@ -103,8 +120,14 @@ class Base:
         self.st.depth -= 1
 
     def peek_reserved(self) -> str | None:
+        # Asked several times at each command start (stop check, pipeline, command): memo.
+        key = (self.i, self.n)
+        if key == self._peek_key:
+            return self._peek_val
         m = RESERVED_RE.match(self.s, self.i, self.n)
-        return m.group() if m else None
+        self._peek_key = key
+        self._peek_val = m.group() if m else None
+        return self._peek_val
 
     def eat_reserved(self, word: str, opener: int) -> bool:
         """Consume reserved ``word`` at the cursor, or report it missing."""
@@ -122,6 +145,8 @@ class Base:
     def blanks(self) -> None:
         s, n = self.s, self.n
         i = self.i
+        if i >= n or s[i] not in " \t\\":
+            return
         while i < n:
             c = s[i]
             if c == " " or c == "\t":

@@ -45,6 +45,7 @@ _PARAM_OPS = (
     ":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%",
     "//", "/#", "/%", "/", "^^", "^", ",,", ",", ":", "@",
 )  # fmt: skip
+_PLAIN_END = METACHARS
 _CLOSE_PAREN = frozenset({")"})
 _CLOSE_BRACE = frozenset({"}"})
 _EMPTY: frozenset[str] = frozenset()
@@ -77,6 +78,13 @@ class WordParser(Base):
         """Parse one unquoted word at the cursor (None when a delimiter is there)."""
         s, n = self.s, self.n
         start = self.i
+        m = LIT_NORMAL_RE.match(s, start, n)
+        if m is not None:  # fast path: a plain word (most words are)
+            end = m.end()
+            if end >= n or (s[end] in _PLAIN_END and not s.startswith(("<(", ">("), end, n)):
+                self.i = end
+                span = self.sp(start, end)
+                return Word(span, (Literal(span, m.group()),))
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
         while self.i < n and not self.st.aborted:
@@ -112,10 +120,12 @@ class WordParser(Base):
                 self.i = i + 1
         if self.i == start:
             return None
-        if brace:
+        if len(raw) == 1 and not isinstance(raw[0], BraceMark):
+            return Word(self.sp(start, self.i), (raw[0],))
+        if brace and any(isinstance(p, BraceMark) for p in raw):
             parts = brace_pass(raw)
         else:
-            parts = merge_literals([p for p in raw if not isinstance(p, BraceMark)])
+            parts = self.merged(raw)
         return Word(self.sp(start, self.i), parts)
 
     def quote_or_expansion(self, raw: list[RawPart], c: str, *, quoted: bool) -> bool:
