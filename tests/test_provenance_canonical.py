@@ -298,3 +298,14 @@ def test_number_formatting_matches_node() -> None:
     )
     expected = json.loads(result.stdout)
     assert [es_number(v) for v in values] == [e if e != "-0" else "0" for e in expected]
+
+
+def test_string_escapes_match_rfc8785_for_every_code_point() -> None:
+    from deerguard.provenance._canonical import _ESCAPE_TABLE
+
+    for start in range(0, 0x110000, 0x1000):
+        chunk = "".join(
+            chr(code) for code in range(start, start + 0x1000) if not 0xD800 <= code < 0xE000
+        )
+        expected = '"' + chunk.translate(_ESCAPE_TABLE) + '"'
+        assert canonical_json(chunk) == expected.encode(), hex(start)

@@ -4,10 +4,11 @@ Two values that mean the same JSON hash the same: key order does not matter, ``1
 ``1.0`` are one number, a tuple is a list. Values JSON has no form for are refused with a
 :class:`~deerguard.errors.CanonicalizationError` that names the JSON path of the bad value.
 
-Deviations from RFC 8785, all deliberate and all documented in :func:`canonical_json`:
+Deviations from RFC 8785, both deliberate:
 
 * Python integers are written exactly, with all their digits. RFC 8785 treats every number as
-  an IEEE-754 double, so an integer beyond 2**53 would be rounded there. Consequence: an
+  an IEEE-754 double, so an integer beyond 2**53 would be rounded (or refused) there.
+  Consequence: an
   integer and a float are written alike (and hash alike) only while the float's ES form has no
   exponent, i.e. for integral floats below 1e21 (``10**20 == 1e20`` hash equal, ``10**21`` and
   ``1e21`` do not).
@@ -25,13 +26,14 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Mapping
+from json.encoder import encode_basestring as _encode_basestring
 from typing import Any
 
 from ..errors import CanonicalizationError
 
 __all__ = ["canonical_hash", "canonical_json", "es_number", "plain_json"]
 
-_ESCAPES = {
+_SHORT_ESCAPES = {
     '"': '\\"',
     "\\": "\\\\",
     "\b": "\\b",
@@ -40,6 +42,10 @@ _ESCAPES = {
     "\r": "\\r",
     "\t": "\\t",
 }
+# RFC 8785 section 3.2.2.2: the short escapes above, \u00xx (lowercase hex) for the other
+# control characters, everything else as is.
+_ESCAPE_TABLE: dict[int, str] = {code: f"\\u{code:04x}" for code in range(0x20)}
+_ESCAPE_TABLE.update({ord(ch): text for ch, text in _SHORT_ESCAPES.items()})
 
 # A path is a linked list (parent, segment) so that building it costs O(1) per value; it is
 # only rendered when an error is raised.
@@ -114,17 +120,11 @@ def _string(value: str, path: _Path) -> str:
             f"string contains a lone surrogate at index {exc.start}; canonical JSON needs "
             "valid Unicode (decode text with errors='replace' first)",
         ) from None
-    out = ['"']
-    for ch in value:
-        escaped = _ESCAPES.get(ch)
-        if escaped is not None:
-            out.append(escaped)
-        elif ch < " ":
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+        return '"' + value + '"'
+    # The stdlib's C string encoder (ensure_ascii=False) writes exactly these escapes; a test
+    # checks every code point against _ESCAPE_TABLE, the reference definition.
+    return _encode_basestring(value)
 
 
 def _scalar(value: object, path: _Path) -> str | None:
