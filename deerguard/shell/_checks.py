@@ -85,9 +85,14 @@ class PathRules:
         if hit is None:
             globs: tuple[str, ...] = getattr(self, kind)
             hit = any(fnmatchcase(path, g) for g in globs)
-            if not hit and any(c in path for c in "*?["):
-                # The argument is itself a glob (cat /etc/sha*): does it cover a listed path?
-                hit = any(fnmatchcase(g, path) for g in globs if not any(c in g for c in "*?["))
+            if not hit and any(c in path for c in "*?[") and "/" in path:
+                # The argument is itself a glob (cat /etc/sha*): does it cover a listed
+                # path in the same directory?
+                folder, _, base = path.rpartition("/")
+                hit = any(g.rpartition("/")[0] == folder and
+                          fnmatchcase(g.rpartition("/")[2], base) and
+                          (base.startswith(".") or not g.rpartition("/")[2].startswith("."))
+                          for g in globs if not any(c in g for c in "*?["))
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[key] = hit
@@ -97,8 +102,11 @@ class PathRules:
 def candidate_paths(text: str, cwd: str | None) -> list[str]:
     """Paths an argument names: itself, and after ``=`` or ``@`` (``of=/dev/sda``, ``-d@f``)."""
     out: list[str] = []
+    if DYN in text:
+        text = text.replace(DYN, "x")  # /proc/$$/environ still names an environ file
     for piece in (text, text.partition("=")[2], text.partition("@")[2]):
-        if piece and ("/" in piece or piece.startswith(("~", "."))):
+        if piece and ("/" in piece or piece.startswith(("~", ".")) or (
+                cwd is not None and piece[0] != "-")):
             p = norm_path(piece, cwd)
             if p is not None and p not in out:
                 out.append(p)
@@ -144,7 +152,7 @@ def check_args(add: Add, rules: PathRules, name: str, args: list[Field], cwd: st
         if "/dev/tcp/" in text or "/dev/udp/" in text:
             add("shell.reverse-shell", f.span, "names a /dev/tcp or /dev/udp network socket",
                 None)
-        if "/" not in text and "~" not in text:
+        if "/" not in text and "~" not in text and cwd is None:
             continue
         for path in candidate_paths(text, cwd):
             if rules.protected and rules.match(path, "protected"):
@@ -214,7 +222,8 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
         if t in ("-exec", "-execdir", "-ok", "-okdir"):
             j = i + 1
             cmd: list[Field] = []
-            fill = critical or (roots[0].text if roots else ".")
+            base = critical or (roots[0].text if roots else ".")
+            fill = base.rstrip("/") + "/*"  # {} stands for everything found under the root
             while j < len(args) and args[j].text not in (";", "+"):
                 f = args[j]
                 cmd.append(Field(f.text.replace("{}", fill), f.span, f.taint) if "{}" in f.text
@@ -290,7 +299,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                   ) -> list[list[Field]]:
     """Run the program-specific rules for ``inv``; return sub-commands it runs (find -exec)."""
     name = inv.name
-    if name in ("rm", "rmdir", "unlink", "shred"):
+    if name in ("rm", "rmdir", "unlink"):
         check_rm(add, inv, cwd)
     elif name == "find":
         return check_find(add, inv, cwd)
@@ -308,7 +317,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         if name == "mv":
             for f in operands[:-1]:
                 check_write(add, rules, f, cwd, "mv moves away")
-    elif name == "tee" or name == "truncate":
+    elif name in ("tee", "truncate", "shred"):
         for f in _opts_and_operands(inv.args)[1]:
             check_write(add, rules, f, cwd, f"{name} writes")
     elif name == "sed" and any(f.text.startswith("-i") or f.text.startswith("--in-place")

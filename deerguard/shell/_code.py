@@ -120,6 +120,10 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
                     code, start - len(between) + between.rindex("(")) == "system":
                 out.append(Snippet(value[1:], start, end))
             continue
+        if language in ("perl", "ruby") and between[-1:] in (" ", "\t") and \
+                _ident_before(code, start) in calls:
+            out.append(Snippet(value[1:], start, end))  # perl/ruby: system "cmd"
+            continue
         tail = gap.replace(" ", "").replace("\t", "")
         if tail.endswith(("(", "([")):
             paren = start - len(between) + between.rindex("(")
@@ -189,9 +193,9 @@ def scan_markers(text: str, /) -> list[Marker]:
             continue
         found.append(Marker(rule_id, at, at + len(needle), what))
     # An interpreter wiring a socket to a shell is a reverse shell.
-    if "socket" in lowered and any(k in lowered for k in (
+    if ("socket" in lowered or "fsockopen" in lowered) and any(k in lowered for k in (
             "dup2", "pty.spawn", "/bin/sh", "/bin/bash", "cmd.exe", "fsockopen")):
-        at = lowered.find("socket")
+        at = max(lowered.find("socket"), lowered.find("fsockopen"))
         found.append(Marker("shell.reverse-shell", at, at + 6,
                             "connects a socket to a shell (reverse shell)"))
     return found

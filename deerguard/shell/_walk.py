@@ -97,6 +97,7 @@ class Run:
         self.budget = 8 * len(source) + 4096
         self.frames: list[_Frame] = []
         self.subst_cache: dict[int, tuple[Taint, str | None]] = {}
+        self.proc_text: dict[tuple[int, int], str] = {}
         self.exp = Expander(self.env, self._subst, self._proc, self._arith)
         self.text_stack: list[str] = [source]
         self.raw_mode = False
@@ -164,6 +165,8 @@ class Run:
 
     def _proc(self, node: ast.ProcSubst) -> Taint:
         out = self.body(node.body, None)
+        if node.op == "<" and out.text is not None:
+            self.proc_text[node.span] = out.text
         return out.taint if node.op == "<" else NO_TAINT
 
     def _arith(self, node: ast.ArithExp | ast.ParamExp, taint: Taint) -> None:

@@ -178,7 +178,7 @@ class Expander:
         var = self.env.get("IFS")
         if var is None:
             return " \t\n"
-        return "".join(c for c in var.alts[0] if c in " \t\n") if var.alts[0] != DYN else " \t\n"
+        return var.alts[0] if var.alts[0] != DYN else " \t\n"
 
     def _parts(self, parts: tuple[ast.WordPart, ...], builders: list[_Builder], choice: int,
                *, quoted: bool, span: tuple[int, int]) -> list[_Builder]:
