@@ -268,12 +268,18 @@ class _Scanner:
                 break
         return k
 
-    def read_word(self, k: int) -> tuple[int, str, int]:
-        """Read one name word at ``k``: (end, skeleton, skeleton length at last colon or -1)."""
+    def read_word(self, k: int) -> tuple[int, str, int, list[tuple[int, int]]]:
+        """Read one name word at ``k``.
+
+        Returns (end, skeleton, skeleton length at the last colon or -1, cuts): ``cuts`` are
+        (position, skeleton length) before each non-ASCII character, where a stricter reader
+        could see the name end, so names are also tried there (``<thinkµ>``).
+        """
         text, n = self.text, self.n
         out: list[str] = []
         size = 0
         colon = -1
+        cuts: list[tuple[int, int]] = []
         while k < n:
             m = _ASCII_WORD.match(text, k)
             if m is not None:
@@ -286,29 +292,39 @@ class _Scanner:
             sk = char_skeleton(ch)
             if sk is None or sk == " ":
                 break
+            if size and ch >= "\x80":
+                cuts.append((k, size))
             if unicodedata.normalize("NFKC", ch) == ":":
                 colon = size
             out.append(sk)
             size += len(sk)
             k += 1
-        return k, "".join(out), colon
+        return k, "".join(out), colon, cuts
 
-    def read_words(self, k: int, limit: int) -> list[tuple[int, str, int]]:
-        """Read up to ``limit`` space-separated words: (end, joined skeleton, colon) each."""
-        found: list[tuple[int, str, int]] = []
+    def read_words(self, k: int, limit: int) -> list[tuple[int, str, int, bool]]:
+        """Read up to ``limit`` space-separated words.
+
+        Returns candidates (end, joined skeleton, colon offset, at a word end), in order:
+        each cut inside a word, then the word's end.
+        """
+        found: list[tuple[int, str, int, bool]] = []
         joined = ""
         colon = 0
-        while len(found) < limit:
-            start = self.skip_space(k) if found else k
-            if found and start == k:
+        words = 0
+        while words < limit:
+            start = self.skip_space(k) if words else k
+            if words and start == k:
                 break
-            end, word, word_colon = self.read_word(start)
+            end, word, word_colon, cuts = self.read_word(start)
             if not word:
                 break
+            for position, size in cuts:
+                found.append((position, joined + word[:size], colon, False))
             if word_colon >= 0:
                 colon = len(joined) + word_colon
             joined += word
-            found.append((end, joined, colon))
+            found.append((end, joined, colon, True))
+            words += 1
             k = end
         return found
 
@@ -399,7 +415,7 @@ class _Scanner:
             slash = self.slash_at(j)
             if slash != -1:
                 j = self.skip_space(slash)
-            for name_end, name, _ in self.read_words(j, _MAX_WORDS):
+            for name_end, name, _, _ in self.read_words(j, _MAX_WORDS):
                 if name in c.double_angle:
                     g1 = self.gt_at(self.skip_space(name_end))
                     g2 = self.gt_at(self.skip_space(g1)) if g1 != -1 else -1
@@ -412,14 +428,14 @@ class _Scanner:
             words = self.read_words(self.skip_space(k + 1), _MAX_WORDS)
             if not words:
                 return after
-            name_end, name, _ = words[-1]
+            name_end, name, _, _ = words[-1]
             close = self.skip_space(name_end)
             if c.any_template and close < self.n and text[close] in PIPE_CHARS:
                 end = self.gt_at(self.skip_space(close + 1))
                 if end != -1:
                     self.add(RULE_TOKEN, start, end, f"chat-template token <|{name}|> escaped")
                     return end
-            for name_end, name, _ in words:
+            for name_end, name, _, _ in words:
                 if name in c.template:
                     end = -1
                     close = self.skip_space(name_end)
@@ -435,14 +451,11 @@ class _Scanner:
             k = self.skip_space(slash)
         end_of_name = -1
         shown = ""
-        for index, (name_end, full, colon) in enumerate(self.read_words(k, c.max_words)):
-            local = full[colon:]
+        for name_end, full, colon, word_end in self.read_words(k, c.max_words):
             if self.matches(full, colon):
                 end_of_name, shown = name_end, full
                 break
-            if full not in c.partial and local not in c.partial:
-                break
-            if index + 1 >= c.max_words:
+            if word_end and full not in c.partial and full[colon:] not in c.partial:
                 break
         if end_of_name == -1:
             return after
@@ -462,7 +475,7 @@ class _Scanner:
         words = self.read_words(k, _MAX_WORDS)
         if not words:
             return start + 1
-        name_end, name, _ = words[-1]
+        name_end, name, _, _ = words[-1]
         close = self.skip_space(name_end)
         if name in c.bracket and close < self.n and text[close] in _BRACKET_CLOSE:
             self.add(RULE_TOKEN, start, close + 1, f"chat-template token [{name}] escaped")
