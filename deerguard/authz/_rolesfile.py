@@ -27,16 +27,25 @@ resource type is denied that type (deer-flow leaves it unrestricted), and a sect
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .._policyfile import Document, KeyLines, load_document
+from .._policyfile import Document, KeyLines, parse_document
 from ..errors import PolicyError
+from ._casbinfile import read_text
 from ._glob import pattern_problem
 from ._types import RESOURCE_ACTIONS, ROLES_FILE_SECTIONS, PolicyRow, PolicySet, RoleLink
 
-__all__ = ["MAX_INHERITANCE_DEPTH", "compile_document", "load_roles_file", "roles_from_mapping"]
+__all__ = [
+    "MAX_INHERITANCE_DEPTH",
+    "MAX_NESTING",
+    "compile_document",
+    "load_roles_file",
+    "roles_from_mapping",
+    "roles_from_text",
+]
 
 #: Casbin's default role manager follows at most 10 links; deeper chains would make Casbin
 #: (the source of truth) and the compiled path disagree, so they are refused.
@@ -285,9 +294,51 @@ def compile_document(doc: Document) -> PolicySet:
     )
 
 
-def load_roles_file(path: str, /) -> PolicySet:
-    """Read, validate and compile the roles file at ``path`` (YAML or TOML by suffix)."""
-    return compile_document(load_document(path))
+#: Roles files nest about five levels deep. PyYAML's scanner is quadratic in flow nesting
+#: depth and both parsers recurse per level, so deeper bracket nesting is refused up front.
+MAX_NESTING = 64
+
+
+def _nesting_depth(text: str) -> int:
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def _parse(text: str, file: str, fmt: str | None) -> Document:
+    if _nesting_depth(text) > MAX_NESTING:
+        raise PolicyError(
+            f"brackets nest more than {MAX_NESTING} levels deep",
+            file=file,
+            hint="a roles file needs only a few levels; flatten the document",
+        )
+    try:
+        return parse_document(text, file=file, fmt=fmt)
+    except RecursionError:  # deep block-style nesting: still a bad file, not a crash
+        raise PolicyError(
+            "the document is nested too deeply", file=file, hint="flatten the document"
+        ) from None
+
+
+def load_roles_file(path: str | Path, /) -> PolicySet:
+    """Read, validate and compile the roles file at ``path`` (YAML or TOML by suffix).
+
+    Any problem raises :class:`PolicyError` naming file, line and key; never anything else.
+    Parsing is bounded: bracket nesting deeper than :data:`MAX_NESTING` is refused before
+    the YAML/TOML parser runs.
+    """
+    name = str(path)
+    return compile_document(_parse(read_text(path), name, None))
+
+
+def roles_from_text(text: str, /, *, file: str, fmt: str | None = None) -> PolicySet:
+    """Validate and compile roles-file ``text`` (``fmt`` "yaml"/"toml", or by ``file`` suffix)."""
+    return compile_document(_parse(text, file, fmt))
 
 
 def roles_from_mapping(data: Mapping[str, Any], /, *, name: str = "<mapping>") -> PolicySet:
