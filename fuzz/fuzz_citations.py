@@ -1,15 +1,17 @@
 """Fuzz harness: parse_citations, verify_citations and the receipt reader on hostile bytes.
 
-Every input is decoded (UTF-8, undecodable bytes kept as lone surrogates) and used three
-ways: as model text for ``parse_citations``/``verify_citations``, and, when it is JSON, as a
-stamped receipt value and as whole metadata for ``read_receipt``. Invariants checked:
+Every input is decoded (UTF-8, undecodable bytes kept as lone surrogates) and used as model
+text for ``parse_citations``/``verify_citations``; when it is JSON, also as a stamped receipt
+value and as whole metadata for ``read_receipt``, as ids for ``validate_snapshot`` and as
+caller metadata for ``strip_caller_provenance``. Invariants checked:
 
 * nothing raises;
 * every citation id is ``r`` plus 1-6 ASCII digits, its span covers ``[<id>...]``, anchors
   are stripped, non-empty, at most 300 characters and bracket-free, no (id, anchor) repeats;
 * the report partitions the citations consistently with the ledger;
 * the reader returns a Receipt or None, and a Receipt it returns round-trips through
-  ``stamp_receipt``.
+  ``stamp_receipt``; after ``strip_caller_provenance`` no receipt can be read;
+* ``validate_snapshot`` returns a bool.
 
 Seeds: every text of ``corpora/provenance/*.jsonl`` plus stamped receipts and mutations.
 Run: ``python fuzz/fuzz_citations.py -max_total_time=60`` (``--replay`` replays seeds only).
@@ -32,6 +34,8 @@ from deerguard.provenance import (  # noqa: E402
     read_receipt,
     render_ledger,
     stamp_receipt,
+    strip_caller_provenance,
+    validate_snapshot,
     verify_citations,
 )
 from deerguard.provenance import parse_citations as parse  # noqa: E402
@@ -70,12 +74,18 @@ def _check_text(text: str) -> None:
     json.dumps(report.to_dict())
 
 
-def _check_reader(value: object) -> None:
+def _check_json(value: object) -> None:
     for metadata in ({"deerguard_receipt": value}, value):
         receipt = read_receipt(metadata)
         assert receipt is None or isinstance(receipt, Receipt)
         if receipt is not None:
             assert read_receipt(stamp_receipt({}, receipt)) == receipt
+    assert validate_snapshot(value) in (True, False)
+    stripped = strip_caller_provenance(value)  # type: ignore[arg-type]
+    assert isinstance(stripped, dict)
+    if isinstance(value, dict):
+        assert set(stripped) <= set(value)
+        assert read_receipt(stripped) is None
 
 
 def test_one_input(data: bytes) -> None:
@@ -85,7 +95,7 @@ def test_one_input(data: bytes) -> None:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return
-    _check_reader(value)
+    _check_json(value)
 
 
 def seeds() -> Iterator[bytes]:
@@ -98,6 +108,8 @@ def seeds() -> Iterator[bytes]:
     for key, bad in [("v", 2), ("status", "ok"), ("output_bytes", -1), ("timestamp", None)]:
         yield json.dumps({**stamp["deerguard_receipt"], key: bad}).encode()
     yield b"[r1][r12: output 11 ][r13]" + b"[r" + b"9" * 50 + b"]"
+    yield b'["r24", "r25", 26, "r27"]'
+    yield b'{"DeerGuard_receipt": 1, "deerflow_content_kind": "memory", "lang": "en"}'
 
 
 if __name__ == "__main__":
