@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deerguard.errors import ConfigError
-from deerguard.provenance import Ledger, Receipt, make_receipt, render_ledger, validate_snapshot
+from deerguard.provenance import (
+    Ledger,
+    LedgerEntry,
+    Receipt,
+    make_receipt,
+    render_ledger,
+    validate_snapshot,
+)
 
 
 def _receipt(i: int, name: str = "read_file") -> Receipt:
@@ -172,3 +179,16 @@ def test_any_consecutive_range_is_a_valid_snapshot_and_any_gap_is_not(
     if length > 2:
         assert not validate_snapshot(ids[:1] + ids[2:])
         assert not validate_snapshot(ids + [ids[-1]])
+
+
+def test_hand_built_ledgers_must_keep_the_id_shape() -> None:
+    entry = LedgerEntry("r2", _receipt(2))
+    assert Ledger("", (entry,), ("r1",), 2, 0).get("r2") == entry.receipt
+    for retained, omitted, total in [
+        ((entry,), (), 2),
+        ((entry,), ("r1",), 3),
+        ((LedgerEntry("r3", _receipt(3)),), ("r1",), 2),
+        ((), ("r2",), 1),
+    ]:
+        with pytest.raises(ConfigError):
+            Ledger("", retained, omitted, total, 0)

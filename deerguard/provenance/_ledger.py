@@ -68,6 +68,21 @@ class Ledger:
     total: int
     budget: int
 
+    def __post_init__(self) -> None:
+        # status() and get() rely on this shape; a hand-built Ledger must keep it too.
+        first = len(self.omitted)
+        if (
+            type(self.total) is not int
+            or self.omitted != tuple(f"r{i}" for i in range(1, first + 1))
+            or tuple(entry.id for entry in self.retained)
+            != tuple(f"r{i}" for i in range(first + 1, self.total + 1))
+            or not all(isinstance(entry.receipt, Receipt) for entry in self.retained)
+        ):
+            raise ConfigError(
+                "a Ledger must omit r1..rk and retain r(k+1)..r{total} in order; "
+                "build it with render_ledger()"
+            )
+
     @property
     def ids(self) -> tuple[str, ...]:
         """The display ids of the retained entries, oldest first."""

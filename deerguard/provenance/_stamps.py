@@ -92,7 +92,7 @@ def check_namespace(namespace: object, /) -> str:
     return str.__str__(namespace)
 
 
-def _check_kind(value: object, what: str) -> str:
+def _check_kind(value: object, what: str, known: type[enum.StrEnum]) -> str:
     if (
         not isinstance(value, str)
         or not 1 <= len(value) <= _MAX_KIND
@@ -100,8 +100,8 @@ def _check_kind(value: object, what: str) -> str:
         or any(ch not in _KIND_CHARS for ch in value)
     ):
         raise ConfigError(
-            f"{what} {value!r} is not a kind name: use a {what.replace(' ', '_').title()} "
-            f"member or 1-{_MAX_KIND} characters of a-z, 0-9, _ . - starting with a letter or _"
+            f"{what} {value!r} is not a kind name: use a {known.__name__} member or "
+            f"1-{_MAX_KIND} characters of a-z, 0-9, _ . - starting with a letter or _"
         )
     return str.__str__(value)
 
@@ -126,8 +126,8 @@ def provenance_kwargs(
     """
     ns = check_namespace(namespace)
     stamp = {
-        f"{ns}_content_kind": _check_kind(content_kind, "content kind"),
-        f"{ns}_producer_kind": _check_kind(producer_kind, "producer kind"),
+        f"{ns}_content_kind": _check_kind(content_kind, "content kind", ContentKind),
+        f"{ns}_producer_kind": _check_kind(producer_kind, "producer kind", ProducerKind),
     }
     if producer_entity_id is not None:
         if (
