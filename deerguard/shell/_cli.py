@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from .._result import Finding, Verdict
 from ..cli import EXIT_DATAERR, EXIT_PASS, UsageError, exit_status
+from ..errors import DeerguardError
 from ._classify import Classification, Classifier
 from ._policy import ShellPolicy, load_policy
 
@@ -162,25 +163,23 @@ class _Progress:
         self.stream.flush()
 
 
-def _open_batch(source: str | None) -> tuple[Iterable[bytes], int | None]:
-    if source is None or source == "-":
-        return sys.stdin.buffer, None
-    try:
-        handle = open(source, "rb")  # noqa: SIM115 - closed at interpreter exit by the CLI
-    except OSError as exc:
-        from ..errors import DeerguardError
-
-        raise DeerguardError(f"cannot read {source}: {exc.strerror}") from None
-    try:
-        size = handle.seek(0, 2)
-        handle.seek(0)
-    except OSError:
-        size = None
-    return handle, size
-
-
 def _batch(classifier: Classifier, source: str | None) -> int:
-    lines, total = _open_batch(source)
+    if source is None or source == "-":
+        return _stream(classifier, sys.stdin.buffer, None)
+    try:
+        handle = open(source, "rb")
+    except OSError as exc:
+        raise DeerguardError(f"cannot read {source}: {exc.strerror}") from None
+    with handle:
+        try:
+            size: int | None = handle.seek(0, 2)
+            handle.seek(0)
+        except OSError:
+            size = None
+        return _stream(classifier, handle, size)
+
+
+def _stream(classifier: Classifier, lines: Iterable[bytes], total: int | None) -> int:
     progress = _Progress(sys.stderr, total) if sys.stderr.isatty() else None
     out = sys.stdout
     worst = Verdict.PASS
