@@ -205,7 +205,7 @@ def verify_citations(
     ledger: Ledger,
     /,
     *,
-    outputs: Mapping[str | int, str] | None = None,
+    outputs: Mapping[Any, str] | None = None,
 ) -> CitationReport:
     """Check every citation in ``text`` against ``ledger`` (and tool ``outputs`` if given).
 
