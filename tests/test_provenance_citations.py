@@ -110,6 +110,7 @@ def test_citation_equality_ignores_span() -> None:
     assert first.number == 1 and Citation("r012").number == 12
 
 
+_LEDGER_3 = _ledger(3, 0)
 _alphabet = st.sampled_from(list("[]r:0123456789 ax\n") + ["\u0661", "\uff11", "\u200b", "é"])
 
 
@@ -117,6 +118,7 @@ _alphabet = st.sampled_from(list("[]r:0123456789 ax\n") + ["\u0661", "\uff11", "
 @given(st.text(alphabet=_alphabet, max_size=200) | st.text(max_size=200))
 def test_parse_never_raises_and_ids_are_at_most_six_ascii_digits(text: str) -> None:
     citations = parse_citations(text)
+    assert verify_citations(text, _LEDGER_3, outputs={"r1": text}).citations == tuple(citations)
     pairs = [(c.id, c.anchor) for c in citations]
     assert len(pairs) == len(set(pairs))
     for citation in citations:

@@ -192,3 +192,13 @@ def test_hand_built_ledgers_must_keep_the_id_shape() -> None:
     ]:
         with pytest.raises(ConfigError):
             Ledger("", retained, omitted, total, 0)
+
+
+@settings(max_examples=100)
+@given(st.integers(min_value=0, max_value=20), st.integers(min_value=0, max_value=10))
+def test_appending_receipts_never_renumbers_old_ones(count: int, more: int) -> None:
+    receipts = [_receipt(i) for i in range(count + more)]
+    before = render_ledger(receipts[:count], budget=10**6)
+    after = render_ledger(receipts, budget=10**6)
+    for entry in before.retained:
+        assert after.get(entry.id) == entry.receipt
