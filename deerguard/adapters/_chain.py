@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import replace
 from typing import Any, Literal
 
 from ..errors import ConfigError
+from ._chain_async import AsyncRuns
+from ._chain_base import KINDS, Denied, Malformed, guard_name, kept
 from ._values import (
     ALLOW,
     Decision,
@@ -15,7 +15,6 @@ from ._values import (
     ModelCall,
     ModelResult,
     Outcome,
-    Reason,
     ToolCall,
     ToolResult,
     ToolSpec,
@@ -23,41 +22,8 @@ from ._values import (
 
 __all__ = ["GuardChain", "guard_name"]
 
-_log = logging.getLogger("deerguard.adapters")
 
-# (before, wrap, after, call type, result type) per kind of call.
-_KINDS: dict[str, tuple[str, str, str, type[Any], type[Any]]] = {
-    "model": ("before_model", "wrap_model", "after_model", ModelCall, ModelResult),
-    "tool": ("before_tool", "around_tool", "after_tool", ToolCall, ToolResult),
-}
-
-
-def guard_name(guard: object) -> str:
-    """Return a guard's ``name`` attribute, or its class name."""
-    name = getattr(guard, "name", None)
-    return name if isinstance(name, str) and name else type(guard).__name__
-
-
-def _kept(offered: tuple[ToolSpec, ...], checked: Outcome[ModelCall]) -> tuple[ToolSpec, ...]:
-    if checked.denied or checked.result is None:
-        return ()
-    names = {spec.name for spec in checked.result.tools}
-    return tuple(spec for spec in offered if spec.name in names)
-
-
-class _Denied(Exception):
-    """Internal: unwinds nested wrap hooks after a deny; never leaves the chain."""
-
-    def __init__(self, decision: Decision) -> None:
-        super().__init__(decision.message)
-        self.decision = decision
-
-
-class _Malformed(Exception):
-    """Internal: a hook returned a value of the wrong type."""
-
-
-class GuardChain:
+class GuardChain(AsyncRuns):
     """Run guards around model and tool calls in the pinned order, owning the fail mode.
 
     Guarantees: ``before_*`` hooks run in registration order and the first deny wins;
@@ -165,7 +131,7 @@ class GuardChain:
         """
         offered = tuple(tools)
         checked = self._before("model", ctx, ModelCall(messages=(), tools=offered))
-        return _kept(offered, checked)
+        return kept(offered, checked)
 
     async def afilter_tools(
         self, ctx: HookContext, tools: Iterable[ToolSpec]
@@ -173,112 +139,14 @@ class GuardChain:
         """Async :meth:`filter_tools`."""
         offered = tuple(tools)
         checked = await self._abefore("model", ctx, ModelCall(messages=(), tools=offered))
-        return _kept(offered, checked)
-
-    def _before(self, kind: str, ctx: HookContext, call: Any) -> Outcome[Any]:
-        before, _, _, call_t, _ = _KINDS[kind]
-        for guard, hook in self._hooks(before):
-            try:
-                call = self._check(hook(ctx, call), call_t, call, guard)
-            except Exception as exc:
-                if self._passes(exc):
-                    raise
-                denial = self._failure(guard, before, exc)
-                if denial is not None:
-                    return Outcome(denial)
-                continue
-            if isinstance(call, Decision):
-                return Outcome(call)
-        return Outcome(ALLOW, call)
-
-    async def _abefore(self, kind: str, ctx: HookContext, call: Any) -> Outcome[Any]:
-        before, _, _, call_t, _ = _KINDS[kind]
-        for guard, hook, is_async in self._async_hooks(before, wrapping=False):
-            try:
-                value = await hook(ctx, call) if is_async else hook(ctx, call)
-                call = self._check(value, call_t, call, guard)
-            except Exception as exc:
-                if self._passes(exc):
-                    raise
-                denial = self._failure(guard, before, exc)
-                if denial is not None:
-                    return Outcome(denial)
-                continue
-            if isinstance(call, Decision):
-                return Outcome(call)
-        return Outcome(ALLOW, call)
-
-    # -- shared pieces -----------------------------------------------------------------------
-
-    def _passes(self, exc: BaseException) -> bool:
-        if isinstance(exc, self._passthrough):
-            return True
-        return self._passthrough_if is not None and bool(self._passthrough_if(exc))
-
-    def _failure(self, guard: object, hook: str, exc: BaseException) -> Decision | None:
-        name = guard_name(guard)
-        if self._fail_mode == "open":
-            _log.warning(
-                "deerguard guard %s failed in %s; fail-open, skipping", name, hook, exc_info=exc
-            )
-            return None
-        _log.warning(
-            "deerguard guard %s failed in %s; fail-closed, denying", name, hook, exc_info=exc
-        )
-        reason = Reason(
-            "deerguard.guard-error",
-            f"guard {name} failed in {hook} ({type(exc).__name__}); denied (fail-closed)",
-        )
-        return Decision(False, (reason,), guard=name, source="error")
-
-    @staticmethod
-    def _as_deny(value: Decision, guard: object) -> Decision:
-        reasons = value.reasons or (Reason("deerguard.denied", "denied by guard policy"),)
-        return replace(value, reasons=reasons, guard=value.guard or guard_name(guard))
-
-    @staticmethod
-    def _check(value: object, expected: type[Any], current: Any, guard: object) -> Any:
-        """Map a before/after hook's return value to the new current value or a deny."""
-        if value is None:
-            return current
-        if isinstance(value, Decision):
-            return current if value.allow else GuardChain._as_deny(value, guard)
-        if isinstance(value, expected):
-            return value
-        raise _Malformed(f"expected None, {expected.__name__} or Decision, got {type(value)}")
-
-    def _hooks(self, name: str) -> list[tuple[object, Any]]:
-        found = []
-        for guard in self._guards:
-            hook = getattr(guard, name, None)
-            if hook is not None:
-                found.append((guard, hook))
-        return found
-
-    def _async_hooks(self, name: str, *, wrapping: bool) -> list[tuple[object, Any, bool]]:
-        found: list[tuple[object, Any, bool]] = []
-        for guard in self._guards:
-            ahook = getattr(guard, "a" + name, None)
-            if ahook is not None:
-                found.append((guard, ahook, True))
-                continue
-            hook = getattr(guard, name, None)
-            if hook is None:
-                continue
-            if wrapping:
-                raise ConfigError(
-                    f"guard {guard_name(guard)} defines {name} but not a{name}; a sync "
-                    f"wrapping hook cannot wrap an async call (add async def a{name})"
-                )
-            found.append((guard, hook, False))
-        return found
+        return kept(offered, checked)
 
     # -- sync --------------------------------------------------------------------------------
 
     def _run(
         self, kind: str, ctx: HookContext, call: Any, invoke: Callable[[Any], Any]
     ) -> Outcome[Any]:
-        _, wrap, after, _, result_t = _KINDS[kind]
+        _, wrap, after, _, result_t = KINDS[kind]
         checked = self._before(kind, ctx, call)
         if checked.denied or checked.result is None:
             return Outcome(checked.decision)
@@ -287,7 +155,7 @@ class GuardChain:
         denied: list[Decision] = []
         try:
             result = self._layer(0, wrappers, wrap, ctx, call, invoke, result_t, denied)
-        except _Denied as stop:
+        except Denied as stop:
             return Outcome(stop.decision)
         if denied:
             return Outcome(denied[0])
@@ -372,7 +240,7 @@ class GuardChain:
         denial = self._failure(guard, hook_name, exc)
         if denial is not None:
             denied.append(denial)
-            raise _Denied(denial) from exc
+            raise Denied(denial) from exc
         # Fail-open: behave as if the guard were absent.
         return produced[-1] if produced else fallback()
 
@@ -389,100 +257,14 @@ class GuardChain:
         if isinstance(value, Decision) and not value.allow:
             decision = self._as_deny(value, guard)
             denied.append(decision)
-            raise _Denied(decision)
+            raise Denied(decision)
         if isinstance(value, result_t):
             return value
         return self._wrap_failure(
             guard,
             hook_name,
-            _Malformed(f"{hook_name} returned {type(value)}"),
+            Malformed(f"{hook_name} returned {type(value)}"),
             produced,
             denied,
             fallback,
         )
-
-    # -- async -------------------------------------------------------------------------------
-
-    async def _arun(
-        self, kind: str, ctx: HookContext, call: Any, invoke: Callable[[Any], Awaitable[Any]]
-    ) -> Outcome[Any]:
-        _, wrap, after, _, result_t = _KINDS[kind]
-        wrappers = self._async_hooks(wrap, wrapping=True)
-        checked = await self._abefore(kind, ctx, call)
-        if checked.denied or checked.result is None:
-            return Outcome(checked.decision)
-        call = checked.result
-        denied: list[Decision] = []
-        try:
-            result = await self._alayer(0, wrappers, wrap, ctx, call, invoke, result_t, denied)
-        except _Denied as stop:
-            return Outcome(stop.decision)
-        if denied:
-            return Outcome(denied[0])
-        for guard, hook, is_async in reversed(self._async_hooks(after, wrapping=False)):
-            try:
-                value = await hook(ctx, call, result) if is_async else hook(ctx, call, result)
-                result = self._check(value, result_t, result, guard)
-            except Exception as exc:
-                if self._passes(exc):
-                    raise
-                denial = self._failure(guard, after, exc)
-                if denial is not None:
-                    return Outcome(denial)
-                continue
-            if isinstance(result, Decision):
-                return Outcome(result)
-        return Outcome(ALLOW, result)
-
-    async def _alayer(
-        self,
-        index: int,
-        wrappers: list[tuple[object, Any, bool]],
-        hook_name: str,
-        ctx: HookContext,
-        call: Any,
-        invoke: Callable[[Any], Awaitable[Any]],
-        result_t: type[Any],
-        denied: list[Decision],
-    ) -> Any:
-        if index == len(wrappers):
-            return await invoke(call)
-        guard, hook, _ = wrappers[index]
-        downstream: list[BaseException] = []
-        produced: list[Any] = []
-
-        async def inner(next_call: Any) -> Any:
-            return await self._alayer(
-                index + 1, wrappers, hook_name, ctx, next_call, invoke, result_t, denied
-            )
-
-        async def proceed(next_call: Any) -> Any:
-            try:
-                out = await inner(next_call)
-            except BaseException as exc:
-                downstream.append(exc)
-                raise
-            produced.append(out)
-            return out
-
-        try:
-            value = await hook(ctx, call, proceed)
-        except Exception as exc:
-            if any(exc is d for d in downstream) or self._passes(exc):
-                raise
-            denial = self._failure(guard, hook_name, exc)
-            if denial is not None:
-                denied.append(denial)
-                raise _Denied(denial) from exc
-            return produced[-1] if produced else await inner(call)
-        if isinstance(value, Decision) and not value.allow:
-            decision = self._as_deny(value, guard)
-            denied.append(decision)
-            raise _Denied(decision)
-        if isinstance(value, result_t):
-            return value
-        denial = self._failure(guard, hook_name, _Malformed(f"{hook_name} returned {type(value)}"))
-        if denial is not None:
-            denied.append(denial)
-            raise _Denied(denial)
-        return produced[-1] if produced else await inner(call)
