@@ -12,8 +12,12 @@ events = []
 def hook(event, args):
     if event == "open":
         path = str(args[0])
-        # Reading the package's own modules is the import itself, not I/O.
-        if not path.endswith((".py", ".pyc", ".so", ".pth")) and "__pycache__" not in path:
+        # Reading modules is the import itself; pydantic scans installed packages' metadata
+        # (entry points) for plugins when the first model class is defined. Neither is I/O
+        # that deerguard performs on its own account.
+        is_import = path.endswith((".py", ".pyc", ".so", ".pth", ".zip"))
+        is_metadata = ".dist-info" in path or ".egg-info" in path
+        if not (is_import or is_metadata) and "__pycache__" not in path:
             events.append(f"open {path} {args[1]}")
     elif event.startswith(("socket.", "subprocess.", "os.system", "os.exec", "os.spawn",
                            "os.remove", "os.rename", "os.mkdir", "shutil.")):
