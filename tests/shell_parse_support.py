@@ -156,10 +156,9 @@ def check_spans(script: ast.Script, source: str) -> None:
 def check_coverage(script: ast.Script, source: str) -> None:
     """Every character is in exactly one top-level statement, heredoc region or comment,
     or is whitespace."""
-    tops = [s.span for s in script.statements]
-    regions = list(tops)
-    for start, end in heredoc_regions(script, source):
-        if not any(a <= start < b for a, b in tops):
+    regions = [s.span for s in script.statements]
+    for start, end in sorted(heredoc_regions(script, source)):
+        if not any(a <= start < b for a, b in regions):  # not nested in a statement/heredoc
             regions.append((start, end))
     covered = [False] * len(source)
     for start, end in regions:

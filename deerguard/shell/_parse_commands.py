@@ -134,6 +134,9 @@ class CommandParser(WordParser):
             nxt = self.pipeline()
             if nxt is None:
                 self.issue(at, f"expected a command after '{op}'", incomplete=self.i >= self.n)
+                nxt = SimpleCommand(self.sp(at + 2, at + 2))  # keeps the operator covered
+                cmds.append(nxt)
+                ops.append(op)
                 break
             cmds.append(nxt)
             ops.append(op)
@@ -176,9 +179,14 @@ class CommandParser(WordParser):
             op = "|&" if self.s.startswith("|&", i, self.n) else "|"
             self.i += len(op)
             self.gap()
+            if self.peek_reserved() == "!":
+                self.issue(self.i, "syntax error near unexpected token '!'")
             nxt = self.command()
             if nxt is None:
                 self.issue(i, f"expected a command after '{op}'", incomplete=self.i >= self.n)
+                nxt = SimpleCommand(self.sp(i + len(op), i + len(op)))
+                cmds.append(nxt)
+                ops.append(op)
                 break
             cmds.append(nxt)
             ops.append(op)
@@ -260,7 +268,8 @@ class CommandParser(WordParser):
                 self.i = i + 1
                 continue
             words.append(word)
-        span = self.sp(start, self.end_of(start))
+        ends = [x[-1].span[1] for x in (assigns, words, redirs) if x]
+        span = self.sp(start, self.local(max(ends)) if ends else start)
         return SimpleCommand(span, tuple(assigns), tuple(words), tuple(redirs))
 
     def declaration_array(self) -> Word:
@@ -291,13 +300,6 @@ class CommandParser(WordParser):
                 continue
             raw.extend(word.parts)
         return Word(self.sp(start, self.i), self.merged(raw))
-
-    def end_of(self, start: int) -> int:
-        """The cursor with trailing blanks given back, so spans end at the last token."""
-        i = self.i
-        while i > start and self.s[i - 1] in " \t":
-            i -= 1
-        return i
 
     def function_parens(self, start: int, name_word: Word) -> Command | None:
         name = name_word.literal_value()
@@ -402,7 +404,8 @@ class CommandParser(WordParser):
         target = self.word()
         if target is None:
             self.issue(self.i, f"expected a word after '{op}'", incomplete=self.i >= n)
-        red = Redirect(self.sp(start, self.end_of(start)), op, target, fd)
+        end = self.local(target.span[1]) if target is not None else i + len(op)
+        red = Redirect(self.sp(start, end), op, target, fd)
         if op in ("<<", "<<-") and target is not None:
             raw = s[self.local(target.span[0]) : self.local(target.span[1])]
             delim, quoted = heredoc_delimiter(raw)

@@ -105,8 +105,7 @@ class CompoundParser(CommandParser):
         if arith is None:
             self.i = start
             return None
-        end = self.i
-        inner = ArithExp(self.sp(start + 2, max(start + 2, end - 2)), arith.text, arith.parts)
+        inner = ArithExp(self.sp(start + 2, start + 2 + len(arith.text)), arith.text, arith.parts)
         redirects = self.trailing_redirects()
         return ArithCommand(self.sp(start, self.i), inner, redirects)
 

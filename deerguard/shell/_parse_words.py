@@ -51,6 +51,10 @@ _CLOSE_BRACE = frozenset({"}"})
 _EMPTY: frozenset[str] = frozenset()
 
 
+def _mark_literal(mark: BraceMark) -> Literal:
+    return Literal((mark.pos, mark.pos + 1), mark.char)
+
+
 def _raw_dq_escape(c: str) -> bool:
     return c in '$`"\\'
 
@@ -122,8 +126,13 @@ class WordParser(Base):
             return None
         if len(raw) == 1 and not isinstance(raw[0], BraceMark):
             return Word(self.sp(start, self.i), (raw[0],))
-        if brace and any(isinstance(p, BraceMark) for p in raw):
+        marks = {p.char for p in raw if isinstance(p, BraceMark)} if brace else set()
+        if "{" in marks and "}" in marks:  # an expansion needs both braces
             parts = brace_pass(raw)
+        elif marks:
+            parts = merge_literals(
+                [_mark_literal(p) if isinstance(p, BraceMark) else p for p in raw]
+            )
         else:
             parts = self.merged(raw)
         return Word(self.sp(start, self.i), parts)
