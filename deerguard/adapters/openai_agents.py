@@ -22,7 +22,7 @@ results) are not run here. Fail mode is the chain's: closed by default.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -36,19 +36,22 @@ try:
         ToolGuardrailFunctionOutput,
         ToolInputGuardrail,
     )
+    from agents.run_config import CallModelData, ModelInputData
     from agents.tool_guardrails import ToolInputGuardrailData
 except ImportError as exc:  # pragma: no cover - exercised by the missing-extra test
     from ..errors import MissingExtraError
 
     raise MissingExtraError("openai-agents", exc.name or "agents") from exc
 
+from ..errors import AuthorizationError, ConfigError
 from ._chain import GuardChain
-from ._values import Decision, HookContext, Message, ModelCall, ToolCall, ToolSpec
+from ._values import Decision, HookContext, Message, ModelCall, ToolCall, ToolResult, ToolSpec
 
 __all__ = [
     "guard_function_tools",
     "mcp_tool_filter",
     "model_guardrail",
+    "model_input_filter",
     "tool_guardrail",
 ]
 
@@ -175,6 +178,78 @@ def model_guardrail(
     return InputGuardrail(guardrail_function=check, name=name, run_in_parallel=False)
 
 
+_TEXT_PARTS = ("input_text", "output_text")
+
+
+def _neutral_content(content: Any) -> Any:
+    if not isinstance(content, list):
+        return content
+    return [
+        {"type": "text", "text": part.get("text", "")}
+        if isinstance(part, dict) and part.get("type") in _TEXT_PARTS
+        else part
+        for part in content
+    ]
+
+
+def _content_back(original: Any, neutral: Any) -> Any:
+    if not isinstance(original, list) or not isinstance(neutral, list):
+        return neutral
+    return [
+        {**old, "text": new["text"]}
+        if isinstance(old, dict) and old.get("type") in _TEXT_PARTS and isinstance(new, dict)
+        else old
+        for old, new in zip(original, neutral, strict=True)
+    ]
+
+
+def model_input_filter(
+    *guards: object, principal: Any = None, fail_mode: FailMode = "closed"
+) -> Callable[[CallModelData[Any]], Awaitable[ModelInputData]]:
+    """Return a ``RunConfig(call_model_input_filter=...)`` running the ``before_model`` hooks.
+
+    Runs before every model call on the whole input the model will see, so rewriting guards
+    (``InputSanitization``) apply to every user turn of the history. A deny, or a guard that
+    would switch the model, raises :class:`~deerguard.errors.AuthorizationError` (the SDK has
+    no softer way to stop a run from a filter) and the model is not called.
+    """
+    chain = _chain(guards, fail_mode)
+
+    async def apply(data: CallModelData[Any]) -> ModelInputData:
+        items: list[Any] = list(data.model_data.input)
+        slots = [
+            i
+            for i, item in enumerate(items)
+            if isinstance(item, dict) and isinstance(item.get("role"), str) and "content" in item
+        ]
+        messages = tuple(
+            Message(str(items[i]["role"]), _neutral_content(items[i]["content"])) for i in slots
+        )
+        requested = _model_name(data.agent)
+        call = ModelCall(messages=messages, tools=(), model=requested)
+        outcome = await chain.acheck_model(_context(data, principal), call)
+        if outcome.denied or outcome.result is None:
+            raise AuthorizationError(f"deerguard denied the model call: {outcome.decision.summary}")
+        result = outcome.result
+        if result.model != requested:
+            raise AuthorizationError(
+                f"model {requested!r} is not usable; a guard chose {result.model!r} (choose the "
+                "model up front with Authorizer.resolve_model)"
+            )
+        if len(result.messages) != len(messages):
+            raise ConfigError("a guard changed the number of messages sent to the model")
+        for index, old, new in zip(slots, messages, result.messages, strict=True):
+            if new.content is not old.content:
+                original = items[index]
+                items[index] = {
+                    **original,
+                    "content": _content_back(original["content"], new.content),
+                }
+        return ModelInputData(input=items, instructions=data.model_data.instructions)
+
+    return apply
+
+
 def mcp_tool_filter(
     *guards: object, principal: Any = None, fail_mode: FailMode = "closed"
 ) -> Callable[[Any, Any], Any]:
@@ -204,24 +279,54 @@ def guard_function_tools(
     principal: Any = None,
     fail_mode: FailMode = "closed",
 ) -> list[FunctionTool]:
-    """Return copies of ``tools`` with deerguard visibility and call checks attached.
+    """Return copies of ``tools`` with the whole guard chain around each invocation.
 
-    Each copy keeps its own ``is_enabled`` condition and adds the guards' visibility filter
-    (a tool hidden by a guard is not offered to the model) and :func:`tool_guardrail` in
-    front of its existing input guardrails. The originals are not modified.
+    Each copy hides itself when a guard hides it (its own ``is_enabled`` still applies) and
+    runs ``before_tool`` / ``around_tool`` / ``after_tool`` around the SDK's own invoker, so
+    a denied call returns the reason to the model without running, and rewriting guards
+    (result sanitization, receipts, shell warnings) apply to the output. The SDK's failure
+    handling, timeouts and guardrails still wrap the call. The originals are not modified.
     """
     chain = _chain(guards, fail_mode)
-    guardrail = tool_guardrail(chain, principal=principal)
-    guarded = []
-    for tool in tools:
-        guarded.append(
-            replace(
-                tool,
-                is_enabled=_enabled(tool, chain, principal),
-                tool_input_guardrails=[guardrail, *(tool.tool_input_guardrails or [])],
-            )
+    return [
+        replace(
+            tool,
+            is_enabled=_enabled(tool, chain, principal),
+            on_invoke_tool=_guarded_invoke(tool, chain, principal),
         )
-    return guarded
+        for tool in tools
+    ]
+
+
+def _guarded_invoke(
+    tool: FunctionTool, chain: GuardChain, principal: Any
+) -> Callable[[Any, str], Awaitable[Any]]:
+    original = tool.on_invoke_tool
+
+    async def invoke(tool_context: Any, args_json: str) -> Any:
+        try:
+            args = json.loads(args_json or "{}")
+        except ValueError:
+            args = None
+        if not isinstance(args, dict):
+            decision = Decision.deny(
+                "deerguard.bad-arguments", "tool arguments are not a JSON object"
+            )
+            return _reject_text(tool.name, decision)
+
+        async def execute(call: ToolCall) -> ToolResult:
+            raw = args_json if dict(call.args) == args else json.dumps(dict(call.args))
+            return ToolResult(await original(tool_context, raw))
+
+        call = ToolCall(
+            name=tool.name, args=args, call_id=getattr(tool_context, "tool_call_id", None)
+        )
+        outcome = await chain.arun_tool(_context(tool_context, principal), call, execute)
+        if outcome.denied or outcome.result is None:
+            return _reject_text(tool.name, outcome.decision)
+        return outcome.result.content
+
+    return invoke
 
 
 def _enabled(tool: FunctionTool, chain: GuardChain, principal: Any) -> Callable[..., Any]:
