@@ -31,6 +31,7 @@ class Driver:
 
     name = "base"
     supports_visibility = True
+    supports_result_hooks = True
 
     def call(self, guards: list[object], text: str, fail_mode: FailMode = "closed") -> Observed:
         raise NotImplementedError
@@ -211,7 +212,7 @@ class MCPServerDriver(Driver):
         server, ran = self._server(guards, ["echo"], fail_mode)
         async with Client(server) as client:
             result = await client.call_tool("echo", {"text": text})
-        return Observed(bool(ran), result.content[0].text)
+        return Observed(bool(ran), "".join(block.text for block in result.content))
 
     def call(self, guards: list[object], text: str, fail_mode: FailMode = "closed") -> Observed:
         return anyio.run(self._call, guards, text, fail_mode)
@@ -245,7 +246,7 @@ class MCPClientDriver(MCPServerDriver):
         async with Client(server) as client:
             guarded = GuardedClient(client, *guards, fail_mode=fail_mode)
             result = await guarded.call_tool("echo", {"text": text})
-        return Observed(bool(ran), result.content[0].text)
+        return Observed(bool(ran), "".join(block.text for block in result.content))
 
     def visible(self, guards: list[object], names: list[str]) -> list[str]:
         from mcp import Client
@@ -266,6 +267,7 @@ class DeerFlowDriver(Driver):
 
     name = "deerflow"
     supports_visibility = False  # deer-flow's provider contract only sees tool calls
+    supports_result_hooks = False  # ... before they run: results never pass through it
 
     def _run(
         self, guards: list[object], text: str, fail_mode: FailMode, use_async: bool

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from _adapter_harness import DRIVERS, Driver
 
-from deerguard.adapters.hooks import Decision, HookContext, ModelCall, ToolCall
+from deerguard.adapters.hooks import Decision, HookContext, ModelCall, ToolCall, ToolResult
 
 
 class DenyText:
@@ -113,3 +113,49 @@ def test_async_path_allows_and_denies_like_the_sync_path(driver: Driver) -> None
     denied = driver.acall([DenyText()], "bad")
     assert allowed.ran and "echo:hi" in allowed.text
     assert not denied.ran and "not allowed" in denied.text
+
+
+class Recorder:
+    """Logs every tool hook; wraps with both sync and async twins."""
+
+    def __init__(self, name: str, log: list[str]) -> None:
+        self.name = name
+        self.log = log
+
+    def before_tool(self, ctx: HookContext, call: ToolCall) -> None:
+        self.log.append(f"{self.name}.before")
+
+    def around_tool(self, ctx: HookContext, call: ToolCall, proceed: Any) -> ToolResult:
+        self.log.append(f"{self.name}.around>")
+        result: ToolResult = proceed(call)
+        self.log.append(f"{self.name}.around<")
+        return result
+
+    async def aaround_tool(self, ctx: HookContext, call: ToolCall, proceed: Any) -> ToolResult:
+        self.log.append(f"{self.name}.around>")
+        result: ToolResult = await proceed(call)
+        self.log.append(f"{self.name}.around<")
+        return result
+
+    def after_tool(self, ctx: HookContext, call: ToolCall, result: ToolResult) -> ToolResult:
+        self.log.append(f"{self.name}.after")
+        mark = f" [{self.name}]"
+        if isinstance(result.content, list):  # content blocks (MCP)
+            return replace(result, content=[*result.content, {"type": "text", "text": mark}])
+        return replace(result, content=f"{result.content}{mark}")
+
+
+PINNED = [
+    "a.before", "b.before", "a.around>", "b.around>", "b.around<", "a.around<", "b.after",
+    "a.after",
+]  # fmt: skip
+
+
+def test_result_hooks_nest_first_outermost_and_after_hooks_run_in_reverse(driver: Driver) -> None:
+    if not driver.supports_result_hooks:
+        pytest.skip(f"{driver.name} providers decide before the tool runs; results never pass")
+    for call in (driver.call, driver.acall):
+        log: list[str] = []
+        seen = call([Recorder("a", log), Recorder("b", log)], "hi")
+        assert log == PINNED
+        assert seen.ran and seen.text.endswith("echo:hi [b] [a]")
