@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigError
-from ._compiled import Match, compile_policy
-from ._glob import name_problem
+from ._compiled import NO_MATCH, Match, compile_policy
+from ._glob import CONTROL_CHARACTERS, MAX_NAME_LENGTH, name_problem
 from ._models import ModelChoice, resolve_model_with
 from ._principal import TRUSTED_CONTEXT_KEYS, Principal, principal_from_context
 from ._rolesfile import load_roles_file, roles_from_mapping
@@ -27,6 +27,16 @@ from ._types import DEFAULT_DENY, RESOURCE_ACTIONS, AuthzDecision, AuthzReason, 
 __all__ = ["Authorizer", "Snapshot"]
 
 _log = logging.getLogger("deerguard.authz")
+_control = CONTROL_CHARACTERS.search
+_PERMISSIONS = frozenset(
+    (typ, action) for typ, actions in RESOURCE_ACTIONS.items() for action in actions
+)
+_DEFAULT_REASONS = {
+    (typ, action): (
+        AuthzReason("default-deny", f"no rule grants {typ}:{action} to the principal's roles"),
+    )
+    for typ, action in _PERMISSIONS
+}
 
 
 class Snapshot(Protocol):
@@ -203,16 +213,21 @@ class Authorizer:
         Example: ``authz.authorize(p, "tool", "web_search", "call").allow``.
         """
         snapshot = self._snapshot
-        actions = RESOURCE_ACTIONS.get(resource_type)
-        if actions is None or action not in actions:
+        default_reasons = _DEFAULT_REASONS.get((resource_type, action))
+        if default_reasons is None:
             raise ConfigError(
                 f"unknown permission {resource_type}:{action}; known: "
-                + ", ".join(f"{t}:{a}" for t, acts in RESOURCE_ACTIONS.items() for a in acts)
+                + ", ".join(f"{t}:{a}" for t, a in sorted(_PERMISSIONS))
             )
-        self._check_roles(principal, snapshot)
-        problem = name_problem(name)
-        if problem is not None:
-            return AuthzDecision(
+        if type(principal) is not Principal:
+            self._check_roles(principal, snapshot)
+        roles = principal.roles
+        known = snapshot.roles
+        if not roles or not known.issuperset(roles):
+            self._check_roles(principal, snapshot)
+        if type(name) is not str or not name or len(name) > MAX_NAME_LENGTH or _control(name):
+            problem = name_problem(name) or "invalid resource name"
+            return AuthzDecision._make(
                 False,
                 resource_type,
                 name if isinstance(name, str) else repr(name),
@@ -222,38 +237,29 @@ class Authorizer:
                 "default",
             )
         try:
-            match = snapshot.decide(
-                principal.roles, principal.tenant or "", resource_type, name, action
-            )
+            match = snapshot.decide(roles, principal.tenant or "", resource_type, name, action)
         except Exception as exc:  # the core boundary: engine failures become decisions
             return self._error_decision(resource_type, name, action, exc)
         row = match.row
-        if row is None:
-            return AuthzDecision(
+        if row is None and match is NO_MATCH:
+            return AuthzDecision._make(
                 False,
                 resource_type,
                 name,
                 action,
-                (
-                    AuthzReason(
-                        "default-deny",
-                        f"no rule grants {resource_type}:{action} on {name!r} to "
-                        f"{', '.join(principal.roles)}",
-                    ),
-                ),
+                default_reasons,
                 DEFAULT_DENY,
                 "default",
             )
-        verb = "allowed-by-rule" if match.allow else "denied-by-rule"
-        return AuthzDecision(
+        return AuthzDecision._make(
             match.allow,
             resource_type,
             name,
             action,
-            (AuthzReason(verb, f"{row} decides {resource_type}:{action} on {name!r}"),),
-            str(row),
+            match.reasons,
+            match.rule,
             "policy",
-            row.origin,
+            row.origin if row is not None else "",
         )
 
     def _error_decision(

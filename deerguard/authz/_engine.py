@@ -28,9 +28,9 @@ from casbin.model import Model  # type: ignore[import-untyped]
 
 from .._resources import read_policy_text
 from ..errors import PolicyError
-from ._compiled import Match
+from ._compiled import NO_MATCH, Match, row_match
 from ._glob import glob_match
-from ._types import PolicySet
+from ._types import AuthzReason, PolicySet
 
 __all__ = [
     "CANONICAL_MODEL",
@@ -52,6 +52,9 @@ _ALLOWED_EFFECTS = frozenset(
 )
 _REQUEST_TOKENS = ("r_sub", "r_dom", "r_typ", "r_obj", "r_act")
 _SPACES = re.compile(r"\s+")
+_CASBIN_ALLOW = Match(
+    True, None, "casbin", (AuthzReason("allowed-by-rule", "casbin.Enforcer allowed it"),)
+)
 
 
 def _silent_logger() -> logging.Logger:
@@ -173,7 +176,7 @@ class CasbinEngine:
         self.policy = policy
         self.roles = policy.roles
         self._enforcer = build_enforcer(model_text, policy, file=file)
-        self._rows = {tuple(row.values()): row for row in policy.rows}
+        self._rows = {tuple(row.values()): row_match(row) for row in policy.rows}
 
     def decide(
         self, roles: tuple[str, ...], tenant: str, typ: str, name: str, action: str
@@ -185,9 +188,9 @@ class CasbinEngine:
                 result, explain = self._enforcer.enforce_ex(role, tenant, typ, name, action)
             except Exception as exc:
                 raise RuntimeError(f"casbin enforce failed: {type(exc).__name__}") from exc
-            row = self._rows.get(tuple(explain)) if explain else None
-            if row is not None and row.eft == "deny":
-                return Match(False, row)
+            match = self._rows.get(tuple(explain)) if explain else None
+            if match is not None and not match.allow:
+                return match
             if result and allowed is None:
-                allowed = Match(True, row)
-        return allowed if allowed is not None else Match(False, None)
+                allowed = match if match is not None else _CASBIN_ALLOW
+        return allowed if allowed is not None else NO_MATCH

@@ -12,9 +12,20 @@ optimal for ``*``-only globs, so there is no backtracking: time is linear in the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["Glob", "compile_glob", "glob_match", "is_glob", "name_problem", "pattern_problem"]
+__all__ = [
+    "CONTROL_CHARACTERS",
+    "MAX_NAME_LENGTH",
+    "Glob",
+    "compile_glob",
+    "glob_match",
+    "has_control",
+    "is_glob",
+    "name_problem",
+    "pattern_problem",
+]
 
 # Characters that would suggest a feature we do not have (character classes, single-char
 # wildcards, alternation, escapes) or that break Casbin's CSV policy lines.
@@ -22,8 +33,14 @@ _FORBIDDEN_IN_PATTERNS = frozenset('?[]{}()\\,"')
 MAX_NAME_LENGTH = 1024
 
 
-def _has_control(text: str) -> bool:
-    return any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in text)
+#: C0/C1 control characters and DEL: one character class, linear, no backtracking.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def has_control(text: str) -> bool:
+    """Return True if ``text`` has a C0/C1 control character or DEL."""
+    # A single character class: linear, no backtracking.
+    return CONTROL_CHARACTERS.search(text) is not None
 
 
 def pattern_problem(pattern: object) -> str | None:
@@ -41,7 +58,7 @@ def pattern_problem(pattern: object) -> str | None:
         return f"name {pattern!r} has leading or trailing whitespace"
     if len(pattern) > MAX_NAME_LENGTH:
         return f"name is longer than {MAX_NAME_LENGTH} characters"
-    if _has_control(pattern):
+    if has_control(pattern):
         return f"name {pattern!r} contains control characters"
     if "**" in pattern:
         return f"pattern {pattern!r} has '**'; a single '*' already matches any run of characters"
@@ -66,7 +83,7 @@ def name_problem(name: object) -> str | None:
         return "empty resource name"
     if len(name) > MAX_NAME_LENGTH:
         return f"resource name is longer than {MAX_NAME_LENGTH} characters"
-    if _has_control(name):
+    if has_control(name):
         return "resource name contains control characters"
     return None
 
