@@ -55,7 +55,7 @@ def test_g2_every_character_is_kept_verbatim_or_as_a_reference(text: str, name: 
         last = edit.span.end
     rebuilt.append(text[last:])
     assert "".join(rebuilt) == result.text
-    assert len(result.findings) == len(result.edits)
+    assert len(result.findings) >= len(result.edits)
     assert result.changed == (result.text != text)
 
 

@@ -33,7 +33,7 @@ _LOOKALIKE = {
 }  # fmt: skip
 _SEP = r"[\s\-_.:▁]*"
 _NAMECHARS = r"a-z0-9_.:\-▁"
-_FENCE = r"\-=#*~_+<>\[\](){}|/\\:;."
+_FENCE = r"\-=#*~_+<>\[\](){}|/\\"
 _JSON = re.compile(r"\\+(?:u003c|x3c)|\\+(?:u003e|x3e)|\\+(?:/|u002f|x2f)", re.IGNORECASE)
 
 

@@ -108,23 +108,31 @@ def _result(text: str, result_plan: Plan, profile_name: str) -> Neutralized:
     subs = result_plan.subs
     findings: list[Finding] = []
     edits: list[Edit] = []
-    for region in sorted(result_plan.regions, key=lambda r: (r.start, r.end)):
-        original = text[region.start : region.end]
+    regions = sorted(result_plan.regions, key=lambda r: (r.start, -r.end))
+    for region in regions:
         findings.append(
             Finding(
                 rule_id=region.rule_id,
                 severity=Verdict.WARN,
                 message=region.message,
                 span=Span(region.start, region.end),
-                detail=original,
+                detail=text[region.start : region.end],
             )
         )
+    # Edits never overlap: a marker inside a forged tag's span joins that tag's edit.
+    merged: list[list[Any]] = []
+    for region in regions:
+        if merged and region.start < merged[-1][2]:
+            merged[-1][2] = max(merged[-1][2], region.end)
+        else:
+            merged.append([region.rule_id, region.start, region.end])
+    for rule_id, start, end in merged:
         edits.append(
             Edit(
-                rule_id=region.rule_id,
-                span=Span(region.start, region.end),
-                original=original,
-                replacement=_apply(text, subs, region.start, region.end),
+                rule_id=rule_id,
+                span=Span(start, end),
+                original=text[start:end],
+                replacement=_apply(text, subs, start, end),
             )
         )
     return Neutralized(

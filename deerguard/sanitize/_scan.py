@@ -117,11 +117,11 @@ class Compiled:
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 # Characters that may fence a boundary marker (`--- END USER INPUT ---`, `=== ... ===`,
 # `<<<...>>>`, `[...]`): after NFKC, one of these, or a bracket look-alike.
-_FENCE = frozenset("-=#*~_+<>[](){}|/\\:;.\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2500\u2501")
+_FENCE = frozenset("-=#*~_+<>[](){}|/\\\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2500\u2501")
 
 
 def _is_fence(ch: str) -> bool:
-    if ch in _FENCE or ch in LT_CHARS or ch in GT_CHARS or ch in SEPARATORS:
+    if ch in _FENCE or ch in LT_CHARS or ch in GT_CHARS:
         return True
     return unicodedata.normalize("NFKC", ch) in _FENCE
 
@@ -131,7 +131,7 @@ def _marker_pattern(skeletons: tuple[str, ...]) -> Any:
         return None
     table = letter_equivalents()
     seps = "".join(sorted(SEPARATORS))
-    gap = f"[\\s{regex.escape(seps)}{IGNORABLE_CLASS}{_MARKS}]*"
+    gap = f"[\\s\\x1c-\\x1f{regex.escape(seps)}{IGNORABLE_CLASS}{_MARKS}]*"
     alts = []
     for sk in sorted(skeletons, key=len, reverse=True):
         parts = []

@@ -1,0 +1,61 @@
+"""The neutralize fuzz harness: seed and crasher replay (no atheris) and an atheris smoke run."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HARNESS = ROOT / "fuzz" / "fuzz_neutralize.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fuzz_neutralize", HARNESS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_harness_replays_every_seed_and_crasher_without_failures() -> None:
+    harness = _load()
+    sys.path.insert(0, str(ROOT / "fuzz"))
+    from _harness import crashers, replay
+
+    inputs = [*harness.seeds(), *crashers("neutralize")]
+    assert len(inputs) >= 120
+    assert replay(harness.test_one_input, inputs) == len(inputs)
+
+
+def test_harness_catches_a_broken_neutralizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    harness = _load()
+
+    class Identity:
+        profile = harness.NEUTRALIZERS[0].profile
+
+        def neutralize(self, text: str) -> object:
+            from deerguard.sanitize import Neutralized
+
+            return Neutralized(text=text)
+
+    monkeypatch.setattr(harness, "NEUTRALIZERS", [Identity()])
+    with pytest.raises(AssertionError):
+        harness.test_one_input(b"\x00<system-reminder>")
+
+
+@pytest.mark.slow
+def test_atheris_smoke_run_finds_nothing_in_ten_seconds() -> None:
+    pytest.importorskip("atheris")
+    proc = subprocess.run(
+        [sys.executable, str(HARNESS), "-max_total_time=10", "-timeout=5"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
