@@ -49,6 +49,7 @@ _VERB_MODULES: tuple[str, ...] = (
     "deerguard.shell._cli",
     "deerguard.sanitize._cli",
     "deerguard.authz._cli",
+    "deerguard.provenance._cli",
 )
 
 
