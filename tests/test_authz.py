@@ -330,3 +330,29 @@ def test_constructing_the_casbin_engine_configures_no_logging() -> None:
         assert _is_pristine(after[name]), f"new logger {name!r} was configured"
     assert not hasattr(engine, "enable_enforce")
     assert engine.decide(("user",), "", "tool", "x", "call").allow is False
+
+
+def test_shipped_model_is_compiled_and_custom_models_use_casbin(tmp_path: Path) -> None:
+    from deerguard.authz._compiled import CompiledPolicy
+    from deerguard.authz._engine import CasbinEngine
+
+    root = Path(__file__).resolve().parent.parent
+    csv = tmp_path / "p.csv"
+    csv.write_text("p, user, *, tool, web_*, call, allow\n")
+    shipped = root / "policies" / "authz" / "model.conf"
+    custom = root / "corpora" / "authz" / "casbin_nodomain_model.conf"
+    assert isinstance(Authorizer.from_casbin(shipped, csv)._snapshot, CompiledPolicy)
+    engine_backed = Authorizer.from_casbin(custom, csv)
+    assert isinstance(engine_backed._snapshot, CasbinEngine)
+    assert engine_backed.authorize(USER, "tool", "web_x", "call").allow
+    assert not engine_backed.authorize(USER, "tool", "web_x", "list").allow
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+    import importlib
+
+    for module in ("deerguard.authz", "deerguard.authz._glob", "deerguard.authz._authorizer",
+                   "deerguard.authz._principal", "deerguard.authz._models"):
+        result = doctest.testmod(importlib.import_module(module))
+        assert result.failed == 0 and result.attempted > 0, module

@@ -92,7 +92,11 @@ class Authorizer:
 
     @classmethod
     def from_file(cls, path: str | Path, /, *, fail_closed: bool = True) -> Authorizer:
-        """Load a roles file (``.yaml``/``.yml``/``.toml``); :meth:`reload` re-reads it."""
+        """Load a roles file (``.yaml``/``.yml``/``.toml``); :meth:`reload` re-reads it.
+
+        Raises :class:`~deerguard.errors.PolicyError` (file, line, key, fix) for any problem.
+        Example: ``Authorizer.from_file("roles.yaml")``.
+        """
         name = str(path)
         return cls(lambda: compile_policy(load_roles_file(name)), fail_closed=fail_closed)
 
@@ -100,7 +104,10 @@ class Authorizer:
     def from_mapping(
         cls, data: Mapping[str, Any], /, *, fail_closed: bool = True, name: str = "<mapping>"
     ) -> Authorizer:
-        """Load roles given as a mapping in the roles-file shape (validated the same way)."""
+        """Load roles given as a mapping in the roles-file shape (validated the same way).
+
+        Example: ``Authorizer.from_mapping({"roles": {"user": {"tools": {"allow": "*"}}}})``.
+        """
         policy = roles_from_mapping(data, name=name)
         return cls(lambda: compile_policy(policy), fail_closed=fail_closed)
 
@@ -123,7 +130,8 @@ class Authorizer:
 
         The model must use ``r = sub, dom, typ, obj, act`` and an allow/deny effect that
         denies by default; the shipped model is compiled to the fast path, any other model is
-        answered by ``casbin.Enforcer`` itself.
+        answered by ``casbin.Enforcer`` itself. Rows are validated with line numbers.
+        Example: ``Authorizer.from_casbin("model.conf", "policy.csv")``.
         """
         from ._casbinfile import parse_policy_csv, read_text
 

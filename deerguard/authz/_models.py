@@ -90,7 +90,10 @@ def resolve_model(
     :class:`~deerguard.errors.AuthorizationError` when ``fail_closed`` (default) and keeps
     the requested model (logged, ``forced=True``) otherwise. Order-preserving, pure.
 
-    >>> # resolve_model(p, "gpt-4o", ["gpt-4o-mini"], authorizer=authz).model
+    >>> from deerguard.authz import Authorizer, Principal
+    >>> authz = Authorizer.from_mapping({"roles": {"u": {"models": {"allow": ["gpt-4o-mini"]}}}})
+    >>> resolve_model(Principal(roles=("u",)), "o1", ["o1", "gpt-4o-mini"], authorizer=authz).model
+    'gpt-4o-mini'
     """
     return resolve_model_with(
         authorizer, principal, requested, candidates, fail_closed=fail_closed
