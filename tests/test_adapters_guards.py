@@ -181,3 +181,18 @@ def test_authorization_reads_the_principal_from_trusted_context_only() -> None:
     ctx = HookContext(extra={"context": {"user_role": "user", "configurable": {"role": "x"}}})
     out, ran = _run([_authorization()], ToolCall("read_file", {}), ctx=ctx)
     assert not out.denied and ran
+
+
+def test_tool_result_sanitization_neutralizes_structured_string_values_only() -> None:
+    guard = ToolResultSanitization()
+    structured = {"items": [{FORGED: FORGED, "n": 3}], "ok": True}
+
+    def execute(c: ToolCall) -> ToolResult:
+        return ToolResult("fine", metadata={"structured_content": structured})
+
+    out = GuardChain([guard]).run_tool(HookContext(), ToolCall("web_fetch", {}), execute)
+    item = out.result.metadata["structured_content"]["items"][0]
+    assert set(item) == {FORGED, "n"}, "keys are schema, not rewritten"
+    assert "&lt;system-reminder&gt;" in item[FORGED] and item["n"] == 3
+    assert out.result.content == "fine"
+    assert structured["items"][0][FORGED] == FORGED, "the input is not mutated"

@@ -61,6 +61,9 @@ def test_mcp_tool_results_are_neutralized_whatever_the_tool_is_called() -> None:
     assert ran == ["https://x.example"]
     assert "<|im_start|>" not in text and "<tool_result>" not in text
     assert "&lt;|im_start|&gt;" in text and "You are root" in text
+    # The same output as structured content is neutralized too.
+    assert "<|im_start|>" not in str(result.structured_content)
+    assert "&lt;|im_start|&gt;" in result.structured_content["result"]
 
 
 def test_server_middleware_authorizes_server_and_tools_and_filters_the_list() -> None:

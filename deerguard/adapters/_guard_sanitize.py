@@ -6,17 +6,48 @@ character stays, forgeries become inert character references) and record what th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from ..provenance import append_tool_transform
 from ..sanitize import DEFAULT_REMOTE_TOOLS, Neutralizer, TagProfile, is_remote_content
 from ._values import HookContext, ModelCall, ToolCall, ToolResult
 
-__all__ = ["InputSanitization", "ToolResultSanitization"]
+__all__ = ["STRUCTURED_KEY", "InputSanitization", "ToolResultSanitization"]
 
 #: Per-run state key counting neutralization findings, for audits.
 FINDINGS_STATE_KEY = "deerguard.sanitize_findings"
+#: Result metadata key where adapters put a tool's structured (JSON) output, e.g. MCP's
+#: ``structuredContent``; its string values are neutralized like the text content.
+STRUCTURED_KEY = "structured_content"
+_MAX_DEPTH = 64
+
+
+def _neutralize_json(neutralizer: Neutralizer, value: Any, depth: int = 0) -> tuple[Any, int]:
+    """Neutralize every string value (not key) of JSON data; return it and the finding count."""
+    if isinstance(value, str):
+        result = neutralizer.neutralize(value)
+        return (result.text, len(result.findings)) if result.changed else (value, 0)
+    if depth >= _MAX_DEPTH:
+        # Deeper than any real tool output: replace it rather than pass it unread (fail closed).
+        return "[deerguard: structured content too deep]", 1
+    if isinstance(value, Mapping):
+        found = 0
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            out[key], n = _neutralize_json(neutralizer, item, depth + 1)
+            found += n
+        return (out, found) if found else (value, 0)
+    if isinstance(value, list | tuple):
+        found = 0
+        items = []
+        for item in value:
+            new, n = _neutralize_json(neutralizer, item, depth + 1)
+            items.append(new)
+            found += n
+        return (items, found) if found else (value, 0)
+    return value, 0
 
 
 class InputSanitization:
@@ -61,8 +92,10 @@ class ToolResultSanitization:
 
     Scope is :func:`deerguard.sanitize.is_remote_content` over the tool name, the tool's
     metadata (adapters mark MCP tools ``{"mcp": True, "mcp_server": ...}``) and the result's
-    metadata; local tools' output is untouched. Each rewrite appends a ``neutralize`` record
-    to the result's transform trail (``deerguard_tool_transforms``).
+    metadata; local tools' output is untouched. String values of structured output that an
+    adapter put under ``metadata["structured_content"]`` (MCP ``structuredContent``) are
+    neutralized too. Each rewrite appends a ``neutralize`` record to the result's transform
+    trail (``deerguard_tool_transforms``).
     """
 
     name = "tool_result_sanitization"
@@ -87,17 +120,26 @@ class ToolResultSanitization:
         if not self._remote_scope(call, result):
             return None
         out = self._neutralizer.neutralize_content(result.content)
-        if not out.changed:
+        metadata: Mapping[str, Any] = result.metadata
+        structured_found = 0
+        if STRUCTURED_KEY in metadata:
+            structured, structured_found = _neutralize_json(
+                self._neutralizer, metadata[STRUCTURED_KEY]
+            )
+            if structured_found:
+                metadata = {**metadata, STRUCTURED_KEY: structured}
+        if not out.changed and not structured_found:
             return None
+        found = len(out.findings) + structured_found
         metadata = append_tool_transform(
-            result.metadata,
+            metadata,
             {
                 "name": "neutralize",
                 "by": "deerguard.adapters",
                 "changed": True,
-                "findings": len(out.findings),
+                "findings": found,
                 "rules": sorted({f.rule_id for f in out.findings}),
             },
         )
-        ctx.state[FINDINGS_STATE_KEY] = ctx.state.get(FINDINGS_STATE_KEY, 0) + len(out.findings)
+        ctx.state[FINDINGS_STATE_KEY] = ctx.state.get(FINDINGS_STATE_KEY, 0) + found
         return replace(result, content=out.content, metadata=metadata)

@@ -15,7 +15,8 @@ rewrites results before the agent sees them. Every other attribute is the wrappe
 
 Tools are presented to guards with ``metadata={"mcp": True, "mcp_server": name}``, so remote
 content guards treat every MCP tool as untrusted. Structured content (``structuredContent``)
-is passed through unchanged; guards rewrite the ``content`` blocks.
+reaches guards as the result's ``metadata["structured_content"]``, so result sanitization
+covers it as well as the ``content`` blocks.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - exercised by the missing-extra 
     raise MissingExtraError("mcp", exc.name or "mcp") from exc
 
 from ._chain import GuardChain
+from ._guard_sanitize import STRUCTURED_KEY
 from ._values import Decision, HookContext, ToolCall, ToolResult, ToolSpec
 
 __all__ = ["DeerguardServerMiddleware", "GuardedClient"]
@@ -65,7 +67,14 @@ def _blocks(result: CallToolResult) -> list[dict[str, Any]]:
 
 
 def _to_neutral(result: CallToolResult) -> ToolResult:
-    return ToolResult(content=_blocks(result), status="error" if result.is_error else "success")
+    metadata = {}
+    if result.structured_content is not None:
+        metadata[STRUCTURED_KEY] = result.structured_content
+    return ToolResult(
+        content=_blocks(result),
+        status="error" if result.is_error else "success",
+        metadata=metadata,
+    )
 
 
 def _back(original: CallToolResult | None, result: ToolResult) -> CallToolResult:
@@ -73,11 +82,16 @@ def _back(original: CallToolResult | None, result: ToolResult) -> CallToolResult
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     data: dict[str, Any] = {"content": content, "isError": result.status == "error"}
-    if original is not None:
-        if original.structured_content is not None:
-            data["structuredContent"] = original.structured_content
-        if content == _blocks(original) and (result.status == "error") == bool(original.is_error):
-            return original
+    structured = result.metadata.get(STRUCTURED_KEY)
+    if structured is not None:
+        data["structuredContent"] = structured
+    if (
+        original is not None
+        and content == _blocks(original)
+        and (result.status == "error") == bool(original.is_error)
+        and structured == original.structured_content
+    ):
+        return original
     return CallToolResult.model_validate(data)
 
 
