@@ -50,9 +50,20 @@ GUEST = Principal(user_id="g1", roles=("guest",))
 def test_public_api_is_pinned() -> None:
     assert sorted(authz_pkg.__all__) == sorted(
         [
-            "DEFAULT_DENY", "RESOURCE_ACTIONS", "ROLES_FILE_SECTIONS", "TRUSTED_CONTEXT_KEYS",
-            "Authorizer", "AuthzDecision", "AuthzReason", "ModelChoice", "PolicyRow",
-            "PolicySet", "Principal", "RoleLink", "glob_match", "principal_from_context",
+            "DEFAULT_DENY",
+            "RESOURCE_ACTIONS",
+            "ROLES_FILE_SECTIONS",
+            "TRUSTED_CONTEXT_KEYS",
+            "Authorizer",
+            "AuthzDecision",
+            "AuthzReason",
+            "ModelChoice",
+            "PolicyRow",
+            "PolicySet",
+            "Principal",
+            "RoleLink",
+            "glob_match",
+            "principal_from_context",
             "resolve_model",
         ]
     )
@@ -62,8 +73,11 @@ def test_public_api_is_pinned() -> None:
 
 def test_resource_actions_are_frozen_and_complete() -> None:
     assert dict(RESOURCE_ACTIONS) == {
-        "model": ("use", "list"), "sandbox": ("execute",), "tool": ("call", "list"),
-        "mcp_server": ("connect",), "skill": ("use",),
+        "model": ("use", "list"),
+        "sandbox": ("execute",),
+        "tool": ("call", "list"),
+        "mcp_server": ("connect",),
+        "skill": ("use",),
     }
     with pytest.raises(TypeError):
         RESOURCE_ACTIONS["tool"] = ("call",)  # type: ignore[index]
@@ -319,8 +333,9 @@ def test_constructing_the_casbin_engine_configures_no_logging() -> None:
 
     before = _logging_state()
     policy = PolicySet((), (), frozenset({"user"}))
-    model = (Path(__file__).resolve().parent.parent / "corpora" / "authz"
-             / "casbin_nodomain_model.conf").read_text()
+    model = (
+        Path(__file__).resolve().parent.parent / "corpora" / "authz" / "casbin_nodomain_model.conf"
+    ).read_text()
     engine = _engine.CasbinEngine(model, policy)
     _engine.build_enforcer(_engine.canonical_model_text(), policy)
     after = _logging_state()
@@ -352,7 +367,69 @@ def test_docstring_examples_run() -> None:
     import doctest
     import importlib
 
-    for module in ("deerguard.authz", "deerguard.authz._glob", "deerguard.authz._authorizer",
-                   "deerguard.authz._principal", "deerguard.authz._models"):
+    for module in (
+        "deerguard.authz",
+        "deerguard.authz._glob",
+        "deerguard.authz._authorizer",
+        "deerguard.authz._principal",
+        "deerguard.authz._models",
+    ):
         result = doctest.testmod(importlib.import_module(module))
         assert result.failed == 0 and result.attempted > 0, module
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200)
+@given(
+    extra=st.dictionaries(
+        st.text(max_size=12).filter(lambda k: k not in authz_pkg.TRUSTED_CONTEXT_KEYS),
+        _json,
+        max_size=6,
+    )
+)
+def test_untrusted_context_keys_never_change_the_principal(extra: dict[str, Any]) -> None:
+    trusted = {"user_id": "u1", "user_role": "guest", "tenant_id": "acme", "is_internal": False}
+    assert principal_from_context({**extra, **trusted}) == principal_from_context(trusted)
+
+
+_roles_shaped = st.fixed_dictionaries(
+    {
+        "roles": st.dictionaries(
+            st.sampled_from(["user", "guest", "", "a*", 3]),
+            st.one_of(
+                _json,
+                st.dictionaries(
+                    st.sampled_from(["tools", "models", "inherits", "skills", "tool", "x"]),
+                    st.one_of(
+                        _json, st.dictionaries(st.sampled_from(["allow", "deny", "alow"]), _json)
+                    ),
+                ),
+            ),
+            max_size=3,
+        )
+    },
+    optional={"default_role": _json, "tenants": _json, "version": _json},
+)
+
+
+@settings(max_examples=200)
+@given(data=_roles_shaped)
+def test_any_roles_mapping_loads_or_raises_policy_error(data: dict[str, Any]) -> None:
+    try:
+        authz = Authorizer.from_mapping(data)
+    except PolicyError as exc:
+        assert exc.file == "<mapping>" and exc.message
+        return
+    for role in authz.roles:
+        assert authz.authorize(Principal(roles=(role,)), "tool", "web", "call").allow in (
+            True,
+            False,
+        )
