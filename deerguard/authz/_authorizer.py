@@ -221,7 +221,10 @@ class Authorizer:
         Example: ``authz.authorize(p, "tool", "web_search", "call").allow``.
         """
         snapshot = self._snapshot
-        default_reasons = _DEFAULT_REASONS.get((resource_type, action))
+        try:
+            default_reasons = _DEFAULT_REASONS.get((resource_type, action))
+        except TypeError:  # unhashable resource type or action
+            default_reasons = None
         if default_reasons is None:
             raise ConfigError(
                 f"unknown permission {resource_type}:{action}; known: "
@@ -246,29 +249,23 @@ class Authorizer:
             )
         try:
             match = snapshot.decide(roles, principal.tenant or "", resource_type, name, action)
-        except Exception as exc:  # the core boundary: engine failures become decisions
-            return self._error_decision(resource_type, name, action, exc)
-        row = match.row
-        if row is None and match is NO_MATCH:
+            row = match.row
+            if row is None and match is NO_MATCH:
+                return AuthzDecision._make(
+                    False, resource_type, name, action, default_reasons, DEFAULT_DENY, "default"
+                )
             return AuthzDecision._make(
-                False,
+                match.allow is True,  # only a literal True allows
                 resource_type,
                 name,
                 action,
-                default_reasons,
-                DEFAULT_DENY,
-                "default",
+                match.reasons,
+                match.rule,
+                "policy",
+                row.origin if row is not None else "",
             )
-        return AuthzDecision._make(
-            match.allow,
-            resource_type,
-            name,
-            action,
-            match.reasons,
-            match.rule,
-            "policy",
-            row.origin if row is not None else "",
-        )
+        except Exception as exc:  # the core boundary: engine failures become decisions
+            return self._error_decision(resource_type, name, action, exc)
 
     def _error_decision(
         self, resource_type: str, name: str, action: str, exc: BaseException
