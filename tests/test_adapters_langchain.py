@@ -254,3 +254,32 @@ def test_langgraph_interrupts_pass_through_the_fail_closed_chain_and_resume() ->
     resumed = agent.invoke(Command(resume="yes"), config)
     assert tools.calls == [("bash", {"command": "ls"})]
     assert _tool_messages(resumed)[0].content == "ran: ls"
+
+
+class StepProbe:
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, int, int]] = []
+
+    def _note(self, where: str, ctx: HookContext) -> None:
+        ctx.state["n"] = ctx.state.get("n", 0) + 1
+        self.seen.append((where, ctx.step, ctx.state["n"]))
+
+    def before_model(self, ctx: HookContext, call: Any) -> None:
+        self._note("model", ctx)
+
+    def before_tool(self, ctx: HookContext, call: ToolCall) -> None:
+        self._note("tool", ctx)
+
+
+def test_hooks_see_the_step_and_one_state_dict_per_run() -> None:
+    probe = StepProbe()
+    middleware = DeerguardMiddleware(probe)
+    for _ in range(2):
+        tools = Tools()
+        model = scripted(tool_call("bash", {"command": "ls"}), "ok")
+        create_agent(model, [tools.bash()], middleware=[middleware]).invoke(
+            {"messages": [HumanMessage("go")]}
+        )
+    run = [("model", 1, 1), ("tool", 1, 2), ("model", 2, 3)]
+    assert probe.seen == run + run
+    assert len(middleware._runs) == 0, "per-run state is dropped when the run ends"

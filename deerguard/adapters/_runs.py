@@ -8,11 +8,12 @@ memory, and it is locked because one middleware instance serves concurrent runs.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RunRegistry", "RunSlot"]
+__all__ = ["ObjectRuns", "RunRegistry", "RunSlot"]
 
 
 @dataclass(slots=True)
@@ -62,3 +63,39 @@ class RunRegistry:
     def __len__(self) -> int:
         with self._lock:
             return len(self._slots)
+
+
+class ObjectRuns:
+    """Per-run slots keyed by the identity of an object that lives exactly as long as the run.
+
+    For frameworks whose run has no id but carries one object through every callback (the
+    OpenAI Agents SDK's ``usage``). The slot is dropped when that object is collected, before
+    its id can be reused, so one run's state never leaks into another. An object that cannot
+    be weakly referenced gets a fresh slot per call.
+    """
+
+    __slots__ = ("_known", "_lock", "_registry")
+
+    def __init__(self) -> None:
+        self._registry = RunRegistry()
+        self._known: set[str] = set()
+        self._lock = threading.Lock()
+
+    def slot(self, anchor: object) -> RunSlot:
+        """Return the run slot of ``anchor`` (a fresh slot when ``anchor`` is None)."""
+        if anchor is None:
+            return RunSlot()
+        key = f"{id(anchor):x}"
+        with self._lock:
+            if key not in self._known:
+                try:
+                    weakref.finalize(anchor, self._forget, key)
+                except TypeError:
+                    return RunSlot()
+                self._known.add(key)
+        return self._registry.slot(key)
+
+    def _forget(self, key: str) -> None:
+        with self._lock:
+            self._known.discard(key)
+        self._registry.end(key)

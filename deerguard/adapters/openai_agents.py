@@ -45,6 +45,7 @@ except ImportError as exc:  # pragma: no cover - exercised by the missing-extra 
 
 from ..errors import AuthorizationError, ConfigError
 from ._chain import GuardChain
+from ._runs import ObjectRuns, RunSlot
 from ._values import Decision, HookContext, Message, ModelCall, ToolCall, ToolResult, ToolSpec
 
 __all__ = [
@@ -64,12 +65,21 @@ def _chain(guards: Sequence[object], fail_mode: FailMode) -> GuardChain:
     return GuardChain(guards, fail_mode=fail_mode)
 
 
-def _context(run_context: Any, principal: Any) -> HookContext:
+def _context(run_context: Any, principal: Any, runs: ObjectRuns | None = None) -> HookContext:
     user_context = getattr(run_context, "context", None)
     if callable(principal) and not isinstance(principal, type):
         principal = principal(user_context)
+    # The run's ``usage`` object is shared by every tool context of one run: it anchors the
+    # per-run state, and its request count is the step (model calls so far).
+    usage = getattr(run_context, "usage", None)
+    slot = runs.slot(usage) if runs is not None else RunSlot()
+    requests = getattr(usage, "requests", 0)
     return HookContext(
-        framework="openai-agents", principal=principal, extra={"context": user_context}
+        step=requests if isinstance(requests, int) else 0,
+        state=slot.state,
+        framework="openai-agents",
+        principal=principal,
+        extra={"context": user_context},
     )
 
 
@@ -93,6 +103,7 @@ def tool_guardrail(
     'deerguard_tool_guardrail'
     """
     chain = _chain(guards, fail_mode)
+    runs = ObjectRuns()
 
     async def check(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
         tool_context = data.context
@@ -116,7 +127,7 @@ def tool_guardrail(
             if tool_context.tool_namespace
             else {},
         )
-        outcome = await chain.acheck_tool(_context(tool_context, principal), call)
+        outcome = await chain.acheck_tool(_context(tool_context, principal, runs), call)
         if outcome.denied:
             return ToolGuardrailFunctionOutput.reject_content(
                 _reject_text(tool_name, outcome.decision), output_info=outcome.decision.to_dict()
@@ -288,18 +299,19 @@ def guard_function_tools(
     handling, timeouts and guardrails still wrap the call. The originals are not modified.
     """
     chain = _chain(guards, fail_mode)
+    runs = ObjectRuns()
     return [
         replace(
             tool,
             is_enabled=_enabled(tool, chain, principal),
-            on_invoke_tool=_guarded_invoke(tool, chain, principal),
+            on_invoke_tool=_guarded_invoke(tool, chain, principal, runs),
         )
         for tool in tools
     ]
 
 
 def _guarded_invoke(
-    tool: FunctionTool, chain: GuardChain, principal: Any
+    tool: FunctionTool, chain: GuardChain, principal: Any, runs: ObjectRuns
 ) -> Callable[[Any, str], Awaitable[Any]]:
     original = tool.on_invoke_tool
 
@@ -321,7 +333,7 @@ def _guarded_invoke(
         call = ToolCall(
             name=tool.name, args=args, call_id=getattr(tool_context, "tool_call_id", None)
         )
-        outcome = await chain.arun_tool(_context(tool_context, principal), call, execute)
+        outcome = await chain.arun_tool(_context(tool_context, principal, runs), call, execute)
         if outcome.denied or outcome.result is None:
             return _reject_text(tool.name, outcome.decision)
         return outcome.result.content
