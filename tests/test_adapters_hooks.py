@@ -8,6 +8,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deerguard.adapters.hooks import (
     Decision,
@@ -296,3 +298,101 @@ def test_sync_only_wrapping_guard_is_a_config_error_on_the_async_path() -> None:
 def test_bad_fail_mode_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="fail_mode"):
         GuardChain([], fail_mode="maybe")  # type: ignore[arg-type]
+
+
+BEHAVIOURS = st.sampled_from(["allow", "deny", "raise", "malformed", "rewrite"])
+
+
+class Scripted:
+    """A guard whose before_tool and after_tool behaviours are drawn by hypothesis."""
+
+    def __init__(self, index: int, before: str, after: str, log: list[str]) -> None:
+        self.name = f"g{index}"
+        self.before, self.after, self.log = before, after, log
+
+    def _act(self, behaviour: str, current: Any, hook: str) -> Any:
+        self.log.append(f"{self.name}.{hook}")
+        if behaviour == "deny":
+            return Decision.deny(f"{self.name}.deny", "no")
+        if behaviour == "raise":
+            raise RuntimeError(self.name)
+        if behaviour == "malformed":
+            return 42
+        if behaviour == "rewrite":
+            if isinstance(current, ToolCall):
+                return replace(current, args={"trail": [*current.args["trail"], self.name]})
+            return replace(current, content=f"{current.content}+{self.name}")
+        return None
+
+    def before_tool(self, ctx: HookContext, call: ToolCall) -> Any:
+        return self._act(self.before, call, "before")
+
+    def after_tool(self, ctx: HookContext, call: ToolCall, result: ToolResult) -> Any:
+        return self._act(self.after, result, "after")
+
+
+def _reference(
+    plans: list[tuple[str, str]], fail_mode: str
+) -> tuple[bool, list[str], str | None, list[str]]:
+    """What the chain must do, computed independently: (denied, trail, content, hook log)."""
+    log: list[str] = []
+    trail: list[str] = []
+    for index, (before, _) in enumerate(plans):
+        log.append(f"g{index}.before")
+        if before == "deny" or (before in ("raise", "malformed") and fail_mode == "closed"):
+            return True, trail, None, log
+        if before == "rewrite":
+            trail.append(f"g{index}")
+    content = "ran"
+    for index in reversed(range(len(plans))):
+        after = plans[index][1]
+        log.append(f"g{index}.after")
+        if after == "deny" or (after in ("raise", "malformed") and fail_mode == "closed"):
+            return True, trail, None, log
+        if after == "rewrite":
+            content += f"+g{index}"
+    return False, trail, content, log
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.tuples(BEHAVIOURS, BEHAVIOURS), max_size=5),
+    st.sampled_from(["closed", "open"]),
+)
+def test_chain_matches_the_reference_order_and_fail_mode(
+    plans: list[tuple[str, str]], fail_mode: Any
+) -> None:
+    log: list[str] = []
+    guards = [Scripted(i, b, a, log) for i, (b, a) in enumerate(plans)]
+    ran: list[list[str]] = []
+
+    def execute(call: ToolCall) -> ToolResult:
+        ran.append(list(call.args["trail"]))
+        return ToolResult("ran")
+
+    out = GuardChain(guards, fail_mode=fail_mode).run_tool(
+        HookContext(), ToolCall("t", {"trail": []}), execute
+    )
+    denied, trail, content, expected_log = _reference(plans, fail_mode)
+    assert out.denied is denied
+    assert log == expected_log
+    if not denied:
+        assert ran == [trail] and out.result is not None and out.result.content == content
+    elif any(entry.endswith(".after") for entry in log):
+        assert ran == [trail]  # the tool ran; a later after-hook denied its result
+    else:
+        assert ran == []
+
+    # The async path makes exactly the same decisions in the same order.
+    alog_start = len(log)
+
+    async def aexecute(call: ToolCall) -> ToolResult:
+        return execute(call)
+
+    aout = asyncio.run(
+        GuardChain(guards, fail_mode=fail_mode).arun_tool(
+            HookContext(), ToolCall("t", {"trail": []}), aexecute
+        )
+    )
+    assert log[alog_start:] == expected_log
+    assert aout.denied is out.denied and aout.result == out.result
