@@ -47,7 +47,7 @@ def requests(draw: Any) -> tuple[tuple[str, ...], str, str, str, str]:
     roles = tuple(draw(st.lists(st.sampled_from(ROLE_NAMES), min_size=1, max_size=3, unique=True)))
     return (
         roles,
-        draw(st.sampled_from(["", *TENANTS])),
+        draw(st.sampled_from(["", "*", *TENANTS])),
         typ,
         draw(names),
         draw(st.sampled_from(RESOURCE_ACTIONS[typ])),
