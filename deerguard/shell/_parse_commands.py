@@ -13,6 +13,8 @@ from deerguard.shell._lexer import (
     RESERVED,
     RawPart,
     heredoc_delimiter,
+    new_literal,
+    new_word,
 )
 from deerguard.shell._parse_state import Pending
 from deerguard.shell._parse_words import WordParser
@@ -228,7 +230,7 @@ class CommandParser(WordParser):
                 if m is not None:
                     a, b = m.span(1)
                     span = self.sp(a, b)
-                    words.append(Word(span, (Literal(span, m.group(1)),)))
+                    words.append(new_word(span, (new_literal(span, m.group(1)),)))
                     self.i = b
                     continue
             self.blanks()

@@ -20,6 +20,8 @@ from deerguard.shell._lexer import (
     brace_pass,
     decode_ansi_c,
     merge_literals,
+    new_literal,
+    new_word,
 )
 from deerguard.shell._parse_state import Base, Pending, State
 from deerguard.shell.ast import (
@@ -88,7 +90,7 @@ class WordParser(Base):
             if end >= n or (s[end] in _PLAIN_END and not s.startswith(("<(", ">("), end, n)):
                 self.i = end
                 span = self.sp(start, end)
-                return Word(span, (Literal(span, m.group()),))
+                return new_word(span, (new_literal(span, m.group()),))
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
         while self.i < n and not self.st.aborted:
@@ -101,7 +103,7 @@ class WordParser(Base):
                 break
             m = LIT_NORMAL_RE.match(s, i, n)
             if m:
-                raw.append(Literal(self.sp(i, m.end()), m.group()))
+                raw.append(new_literal(self.sp(i, m.end()), m.group()))
                 self.i = m.end()
                 continue
             if c == "~" and i > start and s[i - 1] in ":=" and assign_like is None:
@@ -238,7 +240,7 @@ class WordParser(Base):
                 break
             m = LIT_DQ_RE.match(s, i, n)
             if m:
-                raw.append(Literal(self.sp(i, m.end()), m.group()))
+                raw.append(new_literal(self.sp(i, m.end()), m.group()))
                 self.i = m.end()
             elif c == "\\" and i + 1 < n and not _raw_dq_escape(s[i + 1]) and s[i + 1] != "\n":
                 raw.append(Literal(self.sp(i, i + 1), "\\"))
@@ -438,7 +440,7 @@ class WordParser(Base):
                 break
             m = LIT_PARAM_RE.match(s, i, n)
             if m:
-                raw.append(Literal(self.sp(i, m.end()), m.group()))
+                raw.append(new_literal(self.sp(i, m.end()), m.group()))
                 self.i = m.end()
             elif c in "{}" or (c == "'" and quoted):
                 braces += 1 if c == "{" else -1 if c == "}" else 0
@@ -458,9 +460,13 @@ class WordParser(Base):
         if not self.enter():
             self.leave()
             return ArithExp(self.sp(start, self.i), "")
+        st = self.st
+        marks = (len(st.issues), len(st.comments), len(self.pending))
         parts, end, ok = self.arith_parts(close)
         self.leave()
         if not ok:
+            # Forget what the abandoned attempt recorded; the re-parse records it again.
+            del st.issues[marks[0] :], st.comments[marks[1] :], self.pending[marks[2] :]
             self.i = start
             return None
         return ArithExp(self.sp(start, self.i), self.s[body:end], parts)
@@ -475,7 +481,7 @@ class WordParser(Base):
             c = s[i]
             m = LIT_ARITH_RE.match(s, i, n)
             if m:
-                raw.append(Literal(self.sp(i, m.end()), m.group()))
+                raw.append(new_literal(self.sp(i, m.end()), m.group()))
                 self.i = m.end()
                 continue
             if c in "([":
@@ -521,7 +527,7 @@ class WordParser(Base):
                 c = s[i]
                 m = LIT_HEREDOC_RE.match(s, i, end)
                 if m:
-                    raw.append(Literal(self.sp(i, m.end()), m.group()))
+                    raw.append(new_literal(self.sp(i, m.end()), m.group()))
                     self.i = m.end()
                 elif c == "\\" and i + 1 < end and s[i + 1] not in "$`\\\n":
                     raw.append(Literal(self.sp(i, i + 1), "\\"))
