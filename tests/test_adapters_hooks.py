@@ -396,3 +396,10 @@ def test_chain_matches_the_reference_order_and_fail_mode(
     )
     assert log[alog_start:] == expected_log
     assert aout.denied is out.denied and aout.result == out.result
+
+
+def test_an_object_without_hooks_is_rejected_instead_of_guarding_nothing() -> None:
+    with pytest.raises(ConfigError, match="not a guard"):
+        GuardChain([object()])
+    with pytest.raises(ConfigError, match="chain.guards"):
+        GuardChain([GuardChain([])])

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from ..errors import ConfigError
 from ._chain_async import AsyncRuns
-from ._chain_base import KINDS, Denied, Malformed, guard_name, kept
+from ._chain_base import KINDS, Denied, Malformed, check_guard, guard_name, kept
 from ._values import (
     ALLOW,
     Decision,
@@ -53,6 +53,9 @@ class GuardChain(AsyncRuns):
         ):
             raise ConfigError("passthrough must be a tuple of exception classes")
         self._guards: tuple[object, ...] = tuple(guards)
+        for guard in self._guards:
+            # A hook-less object would silently guard nothing: a fail-open mistake.
+            check_guard(guard)
         self._fail_mode: Literal["closed", "open"] = fail_mode
         self._passthrough = passthrough
         self._passthrough_if = passthrough_if
@@ -63,7 +66,7 @@ class GuardChain(AsyncRuns):
         return self._guards
 
     @property
-    def fail_mode(self) -> str:
+    def fail_mode(self) -> Literal["closed", "open"]:
         """``"closed"`` (default) or ``"open"``."""
         return self._fail_mode
 

@@ -21,7 +21,17 @@ from ._values import (
     ToolSpec,
 )
 
-__all__ = ["ChainCore", "guard_name"]
+__all__ = ["HOOK_NAMES", "ChainCore", "check_guard", "guard_name"]
+
+#: The six hooks of the contract, in the order a call meets them.
+HOOK_NAMES = (
+    "before_model",
+    "wrap_model",
+    "after_model",
+    "before_tool",
+    "around_tool",
+    "after_tool",
+)
 
 _log = logging.getLogger("deerguard.adapters")
 
@@ -30,6 +40,18 @@ KINDS: dict[str, tuple[str, str, str, type[Any], type[Any]]] = {
     "model": ("before_model", "wrap_model", "after_model", ModelCall, ModelResult),
     "tool": ("before_tool", "around_tool", "after_tool", ToolCall, ToolResult),
 }
+
+
+def check_guard(guard: object) -> None:
+    """Raise ConfigError for an object with none of the six hooks (it would guard nothing)."""
+    if any(hasattr(guard, h) or hasattr(guard, "a" + h) for h in HOOK_NAMES):
+        return
+    hint = (
+        "pass its guards instead (chain.guards) or the chain itself where an adapter takes one"
+        if type(guard).__name__ == "GuardChain"
+        else "implement at least one of " + ", ".join(HOOK_NAMES)
+    )
+    raise ConfigError(f"{type(guard).__name__} object is not a guard: {hint}")
 
 
 def guard_name(guard: object) -> str:

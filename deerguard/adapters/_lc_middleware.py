@@ -70,6 +70,10 @@ class DeerguardMiddleware(AgentMiddleware[DeerguardState, Any, Any]):
         name: str | None = None,
     ) -> None:
         super().__init__()
+        if len(guards) == 1 and isinstance(guards[0], GuardChain):
+            # A prepared chain: keep its guards and fail mode, add LangGraph's passthrough.
+            fail_mode = guards[0].fail_mode
+            guards = guards[0].guards
         self.chain = GuardChain(
             guards,
             fail_mode=fail_mode,

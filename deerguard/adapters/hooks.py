@@ -28,6 +28,7 @@ or ``passthrough_if=``.
 from __future__ import annotations
 
 from ._chain import GuardChain, guard_name
+from ._chain_base import HOOK_NAMES
 from ._values import (
     Decision,
     HookContext,
@@ -56,12 +57,3 @@ __all__ = [
     "ToolSpec",
     "guard_name",
 ]
-
-HOOK_NAMES = (
-    "before_model",
-    "wrap_model",
-    "after_model",
-    "before_tool",
-    "around_tool",
-    "after_tool",
-)
