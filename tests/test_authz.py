@@ -433,3 +433,29 @@ def test_any_roles_mapping_loads_or_raises_policy_error(data: dict[str, Any]) ->
             True,
             False,
         )
+
+
+def test_filter_validates_its_inputs_even_with_nothing_to_filter(authz: Authorizer) -> None:
+    with pytest.raises(ConfigError):
+        authz.filter_resources(Principal(roles=("editor",)), "tool", [])
+    with pytest.raises(ConfigError):
+        authz.filter_resources(USER, "", [])
+    with pytest.raises(ConfigError):
+        authz.filter_resources(USER, "tool", "web_search")  # a string is not a list of names
+    with pytest.raises(ConfigError):
+        authz.filter_resources(USER, "tool", None)  # type: ignore[arg-type]
+    names = ["update_agent", "web_search"]
+    assert authz.filter_resources(USER, "tool", tuple(names)) == ["web_search"]
+    assert names == ["update_agent", "web_search"]
+
+
+def test_mutating_the_mapping_after_construction_changes_nothing() -> None:
+    data: dict[str, Any] = {"roles": {"user": {"tools": {"allow": ["bash"]}}}}
+    authz = Authorizer.from_mapping(data)
+    data["roles"]["user"]["tools"]["allow"] = ["web_search"]
+    data["roles"]["admin"] = {"tools": {"allow": "*"}}
+    authz.reload()
+    assert authz.authorize(USER, "tool", "bash", "call").allow
+    assert not authz.authorize(USER, "tool", "web_search", "call").allow
+    with pytest.raises(ConfigError):
+        authz.authorize(Principal(roles=("admin",)), "tool", "bash", "call")

@@ -305,13 +305,16 @@ class Authorizer:
         """Return the ``names`` the principal may ``action`` (default: ``list`` if the type has
         it, else its only action), in the given order, duplicates kept, never adding any."""
         if action is None:
-            actions = RESOURCE_ACTIONS.get(resource_type, ())
+            known = isinstance(resource_type, str)
+            actions = RESOURCE_ACTIONS.get(resource_type, ()) if known else ()
             action = "list" if "list" in actions else (actions[0] if actions else "")
-        return [
-            name
-            for name in list(names)
-            if self.authorize(principal, resource_type, name, action).allow
-        ]
+        if isinstance(names, str | bytes) or not isinstance(names, Iterable):
+            raise ConfigError(f"names must be a list of names, got {type(names).__name__}")
+        candidates = list(names)  # a snapshot: the caller's list is never modified
+        # Check the principal and the permission even when there is nothing to filter.
+        self.authorize(principal, resource_type, "-", action)
+        authorize = self.authorize
+        return [n for n in candidates if authorize(principal, resource_type, n, action).allow]
 
     def explain(
         self, principal: Principal, resource_type: str, name: str, action: str, /
