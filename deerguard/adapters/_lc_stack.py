@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from os import PathLike
+from pathlib import Path
 from typing import Any, Literal
 
 from langchain.agents.middleware import AgentMiddleware
@@ -10,7 +12,7 @@ from langchain.agents.middleware import AgentMiddleware
 from ..authz import Authorizer
 from ..provenance import Receipt
 from ..sanitize import DEFAULT_REMOTE_TOOLS, TagProfile
-from ..shell import ShellPolicy
+from ..shell import ShellPolicy, load_policy
 from ._guard_authz import Authorization
 from ._guard_receipts import ToolReceipts
 from ._guard_sanitize import InputSanitization, ToolResultSanitization
@@ -59,18 +61,24 @@ class ToolResultSanitizationMiddleware(DeerguardMiddleware):
 
 
 class SandboxAuditMiddleware(DeerguardMiddleware):
-    """Classify bash commands: block with a tool message, warn and run, audit every call."""
+    """Classify bash commands: block with a tool message, warn and run, audit every call.
+
+    ``policy`` is a ``ShellPolicy`` or the path of a shell policy TOML file (loaded now, so
+    a bad file raises ``PolicyError`` when the agent is built, not mid-run).
+    """
 
     def __init__(
         self,
         *,
-        policy: ShellPolicy | None = None,
+        policy: ShellPolicy | str | PathLike[str] | None = None,
         tool_names: Sequence[str] = ("bash",),
         command_arg: str = "command",
         audit: Callable[[dict[str, Any]], None] | None = None,
         fail_mode: Literal["closed", "open"] = "closed",
         name: str | None = None,
     ) -> None:
+        if policy is not None and not isinstance(policy, ShellPolicy):
+            policy = load_policy(Path(policy))
         guard = SandboxAudit(
             policy=policy, tool_names=tool_names, command_arg=command_arg, audit=audit
         )
@@ -127,7 +135,7 @@ def deerguard_middleware(
     principal: PrincipalSource = None,
     default_role: str | None = None,
     models: Mapping[str, Any] | None = None,
-    shell_policy: ShellPolicy | None = None,
+    shell_policy: ShellPolicy | str | PathLike[str] | None = None,
     bash_tools: Sequence[str] = ("bash",),
     command_arg: str = "command",
     audit: Callable[[dict[str, Any]], None] | None = None,
