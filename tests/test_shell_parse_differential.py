@@ -81,6 +81,43 @@ def _ours(script: ast.Script, to_bytes: list[int]) -> list[tuple[Entry, ...]]:
     return sorted(commands)
 
 
+def _our_redirects(script: ast.Script, to_bytes: list[int]) -> list[tuple[object, ...]]:
+    found: list[tuple[object, ...]] = []
+
+    def visit(node: ast.Node) -> None:
+        if isinstance(node, ast.Redirect) and node.target is not None:
+            doc = node.heredoc
+            # shfmt has no body node for an empty heredoc body.
+            body = doc.span[0] if doc is not None and doc.span[0] < doc.span[1] else None
+            start, end = node.target.span
+            found.append(
+                (node.op, node.fd, to_bytes[start], to_bytes[end], body and to_bytes[body])
+            )
+
+    ast.walk(script, visit)
+    return sorted(found, key=repr)
+
+
+def _their_redirects(tree: Any) -> list[tuple[object, ...]]:
+    found: list[tuple[object, ...]] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        for red in node.get("Redirs") or []:
+            word = red["Word"]
+            fd = red["N"]["Value"] if red.get("N") else None
+            body = red["Hdoc"]["Pos"]["Offset"] if red.get("Hdoc") else None
+            start, end = word["Pos"]["Offset"], word["End"]["Offset"]
+            found.append((red["Op"], fd, start, end, body))
+        stack.extend(v for v in node.values() if isinstance(v, dict | list))
+    return sorted(found, key=repr)
+
+
 def _theirs(tree: Any) -> list[tuple[Entry, ...]]:
     commands: list[tuple[Entry, ...]] = []
     stack = [tree]
@@ -115,7 +152,7 @@ def _shfmt(command: str) -> Any | None:
 
 
 @pytest.mark.skipif(not Path(SHFMT).exists(), reason="shfmt (shfmt-py wheel) not installed")
-def test_word_boundaries_and_command_positions_agree_with_shfmt() -> None:
+def test_words_command_positions_and_redirections_agree_with_shfmt() -> None:
     disagreements: dict[str, str] = {}
     compared = 0
     for command in COMMANDS:
@@ -124,8 +161,9 @@ def test_word_boundaries_and_command_positions_agree_with_shfmt() -> None:
         if tree is None:
             continue
         compared += 1
-        ours = _ours(script, _byte_offsets(command))
-        theirs = _theirs(tree)
+        to_bytes = _byte_offsets(command)
+        ours = (_ours(script, to_bytes), _our_redirects(script, to_bytes))
+        theirs = (_theirs(tree), _their_redirects(tree))
         if ours != theirs:
             disagreements[command] = f"ours={ours} shfmt={theirs}"
     assert compared >= 300
