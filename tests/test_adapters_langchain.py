@@ -311,3 +311,23 @@ def test_sandbox_policy_file_is_loaded_when_the_agent_is_built(tmp_path: Any) ->
     bad.write_text("[commands]\ndeny = 7\n")
     with pytest.raises(PolicyError):
         deerguard_middleware(shell_policy=bad)
+
+
+def test_principal_from_a_dataclass_context_schema() -> None:
+    from dataclasses import dataclass
+
+    @dataclass
+    class Ctx:
+        user_id: str
+        user_role: str
+
+    tools = Tools()
+    model = scripted("ok")
+    agent = create_agent(
+        model,
+        [tools.bash(), tools.web_fetch()],
+        middleware=[AuthorizationMiddleware(Authorizer.from_mapping(ROLES))],
+        context_schema=Ctx,
+    )
+    agent.invoke({"messages": [HumanMessage("go")]}, context=Ctx("u1", "guest"))
+    assert model.offered_tools[0] == ["web_fetch"]

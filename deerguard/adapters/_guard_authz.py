@@ -9,6 +9,7 @@ was given, or the server-owned keys of the framework's run context.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -32,6 +33,18 @@ def _mcp_server(metadata: Any) -> str | None:
     return server if isinstance(server, str) and server else None
 
 
+def _as_mapping(context: Any) -> Any:
+    """A run context as a mapping: dicts as they are, dataclass and pydantic contexts dumped."""
+    if isinstance(context, Mapping):
+        return context
+    if dataclasses.is_dataclass(context) and not isinstance(context, type):
+        return {f.name: getattr(context, f.name) for f in dataclasses.fields(context)}
+    dump = getattr(context, "model_dump", None)
+    if callable(dump):
+        return dump()
+    return context
+
+
 class Authorization:
     """Authorize tools (visibility and calls), MCP servers and the model for the principal.
 
@@ -39,7 +52,8 @@ class Authorization:
     removes tools; a denied model falls back only to a candidate that passes ``model:list``
     and ``model:use``, and with none the model call is denied; a missing or unknown principal
     is a guard error, so the chain fails closed. A model whose name the adapter cannot read
-    (``None``) is not checked.
+    (``None``) is not checked. A run context may be a mapping, a dataclass or a pydantic
+    model; only its server-owned keys are read (``principal_from_context``).
 
     >>> # Authorization(Authorizer.from_file("roles.yaml"), fallback_models=["gpt-4o-mini"])
     """
@@ -72,7 +86,7 @@ class Authorization:
             return self._principal
         if callable(self._principal):
             return self._principal(ctx)
-        context = ctx.extra.get("context")
+        context = _as_mapping(ctx.extra.get("context"))
         if isinstance(context, Mapping):
             return self.authorizer.principal_from_context(context, default_role=self._default_role)
         raise ConfigError(
