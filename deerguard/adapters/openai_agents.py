@@ -1,22 +1,26 @@
-"""OpenAI Agents SDK guardrails running deerguard guards (extra ``openai-agents``).
+"""OpenAI Agents SDK integration running deerguard guards (extra ``openai-agents``).
 
 One line per surface::
 
-    agent = Agent(name="a", tools=guard_function_tools(tools, SandboxAudit(audit=log.append)))
+    agent = Agent(name="a", tools=guard_function_tools(tools, SandboxAudit(), Authorization(a)))
     agent = Agent(name="a", input_guardrails=[model_guardrail(Authorization(authz))], ...)
+    config = RunConfig(call_model_input_filter=model_input_filter(InputSanitization()))
     server = MCPServerStdio(params, tool_filter=mcp_tool_filter(Authorization(authz)))
 
-- :func:`tool_guardrail` returns a ``ToolInputGuardrail`` that runs the guards' ``before_tool``
-  hooks; a deny rejects the call with ``ToolGuardrailFunctionOutput.reject_content`` and the
-  reason, so the model reads why and can adapt.
-- :func:`model_guardrail` returns a non-parallel ``InputGuardrail`` (it runs before the model
-  is called) that runs the ``before_model`` hooks; a deny (e.g. a model the principal may not
-  use) trips the wire and the SDK raises ``InputGuardrailTripwireTriggered``.
-- :func:`mcp_tool_filter` returns an MCP ``tool_filter`` that hides the tools the guards hide;
-  :func:`guard_function_tools` applies both visibility and the call guardrail to function tools.
+- :func:`guard_function_tools` hides tools the guards hide and runs the whole tool chain
+  (``before_tool``, ``around_tool``, ``after_tool``) around the SDK's own invoker: a denied call
+  returns the reason to the model without running; sanitizing, receipts and warnings apply.
+- :func:`tool_guardrail` is the same call check as a standalone ``ToolInputGuardrail``: a deny
+  is ``ToolGuardrailFunctionOutput.reject_content`` with the reason, so the model can adapt.
+- :func:`model_guardrail` is a non-parallel ``InputGuardrail`` (it runs before the model is
+  called) over the ``before_model`` hooks; a deny (a model the principal may not use) trips the
+  wire and the SDK raises ``InputGuardrailTripwireTriggered``.
+- :func:`model_input_filter` runs the ``before_model`` hooks before every model call and may
+  rewrite the input (``InputSanitization`` over every user turn).
+- :func:`mcp_tool_filter` is an MCP ``tool_filter`` hiding the tools the guards hide.
 
-The SDK's guardrails can check and reject but not rewrite, so rewriting hooks (sanitizing tool
-results) are not run here. Fail mode is the chain's: closed by default.
+Tool hooks share one state dict per run (anchored on the run's ``usage`` object) and see the
+number of model calls so far as ``ctx.step``. Fail mode is the chain's: closed by default.
 """
 
 from __future__ import annotations
