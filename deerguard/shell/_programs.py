@@ -148,10 +148,11 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     args = inv.args
     texts = [f.text for f in args]
     taint = set(stdin.taint) if stdin is not None else set()
-    for f in args:
-        path = norm_path(f.text, run.cwd) if f.static else None
-        if path is not None and path in run.files:
-            taint.update(run.files[path])
+    if run.files:
+        for f in args:
+            path = norm_path(f.text, run.cwd) if f.static else None
+            if path is not None and path in run.files:
+                taint.update(run.files[path])
     if name in R.NETWORK_SENDERS:
         leaked = [s for s in taint if s.kind == "secret"]
         leaked += [s for f in args for s in f.taint if s.kind == "secret"]

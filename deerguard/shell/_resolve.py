@@ -10,7 +10,7 @@ the word after it is then treated as the command, which errs towards classifying
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ._words import DYN, Field
 
@@ -92,22 +92,44 @@ WRAPPERS: dict[str, Wrapper] = {
 """Wrappers by program name; each runs the command found after its options."""
 
 
-@dataclass(slots=True)
 class Invocation:
     """One program that would run: its normalized name, its fields and how it was reached.
 
     ``name`` is ``""`` when the program name is not static. ``wrappers`` lists the wrapper
-    programs it was reached through; ``code`` holds a shell command string a wrapper runs
-    (``watch 'cmd'``, ``flock f -c 'cmd'``, ``su -c 'cmd'``).
+    programs it was reached through. ``args`` are the fields after the name (computed on
+    demand, so a chain of thousands of wrappers stays linear).
     """
 
-    name: str
-    word: Field
-    args: list[Field]
-    wrappers: tuple[str, ...] = ()
-    assigns: list[tuple[str, Field]] = field(default_factory=list)
-    privileged: bool = False
-    from_stdin: bool = False  # xargs: more arguments come from stdin
+    __slots__ = ("name", "word", "_fields", "_start", "_args", "_chain", "_depth", "assigns",
+                 "privileged", "from_stdin")
+
+    def __init__(self, name: str, word: Field, args: list[Field] | None = None,
+                 wrappers: tuple[str, ...] = (), assigns: list[tuple[str, Field]] | None = None,
+                 privileged: bool = False, from_stdin: bool = False, *,
+                 fields: list[Field] | None = None, start: int = 0,
+                 chain: list[str] | None = None, depth: int = 0) -> None:
+        self.name = name
+        self.word = word
+        self._args = args
+        self._fields = fields
+        self._start = start
+        self._chain = chain if chain is not None else list(wrappers)
+        self._depth = depth if chain is not None else len(wrappers)
+        self.assigns = assigns if assigns is not None else []
+        self.privileged = privileged
+        self.from_stdin = from_stdin
+
+    @property
+    def args(self) -> list[Field]:
+        """The fields after the program name."""
+        if self._args is None:
+            self._args = (self._fields or [])[self._start:]
+        return self._args
+
+    @property
+    def wrappers(self) -> tuple[str, ...]:
+        """The wrapper programs crossed to reach this one, outermost first."""
+        return tuple(self._chain[:self._depth])
 
 
 def program_name(text: str) -> str:
@@ -150,8 +172,8 @@ def resolve(fields: list[Field]) -> Resolution:
     while i < n:
         word = fields[i]
         name = program_name(word.text) if word.static else ""
-        inv = Invocation(name, word, fields[i + 1:], tuple(wrappers), pending_assigns,
-                         privileged, from_stdin)
+        inv = Invocation(name, word, None, (), pending_assigns, privileged, from_stdin,
+                         fields=fields, start=i + 1, chain=wrappers, depth=len(wrappers))
         chain.append(inv)
         if name == "busybox" and i + 1 < n and fields[i + 1].static \
                 and not fields[i + 1].text.startswith("-"):
@@ -178,8 +200,6 @@ def resolve(fields: list[Field]) -> Resolution:
             span = (fields[j].span[0], fields[-1].span[1])
             taint = frozenset().union(*(f.taint for f in fields[j:]))
             return Resolution(chain, Field(joined, span, taint), name)
-        if name == "env" and inv.assigns is not None:
-            pass
         i = j
     return Resolution(chain)
 

@@ -25,6 +25,7 @@ __all__ = ["Run"]
 
 _MAX_CODE_DEPTH = 12
 _MAX_NODE_DEPTH = 150
+_MAX_VALUE = 4096
 
 
 class _Frame:
@@ -41,7 +42,7 @@ class _Compiled:
     """Policy lookups prepared once per policy."""
 
     __slots__ = ("policy", "deny", "deny_globs", "warn", "warn_globs", "allow", "allow_globs",
-                 "paths", "severity")
+                 "paths", "severity", "listing")
 
     def __init__(self, policy: ShellPolicy) -> None:
         self.policy = policy
@@ -51,6 +52,7 @@ class _Compiled:
         self.allow, self.allow_globs = _split_globs(c.allow)
         self.paths = PathRules(policy.paths.protected)
         self.severity = policy.severity
+        self.listing: dict[str, tuple[bool, bool, bool]] = {}
 
 
 def _split_globs(names: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
@@ -94,7 +96,7 @@ class Run:
         self.code_depth = 0
         self.node_depth = 0
         self.too_deep = False
-        self.budget = 8 * len(source) + 4096
+        self.budget = 3 * len(source) + 4096
         self.frames: list[_Frame] = []
         self.subst_cache: dict[int, tuple[Taint, str | None]] = {}
         self.proc_text: dict[tuple[int, int], str] = {}
@@ -394,6 +396,9 @@ class Run:
             old = self.env.get(a.name)
             if a.append and old is not None and var.items is None and old.items is None:
                 var = Var(alts=(old.alts[0] + value.text,), taint=old.taint | var.taint)
+            if len(value.text) > _MAX_VALUE or len(var.alts[0]) > _MAX_VALUE:
+                # x=$x$x doubles per step: keep values bounded (linear time and memory).
+                var = Var(alts=(DYN,), taint=var.taint)
             self.env[a.name] = merge_alts(old, var, conditional=self.cond > 0)
         return value
 
@@ -416,22 +421,22 @@ class Run:
             self.redirect_output(cmd.redirects, EMPTY)
             return EMPTY
         prefix = [(a.name, self.assign(a, persist=False)) for a in cmd.assignments]
-        self.exp.alts_seen = 1
+        exp = self.exp
+        exp.alts_seen = 1
         fields: list[Field] = []
         for w in cmd.words:
-            fields.extend(self.exp.expand(w))
-        candidates = [fields]
-        for choice in range(1, min(self.exp.alts_seen, 8)):
+            fields.extend(exp.expand(w))
+        if cmd.redirects:
+            stdin = self.redirect_input(cmd.redirects, stdin)
+        out = self.invoke(fields, stdin, prefix) if fields else EMPTY
+        # Variables with several possible values: classify each alternative too.
+        for choice in range(1, min(exp.alts_seen, 8)):
             alt: list[Field] = []
             for w in cmd.words:
-                alt.extend(self.exp.expand(w, choice))
-            candidates.append(alt)
-        stdin = self.redirect_input(cmd.redirects, stdin)
-        out = EMPTY
-        for index, cand in enumerate(candidates):
-            if cand:
-                out = _union(out, self.invoke(cand, stdin, prefix, record=index == 0))
-        return self.redirect_output(cmd.redirects, out)
+                alt.extend(exp.expand(w, choice))
+            if alt:
+                out = _union(out, self.invoke(alt, stdin, prefix, record=False))
+        return self.redirect_output(cmd.redirects, out) if cmd.redirects else out
 
     def invoke(self, fields: list[Field], stdin: Flow | None,
                prefix: list[tuple[str, Field]], *, record: bool = True) -> Flow:
@@ -463,14 +468,24 @@ class Run:
             return
         if record:
             self.commands.append(name)
-        if _listed(name, cp.deny, cp.deny_globs):
+        verdicts = cp.listing.get(name)
+        if verdicts is None:
+            verdicts = cp.listing[name] = (
+                _listed(name, cp.deny, cp.deny_globs),
+                bool(cp.allow or cp.allow_globs) and name not in _SAFE_BUILTINS
+                and not _listed(name, cp.allow, cp.allow_globs),
+                _listed(name, cp.warn, cp.warn_globs))
+            if len(cp.listing) > 4096:
+                cp.listing.clear()
+        if not any(verdicts):
+            return
+        if verdicts[0]:
             self.add("shell.denied-command", inv.word.span, f"{name} is denied by policy",
                      _via(inv))
-        elif cp.allow or cp.allow_globs:
-            if name not in _SAFE_BUILTINS and not _listed(name, cp.allow, cp.allow_globs):
-                self.add("shell.not-allowed", inv.word.span, f"{name} is not on the "
-                         "policy's allow list", _via(inv))
-        if _listed(name, cp.warn, cp.warn_globs):
+        elif verdicts[1]:
+            self.add("shell.not-allowed", inv.word.span, f"{name} is not on the "
+                     "policy's allow list", _via(inv))
+        if verdicts[2]:
             self.add("shell.warned-command", inv.word.span, f"{name} is on the policy's "
                      "warn list", _via(inv))
 

@@ -160,6 +160,15 @@ class Expander:
 
     def expand(self, word: ast.Word, choice: int = 0) -> list[Field]:
         """Return the fields ``word`` expands to (alternative ``choice`` of variables)."""
+        parts = word.parts
+        if len(parts) == 1:
+            # Fast paths: one literal (no glob/brace) or one single-quoted string.
+            part = parts[0]
+            kind = type(part)
+            if kind is ast.Literal:
+                return [Field(part.value, word.span)]  # type: ignore[union-attr]
+            if kind is ast.SingleQuoted or kind is ast.AnsiCQuoted:
+                return [Field(part.value, word.span, quoted=True)]  # type: ignore[union-attr]
         builders = [_Builder()]
         builders = self._parts(word.parts, builders, choice, quoted=False, span=word.span)
         out: list[Field] = []
@@ -251,11 +260,14 @@ class Expander:
             for b in builders:
                 b.add(DYN, quoted=quoted)
             return builders
+        if len(builders) * len(part.items) > _MAX_FIELDS:
+            # Past the cap the product is not expanded further (bounded work per word).
+            for b in builders:
+                b.add(DYN, quoted=quoted)
+            return builders
         out: list[_Builder] = []
         for b in builders:
             for item in part.items:
-                if len(out) >= _MAX_FIELDS:
-                    break
                 nb = b.copy()
                 out.extend(self._parts(item.parts, [nb], choice, quoted=quoted, span=span))
         return out or builders

@@ -1,0 +1,143 @@
+"""Benchmark the shell classifier: µs per command over the corpora, worst adversarial cases.
+
+Run: ``python benchmarks/shell_classify.py [--quick]``. Prints
+
+* median and p99 microseconds per ``classify()`` call over ``corpora/shell/pass.jsonl`` and
+  ``corpora/shell/block.jsonl`` (the full public call: parse, resolve, rules, result object),
+  each command timed on its own (median of several rounds per command);
+* the parse-only median on the same commands, to show the classifier's own share;
+* the worst time over adversarial 10,000-character inputs (deep nesting, long pipelines,
+  thousands of words, wrappers, nested ``bash -c``/``eval`` quoting, variables, heredocs,
+  brace products, unclosed constructs, garbage);
+* a growth table: each adversarial family at 1,000 / 10,000 / 100,000 characters (the last
+  with ``limits.max_length`` raised), with the ratio per 10x step (linear stays near 10x).
+
+Targets (issue 4, 2-core machines): median < 30 µs, p99 < 200 µs, any 10,000-character input
+< 5 ms, linear growth.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from deerguard.shell import Classifier, parse, parse_policy  # noqa: E402
+
+
+def _corpus(name: str) -> list[str]:
+    path = ROOT / "corpora" / "shell" / f"{name}.jsonl"
+    return [json.loads(line)["command"] for line in path.read_text("utf-8").splitlines()
+            if line.strip()]
+
+
+def _time_each(fn: Callable[[str], object], commands: list[str], rounds: int) -> list[float]:
+    """Per-command cost in µs: the median of ``rounds`` timings of each command."""
+    out = []
+    for command in commands:
+        samples = []
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            fn(command)
+            samples.append(time.perf_counter() - t0)
+        out.append(statistics.median(samples) * 1e6)
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _fit(unit: str, size: int) -> str:
+    """Whole copies of ``unit`` padded with spaces to exactly ``size`` characters."""
+    text = unit * max(0, size // len(unit))
+    return text + " " * (size - len(text))
+
+
+def _rep(unit: str, size: int, head: str = "", tail: str = "") -> str:
+    """``head`` + whole copies of ``unit`` + ``tail``, at most ``size`` characters."""
+    count = max(0, (size - len(head) - len(tail)) // len(unit))
+    return head + unit * count + tail
+
+
+FAMILIES: dict[str, Callable[[int], str]] = {
+    "deep-subshells": lambda n: "( " * ((n - 2) // 4) + "ls" + " )" * ((n - 2) // 4),
+    "deep-cmdsubst": lambda n: "echo " + "$(" * ((n - 6) // 3) + "x" + ")" * ((n - 6) // 3),
+    "long-pipeline": lambda n: _rep("cat f | ", n, tail="sh"),
+    "many-words": lambda n: _rep("a ", n, head="echo "),
+    "many-statements": lambda n: _rep("rm -f x; ", n),
+    "wrapper-chain": lambda n: _rep("env ", n, tail="rm -rf /"),
+    "sudo-nice-chain": lambda n: _rep("sudo -u r nice -n 1 ", n, tail="ls"),
+    "nested-bash-c": lambda n: _nested_bash(n),
+    "nested-eval": lambda n: _rep("eval ", n, tail="ls"),
+    "variables": lambda n: _rep("x=$x$x; ", n, tail="$x"),
+    "brace-products": lambda n: _rep("{a,b}", n, head="echo "),
+    "heredocs": lambda n: _rep("cat <<E\nx\nE\n", n),
+    "unclosed-quotes": lambda n: _rep("echo \"a ' b $( ", n),
+    "functions": lambda n: _rep("f(){ f; }; f; ", n),
+    "find-exec": lambda n: _rep("-exec rm {} ; ", n, head="find / "),
+    "python-c": lambda n: _rep("os.system(\"ls\");", n, head="python3 -c '", tail="'"),
+    "garbage": lambda n: _rep("\x00\\'\"`$({[<|&;>]})\n#~!", n),
+}
+
+
+def _nested_bash(n: int) -> str:
+    text = "ls"
+    while True:
+        bigger = "bash -c " + "'" + text.replace("'", "'\\''") + "'"
+        if len(bigger) > n:
+            return text
+        text = bigger
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    rounds = 3 if quick else 7
+    clf = Classifier()
+    print("deerguard shell classifier benchmark")
+    for name in ("pass", "block"):
+        commands = _corpus(name)
+        for c in commands:  # warm caches (policy compile, regexes)
+            clf.classify(c)
+        cost = _time_each(clf.classify, commands, rounds)
+        parse_cost = _time_each(parse, commands, rounds)
+        print(f"  {name:5} corpus ({len(commands)} commands): classify median "
+              f"{statistics.median(cost):6.1f} µs, p99 {_pct(cost, 0.99):7.1f} µs, "
+              f"max {max(cost):7.1f} µs; parse-only median {statistics.median(parse_cost):5.1f} µs")
+    print("\n  adversarial 10,000-character inputs (worst of 3 runs each):")
+    worst = 0.0
+    for family, make in FAMILIES.items():
+        text = make(10_000)
+        samples = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            result = clf.classify(text)
+            samples.append((time.perf_counter() - t0) * 1e3)
+        worst = max(worst, max(samples))
+        print(f"    {family:17} {max(samples):7.2f} ms  -> {result.verdict}")
+    print(f"  worst: {worst:.2f} ms (target < 5 ms)")
+    big = Classifier(policy=parse_policy("[limits]\nmax_length = 200000\n"))
+    sizes = (1_000, 10_000) if quick else (1_000, 10_000, 100_000)
+    print("\n  growth (ms; ratio per 10x input):")
+    print("    " + f"{'family':17}" + "".join(f"{s:>12,}" for s in sizes) + "   ratios")
+    for family, make in FAMILIES.items():
+        times = []
+        for size in sizes:
+            text = make(size)
+            t0 = time.perf_counter()
+            big.classify(text)
+            times.append((time.perf_counter() - t0) * 1e3)
+        ratios = " ".join(f"{b / a:5.1f}x" for a, b in zip(times, times[1:], strict=False)
+                          if a > 0)
+        print("    " + f"{family:17}" + "".join(f"{t:12.2f}" for t in times) + "   " + ratios)
+
+
+if __name__ == "__main__":
+    main()
