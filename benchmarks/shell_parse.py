@@ -46,22 +46,18 @@ def _paired_medians(
     commands: list[str],
     repeat: int,
 ) -> tuple[float, float]:
-    """Best-of-``repeat`` per command for both parsers, interleaved so that machine load
-    affects both alike; returns the two medians in microseconds."""
+    """Best-of-``repeat`` per command for both parsers, measured back to back on each
+    command (so machine load drifts affect both alike); returns the two medians in µs."""
     a: list[float] = []
     b: list[float] = []
     for command in commands:
-        best_a = best_b = float("inf")
-        for _ in range(repeat):
-            start = time.perf_counter()
-            first(command)
-            mid = time.perf_counter()
-            second(command)
-            end = time.perf_counter()
-            best_a = min(best_a, mid - start)
-            best_b = min(best_b, end - mid)
-        a.append(best_a * 1e6)
-        b.append(best_b * 1e6)
+        for fn, out in ((first, a), (second, b)):
+            best = float("inf")
+            for _ in range(repeat):
+                start = time.perf_counter()
+                fn(command)
+                best = min(best, time.perf_counter() - start)
+            out.append(best * 1e6)
     return statistics.median(a), statistics.median(b)
 
 

@@ -9,7 +9,17 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from deerguard.shell.ast import BraceExp, Literal, Word, WordPart
+from deerguard.shell.ast import (
+    Assignment,
+    BraceExp,
+    Command,
+    Literal,
+    Redirect,
+    SimpleCommand,
+    Statement,
+    Word,
+    WordPart,
+)
 
 # Characters that end an unquoted word (bash "metacharacters" plus newline).
 METACHARS: Final = frozenset(" \t\n;&|<>()")
@@ -31,6 +41,11 @@ FUNC_NAME_RE: Final = re.compile(r"[^ \t\n;&|<>()'\"\\$`=]+")
 # A plain argument word after the command name: blanks, then characters needing no special
 # handling, ending at a delimiter that is not a redirection or process substitution.
 ARG_RE: Final = re.compile(r"[ \t]*(?!#)([^ \t\n;&|<>()\\'\"$`{}~]+)(?=[ \t\n;&|)]|\Z)")
+# A plain command name: like ARG_RE, minus ``=`` and ``[`` (so never an assignment) and digits
+# or ``{`` that could start a redirection.
+NAME_WORD_RE: Final = re.compile(
+    r"(?![#0-9])[^ \t\n;&|<>()\\'\"$`{}~=\[]+(?=[ \t\n;&|)]|\Z)"
+)
 DECL_ARRAY_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\] \t\n]*\])?\+?=\(")
 BLANK_RUN_RE: Final = re.compile(r"[ \t]+")
 
@@ -180,6 +195,38 @@ _lit_span = Literal.__dict__["span"].__set__
 _lit_value = Literal.__dict__["value"].__set__
 _word_span = Word.__dict__["span"].__set__
 _word_parts = Word.__dict__["parts"].__set__
+
+
+_sc = SimpleCommand.__dict__
+_sc_set = tuple(_sc[name].__set__ for name in ("span", "assignments", "words", "redirects"))
+_st = Statement.__dict__
+_st_set = (_st["span"].__set__, _st["command"].__set__, _st["terminator"].__set__)
+
+
+def new_simple(
+    span: tuple[int, int],
+    assignments: tuple[Assignment, ...],
+    words: tuple[Word, ...],
+    redirects: tuple[Redirect, ...],
+) -> SimpleCommand:
+    """``SimpleCommand(...)``, built without the dataclass ``__init__``."""
+    node = _new(SimpleCommand)
+    a, b, c, d = _sc_set
+    a(node, span)
+    b(node, assignments)
+    c(node, words)
+    d(node, redirects)
+    return node
+
+
+def new_statement(span: tuple[int, int], command: Command, terminator: str | None) -> Statement:
+    """``Statement(...)``, built without the dataclass ``__init__``."""
+    node = _new(Statement)
+    a, b, c = _st_set
+    a(node, span)
+    b(node, command)
+    c(node, terminator)
+    return node
 
 
 def new_literal(span: tuple[int, int], value: str) -> Literal:

@@ -10,10 +10,13 @@ from deerguard.shell._lexer import (
     DECL_ARRAY_RE,
     DIGITS_RE,
     NAME_RE,
+    NAME_WORD_RE,
     RESERVED,
     RawPart,
     heredoc_delimiter,
     new_literal,
+    new_simple,
+    new_statement,
     new_word,
 )
 from deerguard.shell._parse_state import Pending
@@ -116,7 +119,7 @@ class CommandParser(WordParser):
                 self.newline()
         if term is None or term == "\n":
             end = self.local(cmd.span[1])
-        return Statement(self.sp(start, end), cmd, term)
+        return new_statement(self.sp(start, end), cmd, term)
 
     def and_or(self) -> Command | None:
         start = self.i
@@ -223,13 +226,23 @@ class CommandParser(WordParser):
         words: list[Word] = []
         redirs: list[Redirect] = []
         declaration = False
+        base, posmap = self.base, self.posmap
+        m = NAME_WORD_RE.match(s, start, n)
+        if m is not None:
+            # Fast path: a plain command name (not an assignment; reserved words were
+            # already taken by ``command``).
+            a, b = m.span()
+            span = (base + a, base + b) if posmap is None else self.sp(a, b)
+            words.append(new_word(span, (new_literal(span, m.group()),)))
+            declaration = m.group() in _DECLARATIONS
+            self.i = b
         while not self.st.aborted:
             if words and not declaration:
                 # Fast path: most arguments are plain words (no quotes, expansions, braces).
                 m = ARG_RE.match(s, self.i, n)
                 if m is not None:
                     a, b = m.span(1)
-                    span = self.sp(a, b)
+                    span = (base + a, base + b) if posmap is None else self.sp(a, b)
                     words.append(new_word(span, (new_literal(span, m.group(1)),)))
                     self.i = b
                     continue
@@ -272,7 +285,7 @@ class CommandParser(WordParser):
             words.append(word)
         ends = [x[-1].span[1] for x in (assigns, words, redirs) if x]
         span = self.sp(start, self.local(max(ends)) if ends else start)
-        return SimpleCommand(span, tuple(assigns), tuple(words), tuple(redirs))
+        return new_simple(span, tuple(assigns), tuple(words), tuple(redirs))
 
     def declaration_array(self) -> Word:
         """``declare a=(x y)``: one argument word holding the elements' parts (bash passes
