@@ -361,6 +361,8 @@ def test_shipped_model_is_compiled_and_custom_models_use_casbin(tmp_path: Path) 
     assert isinstance(engine_backed._snapshot, CasbinEngine)
     assert engine_backed.authorize(USER, "tool", "web_x", "call").allow
     assert not engine_backed.authorize(USER, "tool", "web_x", "list").allow
+    assert "custom Casbin model" in engine_backed.explain(USER, "tool", "web_x", "call")
+    assert "custom" not in Authorizer.from_casbin(shipped, csv).explain(USER, "tool", "x", "call")
 
 
 def test_docstring_examples_run() -> None:

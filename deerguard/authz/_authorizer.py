@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigError
-from ._compiled import NO_MATCH, Match, compile_policy
+from ._compiled import NO_MATCH, CompiledPolicy, Match, compile_policy
 from ._glob import CONTROL_CHARACTERS, MAX_NAME_LENGTH, name_problem
 from ._models import ModelChoice, resolve_model_with
 from ._principal import TRUSTED_CONTEXT_KEYS, Principal, principal_from_context
@@ -322,8 +322,10 @@ class Authorizer:
         """Return a human-readable account of a decision: the answer and every matching row."""
         from ._explain import explain_text
 
+        snapshot = self._snapshot
         decision = self.authorize(principal, resource_type, name, action)
-        return explain_text(self._snapshot.policy, principal, decision)
+        custom = not isinstance(snapshot, CompiledPolicy)
+        return explain_text(snapshot.policy, principal, decision, custom_model=custom)
 
     # -- tools and models ---------------------------------------------------------------
 

@@ -10,7 +10,9 @@ from ._types import AuthzDecision, PolicySet
 __all__ = ["explain_text"]
 
 
-def explain_text(policy: PolicySet, principal: Principal, decision: AuthzDecision) -> str:
+def explain_text(
+    policy: PolicySet, principal: Principal, decision: AuthzDecision, *, custom_model: bool = False
+) -> str:
     """Return a multi-line account of ``decision`` for ``principal`` under ``policy``.
 
     Lists the principal's effective roles (with inheritance), the deciding rule and where it
@@ -39,6 +41,11 @@ def explain_text(policy: PolicySet, principal: Principal, decision: AuthzDecisio
         and isinstance(decision.name, str)
         and glob_match(decision.name, row.obj)
     ]
+    if custom_model:
+        lines.append(
+            "note: a custom Casbin model decided; rows below are matched with the shipped "
+            "model's rules (role, tenant, type, nameMatch, action) and may differ from it"
+        )
     if matching:
         lines.append("matching rows (any deny wins over every allow):")
         lines.extend(f"  {row}" + (f"  [{row.origin}]" if row.origin else "") for row in matching)

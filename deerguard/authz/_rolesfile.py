@@ -26,6 +26,7 @@ resource type is denied that type (deer-flow leaves it unrestricted), and a sect
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -299,13 +300,18 @@ def compile_document(doc: Document) -> PolicySet:
 MAX_NESTING = 64
 
 
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
 def _nesting_depth(text: str) -> int:
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return 0  # cannot nest deeper than the number of openers (the common case)
     depth = deepest = 0
-    for char in text:
-        if char in "[{":
+    for found in _BRACKETS.finditer(text):
+        if found.group() in "[{":
             depth += 1
             deepest = max(deepest, depth)
-        elif char in "]}":
+        else:
             depth = max(depth - 1, 0)
     return deepest
 
