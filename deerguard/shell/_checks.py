@@ -317,6 +317,9 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         if name == "mv":
             for f in operands[:-1]:
                 check_write(add, rules, f, cwd, "mv moves away")
+                path = norm_path(f.text, cwd)
+                if path is not None and is_critical(path):
+                    add("shell.recursive-delete", f.span, f"mv moves away {path}", None)
     elif name in ("tee", "truncate", "shred"):
         for f in _opts_and_operands(inv.args)[1]:
             check_write(add, rules, f, cwd, f"{name} writes")
@@ -325,16 +328,25 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                                    and "i" in f.text) for f in inv.args):
         for f in _opts_and_operands(inv.args)[1][1:]:
             check_write(add, rules, f, cwd, "sed -i edits")
-    elif name == "chmod":
-        check_chmod(add, inv)
+    elif name in ("chmod", "chown", "chgrp", "setfacl"):
+        if name == "chmod":
+            check_chmod(add, inv)
+        opts, operands = _opts_and_operands(inv.args)
+        if any(o in ("-R", "--recursive") or (o[1:2] != "-" and "R" in o) for o in opts):
+            for f in operands[1:]:
+                path = norm_path(f.text, cwd)
+                if path is not None and is_critical(path):
+                    add("shell.system-write", f.span, f"recursive {name} of {path} breaks "
+                        "the system", None)
     elif name == "git":
         check_git(add, inv)
     elif name in ("rg", "ripgrep") and any(f.text == "--pre" or f.text.startswith("--pre=")
                                           for f in inv.args):
         add("shell.rg-pre", inv.word.span, "rg --pre runs a program on every file", None)
     elif name == "crontab":
-        _, operands = _opts_and_operands(inv.args)
-        if operands or any(f.text == "-" for f in inv.args):
+        opts, operands = _opts_and_operands(inv.args)
+        reads_stdin = not operands and not any(o in ("-l", "-e", "-r", "-i") for o in opts)
+        if operands or reads_stdin or any(f.text == "-" for f in inv.args):
             add("shell.persistence", inv.word.span, "crontab installs a cron table", None)
     elif name in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"):
         for f in inv.args:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Snippet", "Marker", "scan_markers", "shell_strings"]
+__all__ = ["Marker", "Snippet", "destructive_paths", "scan_markers", "shell_strings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +149,23 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
         if dynamic:
             break
     return out, dynamic
+
+
+_DELETE_CALLS = frozenset({"rmtree", "rm_rf", "rm_r", "remove_dir_all", "rmSync", "rmdirSync",
+                           "unlink", "unlinkSync", "rmdir", "remove", "removedirs", "glob",
+                           "delete", "deleteRecursively", "RemoveAll"})
+
+
+def destructive_paths(code: str, /, *, language: str) -> list[tuple[str, int, int]]:
+    """Path literals given to delete calls (``shutil.rmtree("/")``, ``unlink glob "/*"``)."""
+    out: list[tuple[str, int, int]] = []
+    for start, end, value in _literals(code, language in ("perl", "ruby", "php")):
+        j = start
+        while j > 0 and code[j - 1] in " \t([":
+            j -= 1
+        if _ident_before(code, j) in _DELETE_CALLS:
+            out.append((value[1:], start, end))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

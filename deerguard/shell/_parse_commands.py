@@ -29,7 +29,6 @@ from deerguard.shell.ast import (
     Word,
 )
 
-_REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">")
 _STRAY = (";;&", ";;", ";&", "&&", "||", "|&", "|", "&", ";", ")")
 _COMPOUND_WORDS = frozenset(
     {"{", "if", "for", "while", "until", "case", "select", "[[", "function", "coproc"}

@@ -12,8 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _rules as R
-from ._checks import check_args, check_package, check_program, interpreter_family, norm_path
-from ._code import scan_markers, shell_strings
+from ._checks import (
+    candidate_paths,
+    check_args,
+    check_package,
+    check_program,
+    interpreter_family,
+    is_critical,
+    norm_path,
+)
+from ._code import destructive_paths, scan_markers, shell_strings
+from ._embedded import decode_escapes, embedded_code
 from ._flow import EMPTY, Flow
 from ._parse import parse
 from ._resolve import Invocation
@@ -63,6 +72,14 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         taint = run.files.get(path or "")
         if taint:
             _download_exec(run, word, taint, name)
+        text = run.file_text.get(path or "")
+        if text is not None:
+            run.run_code(Field(text, word.span), word.text, word.span, stdin, positional=[])
+    if name in run.aliases and not inv.wrappers:
+        body = run.aliases[name] + " " + " ".join(f.text for f in inv.args)
+        run.run_code(Field(body, word.span), f"alias {name}", word.span, stdin, positional=[],
+                     shared_env=True)
+        return EMPTY
     if name in run.funcs and not inv.wrappers:
         run.called.add(name)
         return run.call_function(run.funcs[name], inv.args)
@@ -89,6 +106,21 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return _awk(run, inv, stdin)
     if name in ("export", "declare", "typeset", "local", "readonly"):
         return _declare(run, inv)
+    if name == "alias":
+        for f in inv.args:
+            key, eq, value = f.text.partition("=")
+            if eq and key and len(run.aliases) < 64:
+                run.aliases[key] = value
+                run.run_code(Field(value, f.span, f.taint), f"alias {key}", word.span, None,
+                             positional=[], shared_env=True)
+        return EMPTY
+    if name == "read":
+        _read(run, inv, stdin)
+        return EMPTY
+    if name in ("sudo", "doas", "run0") and stdin is not None and any(
+            f.text in ("-s", "-i", "--shell", "--login") for f in inv.args):
+        stdin_sink(run, stdin, inv, language="sh")  # sudo -s: a root shell reading stdin
+        return EMPTY
     if name in ("cd", "pushd"):
         target = inv.args[-1].text if inv.args else "~"
         run.cwd = norm_path(target, run.cwd) if not target.startswith("-") else None
@@ -97,6 +129,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return EMPTY
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
         run.invoke(sub, None, [])
+    for code in embedded_code(inv):
+        run.run_code(code, f"{name} option", word.span, None, positional=[])
     if name in R.DATA_COMMANDS:
         return _echo(inv)
     secret = check_args(run.add, run.cp.paths, name, _path_args(inv), run.cwd)
@@ -132,15 +166,39 @@ def _download_exec(run: Run, word: Field, taint: frozenset[Source], name: str) -
 def _echo(inv: Invocation) -> Flow:
     taint = frozenset().union(*(f.taint for f in inv.args)) if inv.args else NO_TAINT
     args = inv.args
+    text: str | None = None
     if inv.name == "echo":
+        escapes = False
         while args and args[0].text in ("-n", "-e", "-E", "-ne", "-en"):
+            escapes = escapes or "e" in args[0].text
             args = args[1:]
         text = " ".join(f.text for f in args)
-    elif inv.name == "printf" and args and "%" not in args[0].text and "\\" not in args[0].text:
-        text = args[0].text
-    else:
+        if escapes:
+            text = decode_escapes(text)
+    elif inv.name == "printf" and args:
+        text = _printf(args[0].text, [f.text for f in args[1:]])
+    if text is None:
         return Flow(taint, inv.name, inv.word.span) if taint else EMPTY
     return Flow(taint, inv.name, inv.word.span, text if DYN not in text else None)
+
+
+def _printf(fmt: str, values: list[str]) -> str | None:
+    """printf's output when the format only uses %s (and %%), else None."""
+    pieces = fmt.replace("%%", "\x25").split("%s")
+    if "%" in "".join(pieces):
+        return None
+    if len(pieces) == 1:
+        return decode_escapes(fmt.replace("%%", "%"))
+    out: list[str] = []
+    index = 0
+    while True:
+        for k, piece in enumerate(pieces):
+            out.append(decode_escapes(piece))
+            if k < len(pieces) - 1:
+                out.append(values[index] if index < len(values) else "")
+                index += 1
+        if index >= len(values) or len(out) > 4096:
+            return "".join(out)
 
 
 def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
@@ -150,9 +208,9 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     taint = set(stdin.taint) if stdin is not None else set()
     if run.files:
         for f in args:
-            path = norm_path(f.text, run.cwd) if f.static else None
-            if path is not None and path in run.files:
-                taint.update(run.files[path])
+            for named in candidate_paths(f.text, run.cwd):
+                if named in run.files:
+                    taint.update(run.files[named])
     if name in R.NETWORK_SENDERS:
         leaked = [s for s in taint if s.kind == "secret"]
         leaked += [s for f in args for s in f.taint if s.kind == "secret"]
@@ -179,7 +237,11 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
         taint.add(Source("secret", name, span))
     if secret:
         taint.add(Source("secret", name, span))
-    return Flow(frozenset(taint), name, inv.word.span)
+    passed: str | None = None
+    if name in ("cat", "tee") and stdin is not None and stdin.text is not None and \
+            all(f.text.startswith("-") for f in args if name == "cat"):
+        passed = stdin.text  # cat <<'EOF' > f: the heredoc's text is what gets written
+    return Flow(frozenset(taint), name, inv.word.span, passed)
 
 
 def _download_target(name: str, texts: list[str], args: list[Field]) -> str | None:
@@ -239,6 +301,10 @@ def _shell(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             continue
         break
     operands = args[i:]
+    if want_code and operands and inv.from_stdin and "{}" in operands[0].text:
+        # xargs -I{} sh -c '{}': each input line becomes shell code.
+        stdin_sink(run, stdin or Flow(producer="xargs input", span=inv.word.span), inv,
+                   language="sh")
     if want_code:
         if operands:
             run.run_code(operands[0], inv.name, inv.word.span, stdin,
@@ -295,29 +361,35 @@ def _script(run: Run, f: Field, inv: Invocation, stdin: Flow | None, *, shell: b
     taint = run.files.get(path or "")
     if taint:
         _download_exec(run, f, taint, inv.name)
+    text = run.file_text.get(path or "")
+    if text is not None:
+        if shell:
+            run.run_code(Field(text, f.span), inv.name, inv.word.span, None, positional=[])
+        else:
+            _interp_code(run, Field(text, f.span), interpreter_family(inv.name) or inv.name,
+                         inv)
 
 
 def stdin_sink(run: Run, stdin: Flow, inv: Invocation, *, language: str) -> None:
     """Code arrives on stdin of a shell or interpreter."""
     owner = run._desc(inv.name, inv.word.span)
     src = first_source(stdin.taint)
-    if stdin.via == "pipe":
+    if stdin.via in ("pipe", "process substitution"):
         origin = src.describe() if src is not None else \
             f"output of {run._desc(stdin.producer or 'a command', stdin.span)}"
         run.add("shell.pipe-to-shell", inv.word.span, f"pipes data into {inv.name}, which "
-                "runs it as code", f"{origin} reaches {owner} through a pipe")
+                "runs it as code", f"{origin} reaches {owner} through a {stdin.via}")
     elif stdin.via == "file":
         if stdin.taint:
             run.add("shell.download-exec", inv.word.span, f"{inv.name} runs a file written "
                     "with fetched data", f"{src.describe() if src else 'a file'} reaches "
                     f"{owner} through a redirection")
-        return
     elif src is not None:
         run.add("shell.tainted-exec", stdin.span, f"fetched or decoded data runs as code "
                 f"in {inv.name}", f"{src.describe()} reaches {owner} through a {stdin.via}")
-    code = Field(stdin.text if stdin.text is not None else DYN, stdin.span, stdin.taint)
-    if stdin.text is None and stdin.via == "pipe":
+    if stdin.text is None and stdin.via != "heredoc" and stdin.via != "here-string":
         return
+    code = Field(stdin.text if stdin.text is not None else DYN, stdin.span, stdin.taint)
     if language == "sh":
         run.run_code(code, inv.name, inv.word.span, None, positional=[])
     else:
@@ -326,7 +398,7 @@ def stdin_sink(run: Run, stdin: Flow, inv: Invocation, *, language: str) -> None
 
 def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
              stdin: Flow | None, *, positional: list[Field], shared_env: bool = False
-             ) -> None:
+             ) -> Flow | None:
     """Classify shell code given as a string (``sh -c``, ``eval``, heredoc into ``bash``)."""
     src = first_source(code.taint)
     if src is not None:
@@ -337,12 +409,12 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
         if DYN in text and src is None:
             run.add("shell.dynamic-code", code.span, f"{owner} runs code that is not known "
                     "statically", None)
-        return
+        return None
     run.budget -= len(text) + 32
     if run.code_depth >= 12 or run.budget < 0:
         run.add("shell.nesting-too-deep", code.span, "nested code deeper or larger than the "
                 "classifier follows", None)
-        return
+        return None
     cur = run.text_stack[-1]
     offset = -1
     if DYN not in text and code.span[0] < code.span[1]:
@@ -359,7 +431,7 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
     run.push_frame(frame_offset, code.span, None, dyn_text)
     run.code_depth += 1
     try:
-        run.body(script.statements, stdin)
+        out = run.body(script.statements, stdin)
         if script.issues:
             issue = script.issues[0]
             run.add("shell.parse-incomplete", (issue.offset, len(dyn_text)),
@@ -370,9 +442,11 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
         if saved is not None:
             run.env.clear()
             run.env.update(saved)
+    return out
 
 
-def _interp_code(run: Run, code: Field, language: str, inv: Invocation) -> None:
+def _interp_code(run: Run, code: Field, language: str, inv: Invocation,
+                 stdin: Flow | None = None) -> None:
     """Inline code of another language: its shell-outs, risky paths and sockets."""
     src = first_source(code.taint)
     if src is not None:
@@ -383,13 +457,27 @@ def _interp_code(run: Run, code: Field, language: str, inv: Invocation) -> None:
     if not text or text == DYN:
         return
     snippets, dynamic = shell_strings(text, language=language)
+    fed: set[Source] = set(stdin.taint) if stdin is not None else set()
     for snip in snippets:
         sub = Field(snip.text, code.span, code.taint)
         flow = Flow(producer=inv.name, span=inv.word.span) if snip.pipe_in else None
-        run.run_code(sub, f"{inv.name} shell call", inv.word.span, flow, positional=[])
+        out = run.run_code(sub, f"{inv.name} shell call", inv.word.span, flow, positional=[])
+        if out is not None:
+            fed.update(out.taint)
     if dynamic:
-        run.add("shell.dynamic-code", code.span, f"{inv.name} code runs a shell command "
-                "built at run time", None)
+        src = first_source(frozenset(fed))
+        if src is not None:
+            run.add("shell.tainted-exec", code.span, f"{inv.name} runs fetched data as a "
+                    "shell command", f"{src.describe()} reaches a shell call in "
+                    f"{run._desc(inv.name, inv.word.span)}")
+        else:
+            run.add("shell.dynamic-code", code.span, f"{inv.name} code runs a shell command "
+                    "built at run time", None)
+    for path, _start, _end in destructive_paths(text, language=language):
+        norm = norm_path(path)
+        if norm is not None and is_critical(norm):
+            run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes {norm}",
+                    None)
     for marker in scan_markers(text):
         run.add(marker.rule_id, code.span, f"{inv.name} code {marker.what}", None)
 
@@ -460,9 +548,29 @@ def _awk(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             i += 1
         break
     if program_field is not None:
-        _interp_code(run, program_field, "awk", inv)
+        _interp_code(run, program_field, "awk", inv, stdin)
     check_args(run.add, run.cp.paths, inv.name, args[i:], run.cwd)
     return _output(run, inv, stdin, False)
+
+
+def _read(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+    """``read [-r] [-a arr] NAME...``: the names take (tainted) data from stdin."""
+    taint = stdin.taint if stdin is not None else NO_TAINT
+    args = inv.args
+    i = 0
+    names: list[str] = []
+    while i < len(args):
+        t = args[i].text
+        if t in ("-a", "-d", "-p", "-n", "-N", "-t", "-u", "-i"):
+            if t == "-a" and i + 1 < len(args):
+                names.append(args[i + 1].text)
+            i += 2
+            continue
+        if not t.startswith("-"):
+            names.append(t)
+        i += 1
+    for name in names or ["REPLY"]:
+        run.env[name] = Var(alts=(DYN,), taint=taint)
 
 
 def _declare(run: Run, inv: Invocation) -> Flow:

@@ -185,7 +185,8 @@ SENSITIVE_READ_GLOBS = (
     "*/.ssh/id_rsa", "*/.ssh/id_ed25519", "*/.ssh/id_ecdsa", "*/.ssh/id_dsa",
     "~/.aws/credentials", "~/.aws/config", "~/.config/gcloud/*", "~/.azure/*",
     "~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.git-credentials",
-    "~/.pgpass", "~/.npmrc", "~/.ssh", "~/.aws", "~/.gnupg", "~/.ssh/", "/root/.ssh", "~/.pypirc", "~/.gnupg/*", "~/.password-store/*",
+    "~/.pgpass", "~/.npmrc", "~/.ssh", "~/.aws", "~/.gnupg", "/root/.ssh",
+    "~/.pypirc", "~/.gnupg/*", "~/.password-store/*",
     "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*",
 )
 """Files whose contents are secrets (globs; ``*`` also crosses ``/``)."""

@@ -100,6 +100,8 @@ class Run:
         self.frames: list[_Frame] = []
         self.subst_cache: dict[int, tuple[Taint, str | None]] = {}
         self.proc_text: dict[tuple[int, int], str] = {}
+        self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
+        self.aliases: dict[str, str] = {}
         self.exp = Expander(self.env, self._subst, self._proc, self._arith)
         self.text_stack: list[str] = [source]
         self.raw_mode = False
@@ -166,7 +168,10 @@ class Run:
         return hit
 
     def _proc(self, node: ast.ProcSubst) -> Taint:
-        out = self.body(node.body, None)
+        # >(cmd): cmd reads what the outer command writes, like the right side of a pipe.
+        feed = Flow(producer="the command writing into >( )", span=node.span) \
+            if node.op == ">" else None
+        out = self.body(node.body, feed)
         if node.op == "<" and out.text is not None:
             self.proc_text[node.span] = out.text
         return out.taint if node.op == "<" else NO_TAINT
@@ -350,10 +355,17 @@ class Run:
             elif r.op in ("<", "<>") and r.target is not None and r.fd in (None, "0"):
                 for f in self.exp.expand(r.target):
                     check_args(self.add, self.cp.paths, "<", [f], self.cwd)
+                    if f.proc:
+                        # < <(cmd): the substitution's output is this command's stdin.
+                        text = next((t for sp, t in self.proc_text.items()
+                                     if f.span[0] <= sp[0] and sp[1] <= f.span[1]), None)
+                        stdin = Flow(f.taint, "a process substitution", f.span, text,
+                                     "process substitution")
+                        continue
                     path = norm_path(f.text, self.cwd)
                     taint = self.files.get(path or "", NO_TAINT)
-                    stdin = Flow(taint, f"file {f.text}" if taint else None, f.span, None,
-                                 "file")
+                    stdin = Flow(taint, f"file {f.text}" if taint else None, f.span,
+                                 self.file_text.get(path or ""), "file")
             elif r.target is not None and r.op in ("<", "<>", "<&"):
                 for f in self.exp.expand(r.target):
                     check_args(self.add, self.cp.paths, "<", [f], self.cwd)
@@ -371,6 +383,8 @@ class Run:
                     path = norm_path(f.text, self.cwd)
                     if path is not None and out.taint:
                         self.files[path] = out.taint
+                    if path is not None and out.text is not None and len(self.file_text) < 64:
+                        self.file_text[path] = out.text
                     if path not in ("/dev/stdout", "/dev/stderr", None):
                         out = EMPTY
         return out
@@ -494,9 +508,9 @@ class Run:
 
     def run_code(self, code: Field, owner: str, owner_span: tuple[int, int],
                  stdin: Flow | None, *, positional: list[Field], shared_env: bool = False
-                 ) -> None:
-        P.run_code(self, code, owner, owner_span, stdin, positional=positional,
-                   shared_env=shared_env)
+                 ) -> Flow | None:
+        return P.run_code(self, code, owner, owner_span, stdin, positional=positional,
+                          shared_env=shared_env)
 
     def call_function(self, fn: ast.FunctionDef, args: list[Field]) -> Flow:
         return P.call_function(self, fn, args)

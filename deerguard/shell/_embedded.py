@@ -1,0 +1,138 @@
+"""Shell code hidden in other programs' options, and other builtins that move data.
+
+Many programs run a shell command given as an option value: ``git -c core.sshCommand=CMD``,
+``ssh -o ProxyCommand=CMD``, ``tar --checkpoint-action=exec=CMD``, ``zip -TT CMD``,
+``rsync -e CMD``, ``man -P CMD``, ``vim -c '!CMD'``. :func:`embedded_code` returns those
+strings so the classifier parses them like ``sh -c``. :func:`decode_escapes` gives the output
+of ``printf FORMAT`` / ``echo -e`` for a static format without conversions.
+"""
+
+from __future__ import annotations
+
+from ._resolve import Invocation
+from ._words import Field
+
+__all__ = ["decode_escapes", "embedded_code"]
+
+# git config keys whose value is a command line run by a shell.
+_GIT_EXEC_KEYS = ("core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
+                  "core.askpass", "sequence.editor", "diff.external", "gpg.program",
+                  "credential.helper", "pager.", "alias.", "filter.", "merge.", "difftool.",
+                  "mergetool.", "uploadpack.packobjectshook", "core.hookspath")
+
+_SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
+
+
+def _git_value(setting: str) -> str | None:
+    key, eq, value = setting.partition("=")
+    key = key.lower()
+    if not eq or not any(key == k or (k.endswith(".") and key.startswith(k))
+                         for k in _GIT_EXEC_KEYS):
+        return None
+    if key.startswith("alias.") or key == "credential.helper":
+        return value[1:] if value.startswith("!") else None
+    return value
+
+
+def embedded_code(inv: Invocation) -> list[Field]:
+    """Return the shell command strings that ``inv``'s options make it run."""
+    name = inv.name
+    args = inv.args
+    out: list[Field] = []
+
+    def take(f: Field, text: str) -> None:
+        if text:
+            out.append(Field(text, f.span, f.taint))
+
+    for index, f in enumerate(args):
+        t = f.text
+        nxt = args[index + 1] if index + 1 < len(args) else None
+        if name == "git":
+            if t == "-c" and nxt is not None:
+                value = _git_value(nxt.text)
+                if value is not None:
+                    take(nxt, value)
+            elif t == "config" and nxt is not None and index + 2 < len(args):
+                value = _git_value(f"{nxt.text}={args[index + 2].text}")
+                if value is not None:
+                    take(args[index + 2], value)
+        elif name in ("ssh", "scp", "sftp"):
+            opt = t[2:] if t.startswith("-o") and len(t) > 2 else (
+                nxt.text if t == "-o" and nxt is not None else "")
+            key, sep, value = opt.partition("=")
+            if not sep:
+                key, _, value = opt.partition(" ")
+            if key.strip().lower() in _SSH_EXEC_OPTS:
+                take(f if t != "-o" or nxt is None else nxt, value.strip())
+        elif name in ("tar", "gtar", "bsdtar"):
+            for prefix in ("--checkpoint-action=exec=", "--to-command=",
+                           "--use-compress-program=", "--rsh-command=", "--info-script=",
+                           "--new-volume-script="):
+                if t.startswith(prefix):
+                    take(f, t[len(prefix):])
+            if t in ("-I", "-F", "--to-command", "--use-compress-program") and nxt is not None:
+                take(nxt, nxt.text)
+        elif name == "zip" and t in ("-TT", "--unzip-command") and nxt is not None:
+            take(nxt, nxt.text)
+        elif name == "rsync" and (t == "-e" or t == "--rsh") and nxt is not None:
+            take(nxt, nxt.text)
+        elif name == "rsync" and t.startswith(("--rsh=", "--rsync-path=")):
+            take(f, t.split("=", 1)[1])
+        elif name == "man" and t == "-P" and nxt is not None:
+            take(nxt, nxt.text)
+        elif name == "man" and t.startswith("--pager="):
+            take(f, t.split("=", 1)[1])
+        elif name in ("vim", "vi", "nvim", "view", "ex"):
+            cmd = nxt.text if t in ("-c", "--cmd") and nxt is not None else (
+                t[1:] if t.startswith("+") else "")
+            cmd = cmd.lstrip(":")
+            if cmd.startswith("!"):
+                take(nxt if t in ("-c", "--cmd") and nxt is not None else f, cmd[1:])
+        elif name == "less" and t.startswith("+") and "!" in t:
+            take(f, t.split("!", 1)[1])
+        elif name in ("make", "gmake") and t.startswith("SHELL="):
+            take(f, t.split("=", 1)[1])
+    return out
+
+
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f",
+                   "v": "\v", "\\": "\\", "e": "\x1b", "E": "\x1b", "'": "'", '"': '"'}
+
+
+def decode_escapes(text: str) -> str:
+    """Decode printf/echo -e backslash escapes (``\\x72``, ``\\162``, ``\\n``...); linear."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        nxt = text[i + 1]
+        if nxt == "x":
+            j = i + 2
+            while j < n and j < i + 4 and text[j] in "0123456789abcdefABCDEF":
+                j += 1
+            if j > i + 2:
+                out.append(chr(int(text[i + 2:j], 16)))
+                i = j
+                continue
+        elif nxt in "01234567":
+            j = i + 1
+            if nxt == "0":
+                j += 1
+            start = j
+            while j < n and j < start + 3 and text[j] in "01234567":
+                j += 1
+            if j > start:
+                out.append(chr(int(text[start:j], 8) & 0xFF))
+                i = j
+                continue
+        elif nxt in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[nxt])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
