@@ -176,6 +176,15 @@ class CasbinEngine:
         self.policy = policy
         self.roles = policy.roles
         self._enforcer = build_enforcer(model_text, policy, file=file)
+        try:  # Casbin parses the matcher lazily: evaluate it once now, not on a user's request
+            self._enforcer.enforce_ex("-", "", "tool", "-", "call")
+        except Exception as exc:
+            raise PolicyError(
+                f"the matcher cannot be evaluated: {type(exc).__name__}: {exc}",
+                file=file,
+                key="matchers.m",
+                hint="check the [matchers] expression (functions: g, nameMatch, keyMatch...)",
+            ) from None
         self._rows = {tuple(row.values()): row_match(row) for row in policy.rows}
 
     def decide(
