@@ -242,3 +242,24 @@ def test_test_command_keeps_angle_brackets_as_operator_words() -> None:
 )
 def test_ansi_c_decoding_matches_bash(text: str, decoded: str) -> None:
     assert decode_ansi_c(text) == decoded
+
+
+@pytest.mark.parametrize("closing", ["EOF)", "EOF   )", "EOF\n)"])
+def test_heredoc_inside_substitution_may_end_at_the_closing_paren(closing: str) -> None:
+    source = f"x=$(cat <<'EOF'\nbody\n{closing}; echo after"
+    script = parse(source)
+    assert not script.issues
+    assert len(script.statements) == 2
+    assign = script.statements[0].command.assignments[0]  # type: ignore[union-attr]
+    assert assign.value is not None
+    [subst] = assign.value.parts
+    assert isinstance(subst, ast.CmdSubst)
+    doc = subst.body[0].command.redirects[0].heredoc  # type: ignore[union-attr]
+    assert doc is not None and doc.text == "body\n"
+
+
+def test_delimiter_followed_by_paren_outside_substitution_is_body_text() -> None:
+    script = parse("( cat <<EOF\na\nEOF)\nEOF\n)")
+    assert not script.issues
+    doc = script.statements[0].command.body[0].command.redirects[0].heredoc  # type: ignore[union-attr]
+    assert doc is not None and doc.text == "a\nEOF)\n"

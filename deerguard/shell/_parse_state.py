@@ -68,6 +68,7 @@ class Base:
         self.st = state
         self.pending: list[Pending] = []
         self.stops: dict[str, int] = {}
+        self.in_subst = 0  # how many $( ) / <( ) bodies enclose the cursor
         # Extglob paren matching memo: open-paren position -> close position (or -1).
         self.paren_match: dict[int, int] = {}
         self.paren_scanned = 0
@@ -194,10 +195,20 @@ class Base:
                 e = s.find("\n", pos, n)
                 line_end = n if e < 0 else e
                 line = s[pos:line_end]
-                if (line.lstrip("\t") if item.strip_tabs else line) == item.delimiter:
+                if item.strip_tabs:
+                    line = line.lstrip("\t")
+                if line == item.delimiter:
                     body_end = pos
                     after = n if e < 0 else e + 1
                     break
+                if self.in_subst and line.startswith(item.delimiter):
+                    # Inside $( ), bash also ends the body at a line ``DELIM)`` (with
+                    # optional blanks) and the ``)`` closes the substitution.
+                    rest = line[len(item.delimiter) :].lstrip(" \t")
+                    if rest.startswith(")"):
+                        body_end = pos
+                        after = line_end - len(rest)
+                        break
                 pos = n if e < 0 else e + 1
             terminated = body_end >= 0
             if not terminated:

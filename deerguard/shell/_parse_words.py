@@ -293,7 +293,9 @@ class WordParser(Base):
 
     def cmd_subst(self, start: int) -> CmdSubst:
         self.i = start + 2
+        self.in_subst += 1
         body = self.parse_list(_CLOSE_PAREN)
+        self.in_subst -= 1
         if self.i < self.n and self.s[self.i] == ")":
             self.i += 1
         else:
@@ -303,7 +305,9 @@ class WordParser(Base):
     def procsubst(self) -> ProcSubst:
         start = self.i
         self.i = start + 2
+        self.in_subst += 1
         body = self.parse_list(_CLOSE_PAREN)
+        self.in_subst -= 1
         if self.i < self.n and self.s[self.i] == ")":
             self.i += 1
         else:
