@@ -1,10 +1,9 @@
-"""What a resolved program does with its input: execution sinks, nested code, data flow.
+"""What a resolved program does: dispatch to sinks and rules, and the data it outputs.
 
-Shells and interpreters are *sinks*: code reaching them through ``-c``, a script argument, a
-process substitution, a here-document or stdin is parsed and classified recursively when it
-is static, and judged by its taint when it is not. Fetchers and decoders are *sources*: their
-output carries taint through pipes, variables and files. Everything else passes its stdin
-taint through (filters such as ``tr``, ``sed``, ``gunzip``).
+Shells, interpreters, ``eval`` and ``source`` go to the execution sinks (``_sinks``).
+Fetchers and decoders are *sources*: their output carries taint through pipes, variables and
+files. ``echo``/``printf`` output is computed when static (so ``$(printf 'r\x6d')`` is
+``rm``). Everything else passes its stdin taint through (filters such as ``tr``, ``gunzip``).
 """
 
 from __future__ import annotations
@@ -12,37 +11,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _rules as R
-from ._checks import (
-    candidate_paths,
-    check_args,
-    check_package,
-    check_program,
-    interpreter_family,
-    is_critical,
-    norm_path,
-)
-from ._code import destructive_paths, scan_markers, shell_strings
+from ._checks import candidate_paths, check_args, check_program, interpreter_family, norm_path
 from ._embedded import decode_escapes, embedded_code
 from ._flow import EMPTY, Flow
-from ._parse import parse
 from ._resolve import Invocation
+from ._sinks import (
+    AWKS,
+    awk_program,
+    download_exec,
+    exec_flow,
+    interpreter_program,
+    script_sink,
+    shell_program,
+    stdin_sink,
+    su_program,
+)
 from ._words import DYN, NO_TAINT, Field, Source, Var, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["call_function", "program", "run_code"]
+__all__ = ["call_function", "program"]
 
-_STDIN_PATHS = frozenset({"-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"})
-_DYN_VAR = "__deerguard_dynamic"
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "--revert", "-u",
                           "--decrypt"})
-_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
-
-
-def _exec_flow(run: Run, inv: Invocation) -> Flow:
-    src = Source("exec", inv.name or "a command", run.map_span(inv.word.span))
-    return Flow(frozenset({src}), inv.name, inv.word.span)
 
 
 def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
@@ -62,7 +54,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                 run.add("shell.not-allowed", word.span, "a program that cannot be resolved "
                         "is not on the allow list", None)
         check_args(run.add, run.cp.paths, "?", inv.args, run.cwd)
-        return _exec_flow(run, inv) if src is not None else Flow(producer="a command",
+        return exec_flow(run, inv) if src is not None else Flow(producer="a command",
                                                                   span=word.span)
     if "/" in word.text:
         if "/dev/tcp/" in word.text or "/dev/udp/" in word.text:
@@ -71,7 +63,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         path = norm_path(word.text, run.cwd)
         taint = run.files.get(path or "")
         if taint:
-            _download_exec(run, word, taint, name)
+            download_exec(run, word, taint, name)
         text = run.file_text.get(path or "")
         if text is not None:
             run.run_code(Field(text, word.span), word.text, word.span, stdin, positional=[])
@@ -84,9 +76,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         run.called.add(name)
         return run.call_function(run.funcs[name], inv.args)
     if name in R.SHELLS:
-        return _shell(run, inv, stdin)
+        return shell_program(run, inv, stdin)
     if name in ("su", "runuser", "sg"):
-        return _su(run, inv, stdin)
+        return su_program(run, inv, stdin)
     if name == "eval":
         fields = inv.args
         if fields:
@@ -97,13 +89,13 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return EMPTY
     if name in ("source", "."):
         if inv.args:
-            _script(run, inv.args[0], inv, stdin, shell=True)
+            script_sink(run, inv.args[0], inv, stdin, shell=True)
         return EMPTY
     family = interpreter_family(name)
     if family is not None:
-        return _interpreter(run, inv, stdin, family)
-    if name in _AWKS:
-        return _awk(run, inv, stdin)
+        return interpreter_program(run, inv, stdin, family)
+    if name in AWKS:
+        return awk_program(run, inv, stdin)
     if name in ("export", "declare", "typeset", "local", "readonly"):
         return _declare(run, inv)
     if name == "alias":
@@ -154,13 +146,6 @@ def _path_args(inv: Invocation) -> list[Field]:
         if not f.text.startswith("-") or not f.static:
             return args[:index] + args[index + 1:]
     return args
-
-
-def _download_exec(run: Run, word: Field, taint: frozenset[Source], name: str) -> None:
-    src = first_source(taint, frozenset({"fetch", "decode", "exec", "file"}))
-    detail = f"{src.describe()} was written to {word.text}" if src else None
-    run.add("shell.download-exec", word.span, f"runs {word.text}, a file written with "
-            "fetched or decoded data in the same command", detail)
 
 
 def _echo(inv: Invocation) -> Flow:
@@ -271,286 +256,6 @@ def _download_target(name: str, texts: list[str], args: list[Field]) -> str | No
                 value = attached or (nxt or "-")
                 return None if value == "-" else value
     return remote if name == "wget" else None
-
-
-def _shell(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
-    args = inv.args
-    i = 0
-    want_code = False
-    read_stdin = False
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        if not f.static:
-            break
-        if t == "--":
-            i += 1
-            break
-        if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            i += 2
-            continue
-        if t.startswith("--"):
-            i += 1
-            continue
-        if t[:1] in "-+" and len(t) > 1:
-            if t[0] == "-" and "n" in t[1:] and "c" not in t[1:]:
-                return _exec_flow(run, inv)  # -n: read commands without running them
-            want_code = want_code or "c" in t[1:]
-            read_stdin = read_stdin or "s" in t[1:]
-            i += 1
-            continue
-        break
-    operands = args[i:]
-    if want_code and operands and inv.from_stdin and "{}" in operands[0].text:
-        # xargs -I{} sh -c '{}': each input line becomes shell code.
-        stdin_sink(run, stdin or Flow(producer="xargs input", span=inv.word.span), inv,
-                   language="sh")
-    if want_code:
-        if operands:
-            run.run_code(operands[0], inv.name, inv.word.span, stdin,
-                         positional=operands[1:])
-    elif operands and not read_stdin:
-        _script(run, operands[0], inv, stdin, shell=True)
-    elif stdin is not None:
-        stdin_sink(run, stdin, inv, language="sh")
-    return _exec_flow(run, inv)
-
-
-def _su(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
-    args = inv.args
-    for index, f in enumerate(args):
-        if f.text in ("-c", "--command") and index + 1 < len(args):
-            run.run_code(args[index + 1], inv.name, inv.word.span, stdin, positional=[])
-            break
-        if f.text.startswith("--command="):
-            run.run_code(Field(f.text.split("=", 1)[1], f.span, f.taint), inv.name,
-                         inv.word.span, stdin, positional=[])
-            break
-    else:
-        if stdin is not None and stdin.via == "pipe":
-            stdin_sink(run, stdin, inv, language="sh")
-    return _exec_flow(run, inv)
-
-
-def _script(run: Run, f: Field, inv: Invocation, stdin: Flow | None, *, shell: bool) -> None:
-    """A script argument of a shell, interpreter or ``source``."""
-    src = first_source(f.taint)
-    if f.proc or not f.static:
-        if src is not None:
-            run.add("shell.tainted-exec", f.span, f"{inv.name} runs fetched or decoded code",
-                    f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)} as a "
-                    "script")
-        elif f.proc:
-            text = next((t for sp, t in run.proc_text.items()
-                         if f.span[0] <= sp[0] and sp[1] <= f.span[1]), None)
-            if text is not None:
-                code = Field(text, f.span)
-                if shell:
-                    run.run_code(code, inv.name, inv.word.span, None, positional=[])
-                else:
-                    _interp_code(run, code, inv.name, inv)
-                return
-            run.add("shell.dynamic-code", f.span, f"{inv.name} runs code generated by a "
-                    "process substitution", None)
-        return
-    if f.text in _STDIN_PATHS:
-        if stdin is not None:
-            stdin_sink(run, stdin, inv, language="sh" if shell else inv.name)
-        return
-    path = norm_path(f.text, run.cwd)
-    taint = run.files.get(path or "")
-    if taint:
-        _download_exec(run, f, taint, inv.name)
-    text = run.file_text.get(path or "")
-    if text is not None:
-        if shell:
-            run.run_code(Field(text, f.span), inv.name, inv.word.span, None, positional=[])
-        else:
-            _interp_code(run, Field(text, f.span), interpreter_family(inv.name) or inv.name,
-                         inv)
-
-
-def stdin_sink(run: Run, stdin: Flow, inv: Invocation, *, language: str) -> None:
-    """Code arrives on stdin of a shell or interpreter."""
-    owner = run._desc(inv.name, inv.word.span)
-    src = first_source(stdin.taint)
-    if stdin.via in ("pipe", "process substitution"):
-        origin = src.describe() if src is not None else \
-            f"output of {run._desc(stdin.producer or 'a command', stdin.span)}"
-        run.add("shell.pipe-to-shell", inv.word.span, f"pipes data into {inv.name}, which "
-                "runs it as code", f"{origin} reaches {owner} through a {stdin.via}")
-    elif stdin.via == "file":
-        if stdin.taint:
-            run.add("shell.download-exec", inv.word.span, f"{inv.name} runs a file written "
-                    "with fetched data", f"{src.describe() if src else 'a file'} reaches "
-                    f"{owner} through a redirection")
-    elif src is not None:
-        run.add("shell.tainted-exec", stdin.span, f"fetched or decoded data runs as code "
-                f"in {inv.name}", f"{src.describe()} reaches {owner} through a {stdin.via}")
-    if stdin.text is None and stdin.via != "heredoc" and stdin.via != "here-string":
-        return
-    code = Field(stdin.text if stdin.text is not None else DYN, stdin.span, stdin.taint)
-    if language == "sh":
-        run.run_code(code, inv.name, inv.word.span, None, positional=[])
-    else:
-        _interp_code(run, code, language, inv)
-
-
-def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
-             stdin: Flow | None, *, positional: list[Field], shared_env: bool = False
-             ) -> Flow | None:
-    """Classify shell code given as a string (``sh -c``, ``eval``, heredoc into ``bash``)."""
-    src = first_source(code.taint)
-    if src is not None:
-        run.add("shell.tainted-exec", code.span, f"fetched or decoded data runs as code in "
-                f"{owner}", f"{src.describe()} reaches {run._desc(owner, owner_span)}")
-    text = code.text
-    if not text.strip(" \t\n" + DYN):
-        if DYN in text and src is None:
-            run.add("shell.dynamic-code", code.span, f"{owner} runs code that is not known "
-                    "statically", None)
-        return None
-    run.budget -= len(text) + 32
-    if run.code_depth >= 12 or run.budget < 0:
-        run.add("shell.nesting-too-deep", code.span, "nested code deeper or larger than the "
-                "classifier follows", None)
-        return None
-    cur = run.text_stack[-1]
-    offset = -1
-    if DYN not in text and code.span[0] < code.span[1]:
-        offset = cur.find(text, code.span[0], code.span[1])
-    frame_offset = offset if offset >= 0 else None
-    dyn_text = text.replace(DYN, "$" + _DYN_VAR) if DYN in text else text
-    script = parse(dyn_text)
-    saved = None if shared_env else dict(run.env)
-    run.env[_DYN_VAR] = Var(alts=(DYN,), taint=code.taint)
-    if not shared_env:
-        for index, f in enumerate(positional):
-            run.env[str(index)] = Var(alts=(f.text,), taint=f.taint)
-        run.env["@"] = Var(items=tuple(f.text for f in positional[1:]))
-    run.push_frame(frame_offset, code.span, None, dyn_text)
-    run.code_depth += 1
-    try:
-        out = run.body(script.statements, stdin)
-        if script.issues:
-            issue = script.issues[0]
-            run.add("shell.parse-incomplete", (issue.offset, len(dyn_text)),
-                    f"nested code in {owner} does not parse cleanly: {issue.message}", None)
-    finally:
-        run.code_depth -= 1
-        run.pop_frame()
-        if saved is not None:
-            run.env.clear()
-            run.env.update(saved)
-    return out
-
-
-def _interp_code(run: Run, code: Field, language: str, inv: Invocation,
-                 stdin: Flow | None = None) -> None:
-    """Inline code of another language: its shell-outs, risky paths and sockets."""
-    src = first_source(code.taint)
-    if src is not None:
-        run.add("shell.tainted-exec", code.span, f"fetched or decoded data runs as "
-                f"{inv.name} code", f"{src.describe()} reaches "
-                f"{run._desc(inv.name, inv.word.span)}")
-    text = code.text
-    if not text or text == DYN:
-        return
-    snippets, dynamic = shell_strings(text, language=language)
-    fed: set[Source] = set(stdin.taint) if stdin is not None else set()
-    for snip in snippets:
-        sub = Field(snip.text, code.span, code.taint)
-        flow = Flow(producer=inv.name, span=inv.word.span) if snip.pipe_in else None
-        out = run.run_code(sub, f"{inv.name} shell call", inv.word.span, flow, positional=[])
-        if out is not None:
-            fed.update(out.taint)
-    if dynamic:
-        src = first_source(frozenset(fed))
-        if src is not None:
-            run.add("shell.tainted-exec", code.span, f"{inv.name} runs fetched data as a "
-                    "shell command", f"{src.describe()} reaches a shell call in "
-                    f"{run._desc(inv.name, inv.word.span)}")
-        else:
-            run.add("shell.dynamic-code", code.span, f"{inv.name} code runs a shell command "
-                    "built at run time", None)
-    for path, _start, _end in destructive_paths(text, language=language):
-        norm = norm_path(path)
-        if norm is not None and is_critical(norm):
-            run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes {norm}",
-                    None)
-    for marker in scan_markers(text):
-        run.add(marker.rule_id, code.span, f"{inv.name} code {marker.what}", None)
-
-
-def _interpreter(run: Run, inv: Invocation, stdin: Flow | None, family: str) -> Flow:
-    flags = R.INTERPRETER_CODE_FLAGS.get(family, frozenset())
-    args = inv.args
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        if not f.static:
-            break
-        letter_flag = "-" + t[-1:] if t.startswith("-") and not t.startswith("--") else ""
-        if t in flags or (letter_flag in flags and len(t) <= 4 and family == "perl"):
-            if i + 1 < len(args):
-                _interp_code(run, args[i + 1], family, inv)
-                check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
-            return _exec_flow(run, inv)
-        if family == "python" and t.startswith("-c") and len(t) > 2:
-            _interp_code(run, Field(t[2:], f.span, f.taint), family, inv)
-            return _exec_flow(run, inv)
-        if family == "python" and t == "-m" and i + 1 < len(args):
-            module = args[i + 1].text
-            if module in ("pip", "pip3", "ensurepip"):
-                check_package(run.add, Invocation("pip", args[i + 1], args[i + 2:]))
-            return _exec_flow(run, inv)
-        if t == "-":
-            break
-        if t.startswith("-") and len(t) > 1:
-            i += 2 if t in R.INTERPRETER_ARG_FLAGS else 1
-            continue
-        break
-    operands = args[i:]
-    if not operands or operands[0].text in _STDIN_PATHS:
-        if stdin is not None:
-            stdin_sink(run, stdin, inv, language=family)
-    else:
-        _script(run, operands[0], inv, stdin, shell=False)
-        check_args(run.add, run.cp.paths, inv.name, operands[1:], run.cwd)
-    return _exec_flow(run, inv)
-
-
-def _awk(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
-    args = inv.args
-    i = 0
-    program_field: Field | None = None
-    while i < len(args):
-        t = args[i].text
-        if t in ("-F", "-v", "-f", "--field-separator", "--assign", "--file"):
-            if t in ("-f", "--file"):
-                program_field = None
-                i = len(args)
-                break
-            i += 2
-            continue
-        if t in ("-e", "--source") and i + 1 < len(args):
-            program_field = args[i + 1]
-            i += 2
-            break
-        if t.startswith("-") and len(t) > 1 and t != "--":
-            i += 1
-            continue
-        if t == "--":
-            i += 1
-        if i < len(args):
-            program_field = args[i]
-            i += 1
-        break
-    if program_field is not None:
-        _interp_code(run, program_field, "awk", inv, stdin)
-    check_args(run.add, run.cp.paths, inv.name, args[i:], run.cwd)
-    return _output(run, inv, stdin, False)
 
 
 def _read(run: Run, inv: Invocation, stdin: Flow | None) -> None:

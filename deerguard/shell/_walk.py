@@ -12,9 +12,12 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from .._result import Finding, Span
+from . import _compound as C
 from . import _programs as P
+from . import _redirect as RD
+from . import _sinks as S
 from . import ast
-from ._checks import PathRules, check_args, check_write, norm_path
+from ._checks import PathRules
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._policy import ShellPolicy
@@ -242,154 +245,14 @@ class Run:
         return self.redirect_output(redirects, out)
 
     def _compound(self, cmd: ast.Command, stdin: Flow | None) -> Flow:
-        if isinstance(cmd, ast.Subshell):
-            saved = dict(self.env)
-            out = self.body(cmd.body, stdin)
-            self.env.clear()
-            self.env.update(saved)
-            return out
-        if isinstance(cmd, ast.BraceGroup):
-            return self.body(cmd.body, stdin)
-        if isinstance(cmd, ast.If):
-            out = EMPTY
-            for index, clause in enumerate(cmd.clauses):
-                self.cond += index > 0
-                out = _union(out, self.body(clause.condition, stdin))
-                self.cond += 1
-                out = _union(out, self.body(clause.body, stdin))
-                self.cond -= 1 + (index > 0)
-            if cmd.else_body is not None:
-                self.cond += 1
-                out = _union(out, self.body(cmd.else_body, stdin))
-                self.cond -= 1
-            return out
-        if isinstance(cmd, ast.For | ast.Select):
-            items: list[Field] = []
-            if cmd.items is not None:
-                for w in cmd.items:
-                    items.extend(self.exp.expand(w))
-            taint = frozenset().union(*(f.taint for f in items)) if items else NO_TAINT
-            alts = tuple(dict.fromkeys(f.text for f in items))[:8] or (DYN,)
-            self.env[cmd.name] = Var(alts=alts, taint=taint)
-            self.cond += 1
-            out = self.body(cmd.body, stdin)
-            self.cond -= 1
-            return out
-        if isinstance(cmd, ast.ArithFor):
-            for arith in (cmd.init, cmd.condition, cmd.step):
-                if arith is not None:
-                    self.exp._arith(arith)
-            self.cond += 1
-            if (cmd.condition is None or not cmd.condition.text.strip()) and \
-                    _spawns_background(cmd.body):
-                self.add("shell.fork-bomb", cmd.span, "an endless loop starts background "
-                         "processes without bound", None)
-            out = self.body(cmd.body, stdin)
-            self.cond -= 1
-            return out
-        if isinstance(cmd, ast.While):
-            self.body(cmd.condition, stdin)
-            if _always_true(cmd.condition, cmd.until) and _spawns_background(cmd.body):
-                self.add("shell.fork-bomb", cmd.span, "an endless loop starts background "
-                         "processes without bound", None)
-            self.cond += 1
-            out = self.body(cmd.body, stdin)
-            self.cond -= 1
-            return out
-        if isinstance(cmd, ast.Case):
-            self.exp.expand(cmd.word)
-            out = EMPTY
-            self.cond += 1
-            for item in cmd.items:
-                out = _union(out, self.body(item.body, stdin))
-            self.cond -= 1
-            return out
-        if isinstance(cmd, ast.TestCommand):
-            fields: list[Field] = []
-            for w in cmd.words:
-                fields.extend(self.exp.expand(w) or [Field("", w.span)])
-            for index, f in enumerate(fields):
-                if f.text in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
-                    for other in fields[max(0, index - 1):index + 2:2]:
-                        if first_source(other.taint) is not None:
-                            self._arith_field(other)
-            return EMPTY
-        if isinstance(cmd, ast.ArithCommand):
-            self.exp._arith(cmd.expr)
-            return EMPTY
-        if isinstance(cmd, ast.FunctionDef):
-            self.funcs[cmd.name] = cmd
-            if _calls_itself(cmd):
-                self.add("shell.fork-bomb", cmd.span, f"function {cmd.name} starts copies "
-                         "of itself without bound", None)
-            return EMPTY
-        if isinstance(cmd, ast.Coproc):
-            return self.command(cmd.command, None)
-        return EMPTY
-
-    def _arith_field(self, f: Field) -> None:
-        src = first_source(f.taint)
-        if src is not None:
-            self.add("shell.tainted-exec", f.span, "fetched or decoded data is evaluated as "
-                     "arithmetic, which runs command substitutions",
-                     f"{src.describe()} reaches an arithmetic comparison")
-
-    # --- redirections -----------------------------------------------------------------------
+        return C.compound(self, cmd, stdin)
 
     def redirect_input(self, redirects: tuple[ast.Redirect, ...], stdin: Flow | None
                        ) -> Flow | None:
-        for r in redirects:
-            if r.op in ("<<", "<<-") and r.heredoc is not None:
-                hd = r.heredoc
-                if hd.quoted:
-                    stdin = Flow(text=hd.text, via="heredoc", span=hd.span, producer="heredoc")
-                else:
-                    b = ast.Word(hd.span, hd.parts)
-                    f = self.exp.expand_one(b)
-                    stdin = Flow(f.taint, "heredoc", hd.span, f.text if f.static else None,
-                                 "heredoc")
-            elif r.op == "<<<" and r.target is not None:
-                f = self.exp.expand_one(r.target)
-                stdin = Flow(f.taint, "here-string", r.target.span,
-                             f.text if f.static else None, "here-string")
-            elif r.op in ("<", "<>") and r.target is not None and r.fd in (None, "0"):
-                for f in self.exp.expand(r.target):
-                    check_args(self.add, self.cp.paths, "<", [f], self.cwd)
-                    if f.proc:
-                        # < <(cmd): the substitution's output is this command's stdin.
-                        text = next((t for sp, t in self.proc_text.items()
-                                     if f.span[0] <= sp[0] and sp[1] <= f.span[1]), None)
-                        stdin = Flow(f.taint, "a process substitution", f.span, text,
-                                     "process substitution")
-                        continue
-                    path = norm_path(f.text, self.cwd)
-                    taint = self.files.get(path or "", NO_TAINT)
-                    stdin = Flow(taint, f"file {f.text}" if taint else None, f.span,
-                                 self.file_text.get(path or ""), "file")
-            elif r.target is not None and r.op in ("<", "<>", "<&"):
-                for f in self.exp.expand(r.target):
-                    check_args(self.add, self.cp.paths, "<", [f], self.cwd)
-        return stdin
+        return RD.redirect_input(self, redirects, stdin)
 
     def redirect_output(self, redirects: tuple[ast.Redirect, ...], out: Flow) -> Flow:
-        for r in redirects:
-            if r.target is None or r.op not in (">", ">>", ">|", "&>", "&>>", "<>", ">&"):
-                continue
-            for f in self.exp.expand(r.target):
-                if r.op == ">&" and (f.text.isdigit() or f.text == "-"):
-                    continue
-                check_write(self.add, self.cp.paths, f, self.cwd, "redirection writes")
-                if r.fd in (None, "1") or r.op.startswith("&"):
-                    path = norm_path(f.text, self.cwd)
-                    if path is not None and out.taint:
-                        self.files[path] = out.taint
-                    if path is not None and out.text is not None and len(self.file_text) < 64:
-                        self.file_text[path] = out.text
-                    if path not in ("/dev/stdout", "/dev/stderr", None):
-                        out = EMPTY
-        return out
-
-    # --- simple commands --------------------------------------------------------------------
+        return RD.redirect_output(self, redirects, out)
 
     def assign(self, a: ast.Assignment, *, persist: bool) -> Field:
         if a.array is not None:
@@ -509,7 +372,7 @@ class Run:
     def run_code(self, code: Field, owner: str, owner_span: tuple[int, int],
                  stdin: Flow | None, *, positional: list[Field], shared_env: bool = False
                  ) -> Flow | None:
-        return P.run_code(self, code, owner, owner_span, stdin, positional=positional,
+        return S.run_code(self, code, owner, owner_span, stdin, positional=positional,
                           shared_env=shared_env)
 
     def call_function(self, fn: ast.FunctionDef, args: list[Field]) -> Flow:
@@ -525,54 +388,5 @@ def _first_name(cmd: ast.Command) -> str | None:
         v = cmd.words[0].literal_value()
         return v.rsplit("/", 1)[-1] if v else "a command"
     return "a command"
-
-
-def _always_true(condition: tuple[ast.Statement, ...], until: bool) -> bool:
-    if len(condition) != 1:
-        return False
-    c = condition[0].command
-    if not isinstance(c, ast.SimpleCommand) or not c.words:
-        return isinstance(c, ast.ArithCommand) and c.expr.text.strip() not in ("0", "")
-    name = c.words[0].literal_value()
-    if until:
-        return name == "false"
-    return name in ("true", ":") or (name in ("[", "test") and len(c.words) <= 3)
-
-
-def _spawns_background(body: tuple[ast.Statement, ...]) -> bool:
-    found = False
-
-    def visit(node: ast.Node) -> bool:
-        nonlocal found
-        if isinstance(node, ast.Statement) and node.background:
-            found = True
-        return not found and not isinstance(node, ast.FunctionDef)
-
-    for st in body:
-        ast.walk(st, visit)
-    return found
-
-
-def _calls_itself(fn: ast.FunctionDef) -> bool:
-    """The body runs the function itself in a pipeline or in the background."""
-    found = False
-
-    def is_self(c: ast.Command) -> bool:
-        return isinstance(c, ast.SimpleCommand) and bool(c.words) and \
-            c.words[0].literal_value() == fn.name
-
-    def visit(node: ast.Node) -> bool:
-        nonlocal found
-        if isinstance(node, ast.Pipeline) and sum(is_self(c) for c in node.commands) >= 1 \
-                and len(node.commands) > 1:
-            found = True
-        elif isinstance(node, ast.Statement) and node.background and (
-                is_self(node.command) or (isinstance(node.command, ast.Pipeline) and
-                                          any(is_self(c) for c in node.command.commands))):
-            found = True
-        return not found
-
-    ast.walk(fn.body, visit)
-    return found
 
 

@@ -1,0 +1,168 @@
+"""Compound commands: groups, conditionals, loops, case, tests, functions, fork bombs.
+
+Bodies are walked in order; assignments made inside a branch or a loop keep the earlier value
+as an alternative (``x=rm; if c; then x=ls; fi; $x`` is checked as both). An endless loop
+that starts background processes, and a function that runs copies of itself in a pipeline or
+in the background, are fork bombs whatever their spelling.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import ast
+from ._flow import EMPTY, Flow
+from ._flow import union as _union
+from ._words import DYN, NO_TAINT, Field, Var, first_source
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["compound"]
+
+
+def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
+    if isinstance(cmd, ast.Subshell):
+        saved = dict(run.env)
+        out = run.body(cmd.body, stdin)
+        run.env.clear()
+        run.env.update(saved)
+        return out
+    if isinstance(cmd, ast.BraceGroup):
+        return run.body(cmd.body, stdin)
+    if isinstance(cmd, ast.If):
+        out = EMPTY
+        for index, clause in enumerate(cmd.clauses):
+            run.cond += index > 0
+            out = _union(out, run.body(clause.condition, stdin))
+            run.cond += 1
+            out = _union(out, run.body(clause.body, stdin))
+            run.cond -= 1 + (index > 0)
+        if cmd.else_body is not None:
+            run.cond += 1
+            out = _union(out, run.body(cmd.else_body, stdin))
+            run.cond -= 1
+        return out
+    if isinstance(cmd, ast.For | ast.Select):
+        items: list[Field] = []
+        if cmd.items is not None:
+            for w in cmd.items:
+                items.extend(run.exp.expand(w))
+        taint = frozenset().union(*(f.taint for f in items)) if items else NO_TAINT
+        alts = tuple(dict.fromkeys(f.text for f in items))[:8] or (DYN,)
+        run.env[cmd.name] = Var(alts=alts, taint=taint)
+        run.cond += 1
+        out = run.body(cmd.body, stdin)
+        run.cond -= 1
+        return out
+    if isinstance(cmd, ast.ArithFor):
+        for arith in (cmd.init, cmd.condition, cmd.step):
+            if arith is not None:
+                run.exp._arith(arith)
+        run.cond += 1
+        if (cmd.condition is None or not cmd.condition.text.strip()) and \
+                _spawns_background(cmd.body):
+            run.add("shell.fork-bomb", cmd.span, "an endless loop starts background "
+                     "processes without bound", None)
+        out = run.body(cmd.body, stdin)
+        run.cond -= 1
+        return out
+    if isinstance(cmd, ast.While):
+        run.body(cmd.condition, stdin)
+        if _always_true(cmd.condition, cmd.until) and _spawns_background(cmd.body):
+            run.add("shell.fork-bomb", cmd.span, "an endless loop starts background "
+                     "processes without bound", None)
+        run.cond += 1
+        out = run.body(cmd.body, stdin)
+        run.cond -= 1
+        return out
+    if isinstance(cmd, ast.Case):
+        run.exp.expand(cmd.word)
+        out = EMPTY
+        run.cond += 1
+        for item in cmd.items:
+            out = _union(out, run.body(item.body, stdin))
+        run.cond -= 1
+        return out
+    if isinstance(cmd, ast.TestCommand):
+        fields: list[Field] = []
+        for w in cmd.words:
+            fields.extend(run.exp.expand(w) or [Field("", w.span)])
+        for index, f in enumerate(fields):
+            if f.text in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
+                for other in fields[max(0, index - 1):index + 2:2]:
+                    if first_source(other.taint) is not None:
+                        _arith_field(run, other)
+        return EMPTY
+    if isinstance(cmd, ast.ArithCommand):
+        run.exp._arith(cmd.expr)
+        return EMPTY
+    if isinstance(cmd, ast.FunctionDef):
+        run.funcs[cmd.name] = cmd
+        if _calls_itself(cmd):
+            run.add("shell.fork-bomb", cmd.span, f"function {cmd.name} starts copies "
+                     "of itself without bound", None)
+        return EMPTY
+    if isinstance(cmd, ast.Coproc):
+        return run.command(cmd.command, None)
+    return EMPTY
+
+def _arith_field(run: Run, f: Field) -> None:
+    src = first_source(f.taint)
+    if src is not None:
+        run.add("shell.tainted-exec", f.span, "fetched or decoded data is evaluated as "
+                 "arithmetic, which runs command substitutions",
+                 f"{src.describe()} reaches an arithmetic comparison")
+
+# --- redirections -----------------------------------------------------------------------
+
+
+def _always_true(condition: tuple[ast.Statement, ...], until: bool) -> bool:
+    if len(condition) != 1:
+        return False
+    c = condition[0].command
+    if not isinstance(c, ast.SimpleCommand) or not c.words:
+        return isinstance(c, ast.ArithCommand) and c.expr.text.strip() not in ("0", "")
+    name = c.words[0].literal_value()
+    if until:
+        return name == "false"
+    return name in ("true", ":") or (name in ("[", "test") and len(c.words) <= 3)
+
+
+def _spawns_background(body: tuple[ast.Statement, ...]) -> bool:
+    found = False
+
+    def visit(node: ast.Node) -> bool:
+        nonlocal found
+        if isinstance(node, ast.Statement) and node.background:
+            found = True
+        return not found and not isinstance(node, ast.FunctionDef)
+
+    for st in body:
+        ast.walk(st, visit)
+    return found
+
+
+def _calls_itself(fn: ast.FunctionDef) -> bool:
+    """The body runs the function itself in a pipeline or in the background."""
+    found = False
+
+    def is_self(c: ast.Command) -> bool:
+        return isinstance(c, ast.SimpleCommand) and bool(c.words) and \
+            c.words[0].literal_value() == fn.name
+
+    def visit(node: ast.Node) -> bool:
+        nonlocal found
+        if isinstance(node, ast.Pipeline) and sum(is_self(c) for c in node.commands) >= 1 \
+                and len(node.commands) > 1:
+            found = True
+        elif isinstance(node, ast.Statement) and node.background and (
+                is_self(node.command) or (isinstance(node.command, ast.Pipeline) and
+                                          any(is_self(c) for c in node.command.commands))):
+            found = True
+        return not found
+
+    ast.walk(fn.body, visit)
+    return found
+
+
