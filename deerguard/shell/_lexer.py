@@ -56,6 +56,7 @@ LIT_DQ_RE: Final = re.compile(r"[^\"\\$`]+")
 LIT_HEREDOC_RE: Final = re.compile(r"[^\\$`]+")
 LIT_PARAM_RE: Final = re.compile(r"[^{}\\'\"$`/:~]+")
 LIT_ARITH_RE: Final = re.compile(r"[^()\[\];\\'\"$`]+")
+BACKTICK_SPECIAL_RE: Final = re.compile(r"[`\\]")
 COMMENT_END_RE: Final = re.compile(r"[^\n]*")
 
 _SIMPLE_ESCAPES: Final = {

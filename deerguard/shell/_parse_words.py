@@ -7,6 +7,7 @@ Each scanner moves the cursor forward only; bounded regions are parsed in place 
 from __future__ import annotations
 
 from deerguard.shell._lexer import (
+    BACKTICK_SPECIAL_RE,
     LIT_DQ_RE,
     LIT_NORMAL_RE,
     METACHARS,
@@ -323,23 +324,36 @@ class WordParser(Base):
         j = start + 1
         run = j
         escapes = '$`\\"' if quoted else "$`\\"
-        while j < n:
-            c = s[j]
-            if c == "`":
+        while True:
+            m = BACKTICK_SPECIAL_RE.search(s, j, n)
+            if m is None:
+                j = n
                 break
-            if c == "\\" and j + 1 < n and s[j + 1] in escapes:
+            j = m.start()
+            if s[j] == "`":
+                break
+            if j + 1 < n and s[j + 1] in escapes:
                 buf.append(s[run:j])
                 dropped.append(j)
                 run = j + 1
                 j += 2
-                continue
-            j += 1
-        buf.append(s[run:j])
+            else:
+                j += 1
         if j >= n:
             self.issue(start, "unclosed backtick substitution", incomplete=True)
-            self.i = n
-        else:
-            self.i = j + 1
+        after = min(j + 1, n)
+        if not dropped and self.posmap is None:
+            # No escapes: parse the body in place as its own script (no copy, no sub-parser).
+            saved = (self.n, self.stops, self.pending, self.in_subst)
+            self.n, self.stops, self.pending, self.in_subst = j, {}, [], 0
+            self.i = start + 1
+            body = self.parse_list(_EMPTY)
+            self.finish()
+            self.n, self.stops, self.pending, self.in_subst = saved
+            self.i = after
+            return CmdSubst(self.sp(start, after), body, backtick=True)
+        buf.append(s[run:j])
+        self.i = after
         child = self.child("".join(buf), self.abs(start) + 1)
         if dropped or self.posmap is not None:
             # Offsets in the unescaped text map back to the source through this table.
