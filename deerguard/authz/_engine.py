@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from typing import Any
 
 import casbin  # type: ignore[import-untyped]
@@ -52,6 +53,13 @@ _ALLOWED_EFFECTS = frozenset(
 )
 _REQUEST_TOKENS = ("r_sub", "r_dom", "r_typ", "r_obj", "r_act")
 _SPACES = re.compile(r"\s+")
+# pycasbin is not thread-safe: every enforce() re-parses the matcher with ast.parse, which in
+# CPython 3.11 fails under concurrency ("SystemError: AST constructor recursion depth
+# mismatch", seen here with 4 threads plus a reloading thread), and enforce() mutates the
+# enforcer's function map and lazily adds role-manager entries. Every Casbin call in this
+# module (model loading, enforcer building, enforce) holds this one lock. The compiled
+# fast path never calls Casbin and takes no lock.
+_CASBIN_LOCK = threading.RLock()
 _CASBIN_ALLOW = Match(
     True, None, "casbin", (AuthzReason("allowed-by-rule", "casbin.Enforcer allowed it"),)
 )
@@ -75,7 +83,8 @@ def load_model(text: str, /, *, file: str = "<model>") -> Model:
     model = Model()
     model.logger = _silent_logger()
     try:
-        model.load_model_from_text(text)
+        with _CASBIN_LOCK:
+            model.load_model_from_text(text)
         effect = model["e"]["e"].value
         matcher = model["m"]["m"].value
         request = tuple(model["r"]["r"].tokens)
@@ -137,21 +146,22 @@ def build_enforcer(model_text: str, policy: PolicySet, /, *, file: str = "<model
     model = load_model(model_text, file=file)
     enforcer = casbin.Enforcer.__new__(casbin.Enforcer)
     enforcer.logger = _silent_logger()
-    try:
-        enforcer.init_with_model_and_adapter(model, None)
-        enforcer.add_function(MATCH_FUNCTION, glob_match)
-        if policy.rows:
-            enforcer.add_policies([row.values() for row in policy.rows])
-        if policy.links and "g" in model.keys():
-            enforcer.add_grouping_policies([[link.member, link.parent] for link in policy.links])
-        for assertion in _assertions(model):
-            assertion.logger = enforcer.logger
-    except PolicyError:
-        raise
-    except Exception as exc:
-        raise PolicyError(
-            f"Casbin could not load the policy: {type(exc).__name__}: {exc}", file=file
-        ) from None
+    rows = [row.values() for row in policy.rows]
+    links = [[link.member, link.parent] for link in policy.links]
+    with _CASBIN_LOCK:
+        try:
+            enforcer.init_with_model_and_adapter(model, None)
+            enforcer.add_function(MATCH_FUNCTION, glob_match)
+            if rows:
+                enforcer.add_policies(rows)
+            if links and "g" in model.keys():
+                enforcer.add_grouping_policies(links)
+            for assertion in _assertions(model):
+                assertion.logger = enforcer.logger
+        except Exception as exc:
+            raise PolicyError(
+                f"Casbin could not load the policy: {type(exc).__name__}: {exc}", file=file
+            ) from None
     return enforcer
 
 
@@ -165,9 +175,10 @@ def _assertions(model: Model) -> list[Any]:
 class CasbinEngine:
     """Answers requests with a real ``casbin.Enforcer`` (for models that are not the shipped one).
 
-    Immutable after construction. A principal's roles are asked one by one; any role whose
-    matched row is a deny makes the answer deny (deny wins across roles, as in the compiled
-    path), otherwise any allowing role allows.
+    Immutable after construction (a reload builds a new engine); every call into Casbin holds
+    the module's Casbin lock (see ``_CASBIN_LOCK``). A principal's roles are asked one by
+    one; any role whose matched row is a deny makes the answer deny (deny wins across roles,
+    as in the compiled path), otherwise any allowing role allows.
     """
 
     __slots__ = ("_enforcer", "_rows", "policy", "roles")
@@ -177,7 +188,8 @@ class CasbinEngine:
         self.roles = policy.roles
         self._enforcer = build_enforcer(model_text, policy, file=file)
         try:  # Casbin parses the matcher lazily: evaluate it once now, not on a user's request
-            self._enforcer.enforce_ex("-", "", "tool", "-", "call")
+            with _CASBIN_LOCK:
+                self._enforcer.enforce_ex("-", "", "tool", "-", "call")
         except Exception as exc:
             raise PolicyError(
                 f"the matcher cannot be evaluated: {type(exc).__name__}: {exc}",
@@ -194,7 +206,8 @@ class CasbinEngine:
         allowed: Match | None = None
         for role in roles:
             try:
-                result, explain = self._enforcer.enforce_ex(role, tenant, typ, name, action)
+                with _CASBIN_LOCK:
+                    result, explain = self._enforcer.enforce_ex(role, tenant, typ, name, action)
             except Exception as exc:
                 raise RuntimeError(f"casbin enforce failed: {type(exc).__name__}") from exc
             match = self._rows.get(tuple(explain)) if explain else None
