@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,11 +82,14 @@ class Neutralized:
         }
 
 
-def _apply(text: str, subs: Mapping[int, str], start: int = 0, end: int | None = None) -> str:
+def _apply(
+    text: str, subs: Mapping[int, str], keys: list[int], start: int = 0, end: int | None = None
+) -> str:
+    """Apply the replacements at sorted positions ``keys`` within ``text[start:end]``."""
     end = len(text) if end is None else end
     out: list[str] = []
     last = start
-    for index in sorted(k for k in subs if start <= k < end):
+    for index in keys[bisect_left(keys, start) : bisect_left(keys, end)]:
         out.append(text[last:index])
         out.append(subs[index])
         last = index + 1
@@ -106,6 +110,7 @@ def _result(text: str, result_plan: Plan, profile_name: str) -> Neutralized:
     if not result_plan.subs:
         return Neutralized(text=text, profile=profile_name)
     subs = result_plan.subs
+    keys = sorted(subs)
     findings: list[Finding] = []
     edits: list[Edit] = []
     regions = sorted(result_plan.regions, key=lambda r: (r.start, -r.end))
@@ -132,11 +137,11 @@ def _result(text: str, result_plan: Plan, profile_name: str) -> Neutralized:
                 rule_id=rule_id,
                 span=Span(start, end),
                 original=text[start:end],
-                replacement=_apply(text, subs, start, end),
+                replacement=_apply(text, subs, keys, start, end),
             )
         )
     return Neutralized(
-        text=_apply(text, subs),
+        text=_apply(text, subs, keys),
         findings=tuple(findings),
         edits=tuple(edits),
         profile=profile_name,
@@ -264,11 +269,12 @@ def _neutralize_content(neutralizer: Neutralizer, content: Any) -> NeutralizedCo
         return NeutralizedContent(content)
     summary = _result(joined, result_plan, neutralizer.profile.name)
     new_blocks = list(blocks)
+    keys = sorted(result_plan.subs)
     for index, start, value in texts:
         end = start + len(value)
-        if not any(start <= k < end for k in result_plan.subs):
+        if bisect_left(keys, start) == bisect_left(keys, end):
             continue
-        rewritten = _apply(joined, result_plan.subs, start, end)
+        rewritten = _apply(joined, result_plan.subs, keys, start, end)
         block = blocks[index]
         new_blocks[index] = rewritten if isinstance(block, str) else {**block, "text": rewritten}
     shaped: Any = tuple(new_blocks) if isinstance(content, tuple) else new_blocks

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -65,6 +66,7 @@ _TRIGGER = re.compile(
 # The common HTML case: `<div ...>`, `</p>`: a plain ASCII name ended by space, `>` or `/`.
 _ASCII_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)[\s>/]")
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_ASCII_NEXT = re.compile(r"[ \t\r\n]+([A-Za-z0-9]+)(?=[ \t\r\n>/=\"'])")
 _JSON_ESCAPE = re.compile(r"\\+(?:[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2}))")
 _JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
 
@@ -177,13 +179,39 @@ def _compact_table() -> dict[int, int | None]:
 _ASCII_COMPACT = {ord(ch): None for ch in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f-_.:"}
 
 
-def _may_hold_marker(text: str, skeletons: tuple[str, ...]) -> bool:
-    """Cheap superset test: does the skeleton of ``text`` contain a marker skeleton?"""
-    if text.isascii():
-        compact = text.lower().translate(_ASCII_COMPACT)
-    else:
-        compact = text.translate(_compact_table()).lower()
-    return any(sk in compact for sk in skeletons)
+_CHUNK = 1 << 16
+
+
+def _compact(chunk: str) -> str:
+    if chunk.isascii():
+        return chunk.lower().translate(_ASCII_COMPACT)
+    return chunk.translate(_compact_table()).lower()
+
+
+def _marker_chunks(text: str, skeletons: tuple[str, ...]) -> list[int]:
+    """Starts of the 64 KB chunks where a marker's skeleton begins (a superset filter).
+
+    The compact skeleton deletes exactly what the marker pattern lets sit between letters,
+    so a pattern match begins in a returned chunk; the pattern then runs only from there.
+    """
+    starts: list[int] = []
+    offsets: list[int] = []
+    parts: list[str] = []
+    total = 0
+    for start in range(0, len(text), _CHUNK):
+        part = _compact(text[start : start + _CHUNK])
+        starts.append(start)
+        offsets.append(total)
+        parts.append(part)
+        total += len(part)
+    compact = "".join(parts)
+    found: set[int] = set()
+    for sk in skeletons:
+        at = compact.find(sk)
+        while at != -1:
+            found.add(starts[bisect_right(offsets, at) - 1])
+            at = compact.find(sk, at + 1)
+    return sorted(found)
 
 
 @lru_cache(maxsize=64)
@@ -395,18 +423,34 @@ class _Scanner:
             k += 1
         return -1
 
+    def _plain_ascii_tag(self, name: str, end: int) -> bool:
+        """Fast path for HTML: True when a plain ASCII tag name cannot be a forgery.
+
+        Follows whitespace-separated plain ASCII words while the name so far is a proper
+        prefix of a profile name; anything unusual goes to the full reader instead.
+        """
+        c, text, n = self.c, self.text, self.n
+        while True:
+            if name in c.names or name.startswith(c.prefixes):
+                return False
+            if name not in c.partial:
+                return True
+            if end < n and text[end] in ">/":
+                return True
+            m = _ASCII_NEXT.match(text, end)
+            if m is None:
+                return False
+            name += m.group(1).lower()
+            end = m.end()
+
     def at_lt(self, start: int, after: int) -> int:
         """Handle an opening bracket at ``[start, after)``; return where scanning resumes."""
         text, c = self.text, self.c
         m = _ASCII_NAME.match(text, after)
-        if m is not None:
-            name = m.group(1).lower()
-            if (
-                name not in c.names
-                and name not in c.partial
-                and not any(name.startswith(p) for p in c.prefixes)
-            ):
-                return m.start(1) + len(name)
+        if m is not None and self._plain_ascii_tag(
+            m.group(1).lower(), m.start(1) + len(m.group(1))
+        ):
+            return m.start(1) + len(m.group(1))
         k = self.skip_space(after)
         # <<SYS>> / <</SYS>>
         inner = self.lt_at(k)
@@ -556,7 +600,12 @@ class _Scanner:
         text = self.text
         pos = 0
         search = _TRIGGER.search
-        while True:
+        ascii_name = _ASCII_NAME.match
+        names, partial, prefixes = self.c.names, self.c.partial, self.c.prefixes
+        safe: set[str] = set()
+        if text.isascii() and "<" not in text and "[" not in text and "\\" not in text:
+            pos = len(text) + 1
+        while pos <= len(text):
             m = search(text, pos)
             if m is None:
                 break
@@ -568,6 +617,19 @@ class _Scanner:
                     b -= 1
                 after = self._json_bracket(i, LT_CHARS)
                 pos = self.at_lt(b, after) if after != -1 else i + 2
+            elif ch == "<":
+                m = ascii_name(text, i + 1)
+                if m is not None:
+                    name = m.group(1)
+                    if name in safe:
+                        pos = m.end(1)
+                        continue
+                    low = name.lower()
+                    if low not in names and low not in partial and not low.startswith(prefixes):
+                        safe.add(name)
+                        pos = m.end(1)
+                        continue
+                pos = self.at_lt(i, i + 1)
             elif ch in LT_CHARS:
                 pos = self.at_lt(i, i + 1)
             elif ch in _BRACKET_OPEN:
@@ -577,9 +639,14 @@ class _Scanner:
             else:
                 pos = self.at_variation(i)
         c = self.c
-        if c.marker is not None and _may_hold_marker(text, c.marker_skeletons):
-            for mm in c.marker.finditer(text, timeout=_MARKER_TIMEOUT):
-                self.at_marker(mm.start(), mm.end())
+        if c.marker is not None:
+            done = 0
+            for chunk in _marker_chunks(text, c.marker_skeletons):
+                mm = c.marker.search(text, max(chunk, done), timeout=_MARKER_TIMEOUT)
+                while mm is not None and mm.start() < chunk + _CHUNK:
+                    self.at_marker(mm.start(), mm.end())
+                    done = mm.end()
+                    mm = c.marker.search(text, done, timeout=_MARKER_TIMEOUT)
         return self.plan
 
 
