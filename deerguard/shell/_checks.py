@@ -80,6 +80,8 @@ class PathRules:
 
     def match(self, path: str, kind: str) -> bool:
         """True when normalized ``path`` matches a glob of ``kind`` (either direction)."""
+        if kind == "sensitive" and path.endswith(".pub"):
+            return False  # public keys are meant to be shared
         key = (path, kind)
         hit = self._cache.get(key)
         if hit is None:
@@ -187,6 +189,11 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
     no_preserve = "--no-preserve-root" in opts
     for t in targets:
         path = norm_path(t.text, cwd)
+        if path is None and recursive and t.text.startswith(("/home/", "/Users/", "/root/")) \
+                and t.text.count("/") == 2 and t.text.endswith(DYN):
+            add("shell.recursive-delete", t.span, "recursive delete of a home directory",
+                None)
+            continue
         if path is None:
             if recursive and no_preserve:
                 add("shell.recursive-delete", t.span,

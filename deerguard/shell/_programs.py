@@ -106,8 +106,17 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                 run.run_code(Field(value, f.span, f.taint), f"alias {key}", word.span, None,
                              positional=[], shared_env=True)
         return EMPTY
-    if name == "read":
+    if name in ("read", "mapfile", "readarray"):
         _read(run, inv, stdin)
+        return EMPTY
+    if name == "set" and any(f.text == "--" for f in inv.args):
+        _set_positional(run, inv)
+        return EMPTY
+    if name == "printf" and len(inv.args) > 2 and inv.args[0].text == "-v":
+        target = inv.args[1].text
+        out = _echo(Invocation("printf", word, inv.args[2:]))
+        run.env[target] = Var(alts=(out.text if out.text is not None else DYN,),
+                              taint=out.taint)
         return EMPTY
     if name in ("sudo", "doas", "run0") and stdin is not None and any(
             f.text in ("-s", "-i", "--shell", "--login") for f in inv.args):
@@ -259,23 +268,49 @@ def _download_target(name: str, texts: list[str], args: list[Field]) -> str | No
 
 
 def _read(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """``read [-r] [-a arr] NAME...``: the names take (tainted) data from stdin."""
+    """``read``/``mapfile``: the names take data from stdin (its text when static, its taint).
+
+    ``read -r cmd <<< "rm -rf /"; $cmd`` runs ``rm``; ``read l < <(curl u); eval "$l"``
+    evaluates fetched data.
+    """
     taint = stdin.taint if stdin is not None else NO_TAINT
+    text = stdin.text if stdin is not None else None
     args = inv.args
     i = 0
     names: list[str] = []
+    array = inv.name in ("mapfile", "readarray")
     while i < len(args):
         t = args[i].text
-        if t in ("-a", "-d", "-p", "-n", "-N", "-t", "-u", "-i"):
+        if t in ("-a", "-d", "-p", "-n", "-N", "-t", "-u", "-i", "-O", "-s", "-c", "-C"):
             if t == "-a" and i + 1 < len(args):
                 names.append(args[i + 1].text)
-            i += 2
+                array = True
+            i += 2 if t not in ("-t",) or inv.name == "read" else 1
             continue
         if not t.startswith("-"):
             names.append(t)
         i += 1
-    for name in names or ["REPLY"]:
+    if not names:
+        names = ["MAPFILE"] if inv.name in ("mapfile", "readarray") else ["REPLY"]
+    if text is not None and not array and len(names) == 1:
+        run.env[names[0]] = Var(alts=(text.split("\n", 1)[0],), taint=taint)
+        return
+    if text is not None and array:
+        run.env[names[0]] = Var(items=tuple(text.split()), taint=taint)
+        return
+    for name in names:
         run.env[name] = Var(alts=(DYN,), taint=taint)
+
+
+def _set_positional(run: Run, inv: Invocation) -> None:
+    """``set -- a b c`` sets ``$1``... and ``"$@"``."""
+    texts = [f.text for f in inv.args]
+    if "--" not in texts:
+        return
+    values = inv.args[texts.index("--") + 1:]
+    run.env["@"] = Var(items=tuple(f.text for f in values))
+    for index, f in enumerate(values, start=1):
+        run.env[str(index)] = Var(alts=(f.text,), taint=f.taint)
 
 
 def _declare(run: Run, inv: Invocation) -> Flow:

@@ -183,7 +183,7 @@ SENSITIVE_READ_GLOBS = (
     "/proc/*/task/*/environ", "/proc/*/mem", "/proc/kcore", "/root/*",
     "~/.ssh/id_*", "~/.ssh/*_rsa", "~/.ssh/*_ed25519", "~/.ssh/*_ecdsa", "~/.ssh/*.pem",
     "*/.ssh/id_rsa", "*/.ssh/id_ed25519", "*/.ssh/id_ecdsa", "*/.ssh/id_dsa",
-    "~/.aws/credentials", "~/.aws/config", "~/.config/gcloud/*", "~/.azure/*",
+    "~/.aws/credentials", "~/.config/gcloud/*", "~/.azure/*",
     "~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.git-credentials",
     "~/.pgpass", "~/.npmrc", "~/.ssh", "~/.aws", "~/.gnupg", "/root/.ssh",
     "~/.pypirc", "~/.gnupg/*", "~/.password-store/*",

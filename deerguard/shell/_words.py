@@ -277,10 +277,7 @@ class Expander:
         name = pe.name
         var = self.env.get(name)
         if var is None:
-            if name == "HOME":
-                var = Var(alts=("~",))
-            elif name == "IFS":
-                var = Var(alts=(" \t\n",))
+            var = _DEFAULTS.get(name)
         if pe.prefix == "!" or (pe.op == "@" and _op_letter(pe) == "P"):
             # Indirection and prompt expansion evaluate the value as code-like text.
             if var is not None and var.taint:
@@ -345,6 +342,16 @@ class Expander:
                 b.add(values[0], quoted=True)
             else:
                 b.split_add(values[0], ifs, span)
+
+
+# Variables whose value is known in any agent shell: $HOME is ~, $SHELL/$BASH/$0 are a shell.
+_DEFAULTS: dict[str, Var] = {
+    "HOME": Var(alts=("~",)),
+    "IFS": Var(alts=(" \t\n",)),
+    "SHELL": Var(alts=("bash",)),
+    "BASH": Var(alts=("/bin/bash",)),
+    "0": Var(alts=("bash",)),
+}
 
 
 def _op_letter(pe: ast.ParamExp) -> str | None:
