@@ -93,3 +93,14 @@ def test_shipped_example_roles_file_loads_and_denies_unlisted_types() -> None:
     assert authz.authorize(guest, "tool", "web_search", "call").allow
     assert not authz.authorize(guest, "sandbox", "docker", "execute").allow
     assert authz.policy.default_role == "guest"
+
+
+def test_shipped_example_casbin_policy_loads_with_the_shipped_model() -> None:
+    policies = CORPUS.parent.parent / "policies" / "authz"
+    authz = Authorizer.from_casbin(policies / "model.conf", policies / "policy.example.csv")
+    user = Principal(roles=("user",))
+    assert authz.authorize(user, "model", "gpt-4o-realtime-preview", "list").allow
+    assert not authz.authorize(user, "model", "gpt-4o-realtime-preview", "use").allow
+    assert not authz.authorize(user, "tool", "update_agent", "call").allow
+    assert authz.authorize(Principal(roles=("user",), tenant="acme"), "mcp_server", "acme_crm",
+                           "connect").allow
