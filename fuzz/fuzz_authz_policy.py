@@ -9,7 +9,7 @@ bytes kept as lone surrogates). Invariants:
 * a policy that loads compiles, and every defined role can be checked for every permission
   with hostile names without raising, and the answer is a bool.
 
-Seeds: every file of ``corpora/authz`` (roles files and policy CSVs).
+Seeds: every roles file and policy CSV of ``corpora/authz`` plus the shipped examples.
 Run: ``python fuzz/fuzz_authz_policy.py -max_total_time=60`` (``--replay`` replays seeds only).
 """
 
@@ -65,8 +65,9 @@ def seeds() -> Iterator[bytes]:
             continue
         fmt = "yaml" if suffix == "yml" else suffix
         yield bytes([FORMATS.index(fmt)]) + path.read_bytes()
-    example = ROOT / "policies" / "authz" / "roles.example.yaml"
-    yield bytes([0]) + example.read_bytes()
+    shipped = ROOT / "policies" / "authz"
+    yield bytes([FORMATS.index("yaml")]) + (shipped / "roles.example.yaml").read_bytes()
+    yield bytes([FORMATS.index("csv")]) + (shipped / "policy.example.csv").read_bytes()
 
 
 if __name__ == "__main__":
