@@ -87,26 +87,42 @@ def _glob_lookup(index: GlobIndex, name: str) -> Match | None:
 
 @dataclass(frozen=True, slots=True)
 class Bucket:
-    """The rows of one (role, tenant, type, action) after inheritance, split for lookup."""
+    """The rows of one (role, tenant, type, action) after inheritance, split for lookup.
 
-    exact_deny: dict[str, Match]
+    ``exact`` maps exact names to their deciding match (a deny beats an allow for the same
+    name); globs are prefix-indexed. A lookup is one dict probe when there are no globs.
+    """
+
+    exact: dict[str, Match]
     glob_deny: GlobIndex
-    exact_allow: dict[str, Match]
     glob_allow: GlobIndex
 
-    def deny(self, name: str) -> Match | None:
-        """Return the match of a deny row for ``name``, if any."""
-        match = self.exact_deny.get(name)
-        if match is None and self.glob_deny:
-            return _glob_lookup(self.glob_deny, name)
-        return match
-
-    def allow(self, name: str) -> Match | None:
-        """Return the match of an allow row for ``name``, if any."""
-        match = self.exact_allow.get(name)
+    def lookup(self, name: str) -> Match | None:
+        """Return the deciding match within this bucket: a deny if any, else an allow."""
+        match = self.exact.get(name)
+        if match is not None and not match.allow:
+            return match
+        if self.glob_deny:
+            denied = _glob_lookup(self.glob_deny, name)
+            if denied is not None:
+                return denied
         if match is None and self.glob_allow:
             return _glob_lookup(self.glob_allow, name)
         return match
+
+    def deny(self, name: str) -> Match | None:
+        """Return the match of a deny row for ``name``, if any."""
+        match = self.exact.get(name)
+        if match is not None and not match.allow:
+            return match
+        return _glob_lookup(self.glob_deny, name) if self.glob_deny else None
+
+    def allow(self, name: str) -> Match | None:
+        """Return the match of an allow row for ``name``, if any (denies not considered)."""
+        match = self.exact.get(name)
+        if match is not None and match.allow:
+            return match
+        return _glob_lookup(self.glob_allow, name) if self.glob_allow else None
 
 
 def role_closure(
@@ -149,12 +165,9 @@ class _Builder:
             target.setdefault(row.obj, match)
 
     def freeze(self) -> Bucket:
-        return Bucket(
-            self.exact_deny,
-            _index_globs(self.glob_deny),
-            self.exact_allow,
-            _index_globs(self.glob_allow),
-        )
+        # Deny wins per name: a deny match replaces an allow match for the same exact name.
+        exact = {**self.exact_allow, **self.exact_deny}
+        return Bucket(exact, _index_globs(self.glob_deny), _index_globs(self.glob_allow))
 
 
 class CompiledPolicy:
@@ -180,7 +193,7 @@ class CompiledPolicy:
             bucket = get((roles[0], "*", typ, action))
             if bucket is None:
                 return NO_MATCH
-            return bucket.deny(name) or bucket.allow(name) or NO_MATCH
+            return bucket.lookup(name) or NO_MATCH
         found: list[Bucket] = []
         for role in roles:
             bucket = get((role, "*", typ, action))
