@@ -13,8 +13,11 @@ from deerguard.shell.ast import (
     Assignment,
     BraceExp,
     Command,
+    Comment,
     Literal,
+    ParseIssue,
     Redirect,
+    Script,
     SimpleCommand,
     Statement,
     Word,
@@ -227,6 +230,26 @@ def new_statement(span: tuple[int, int], command: Command, terminator: str | Non
     a(node, span)
     b(node, command)
     c(node, terminator)
+    return node
+
+
+_sr = Script.__dict__
+_sr_set = tuple(_sr[name].__set__ for name in ("span", "statements", "comments", "issues"))
+
+
+def new_script(
+    span: tuple[int, int],
+    statements: tuple[Statement, ...],
+    comments: tuple[Comment, ...],
+    issues: tuple[ParseIssue, ...],
+) -> Script:
+    """``Script(...)``, built without the dataclass ``__init__``."""
+    node = _new(Script)
+    a, b, c, d = _sr_set
+    a(node, span)
+    b(node, statements)
+    c(node, comments)
+    d(node, issues)
     return node
 
 

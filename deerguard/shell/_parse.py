@@ -7,12 +7,15 @@ below Python's limit; any internal failure becomes a ``ParseIssue`` instead of a
 
 from __future__ import annotations
 
+from deerguard.shell._lexer import new_script
 from deerguard.shell._parse_compound import CompoundParser
 from deerguard.shell._parse_state import State
 from deerguard.shell._parse_words import WordParser
 from deerguard.shell.ast import ParseIssue, Script
 
 __all__ = ["parse"]
+
+_TOP: frozenset[str] = frozenset()
 
 
 class Parser(CompoundParser):
@@ -39,9 +42,9 @@ def parse(source: str, /) -> Script:
     state = State()
     try:
         parser = Parser(source, state)
-        statements = parser.parse_list(frozenset())
+        statements = parser.parse_list(_TOP)
         parser.finish()
-        return Script((0, len(source)), statements, tuple(state.comments), tuple(state.issues))
+        return new_script((0, len(source)), statements, tuple(state.comments), tuple(state.issues))
     except Exception as exc:  # noqa: BLE001 - the boundary: hostile input never raises
         issue = ParseIssue(0, f"internal parser error ({type(exc).__name__}); input not parsed")
         return Script((0, len(source)), (), (), (*state.issues, issue))

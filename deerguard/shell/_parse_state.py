@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from deerguard.shell._lexer import COMMENT_END_RE, RESERVED_RE
 from deerguard.shell.ast import Comment, ParseIssue, Redirect, Span, Statement
@@ -32,17 +32,22 @@ def _stack_room() -> int:
     return max(0, sys.getrecursionlimit() - depth - 100)
 
 
-@dataclass(slots=True)
 class State:
     """Mutable bookkeeping shared by a parser and its backtick sub-parsers."""
 
-    max_depth: int = 16  # raised once, after measuring the real stack room (enter())
-    budget_checked: bool = False
-    issues: list[ParseIssue] = field(default_factory=list)
-    comments: list[Comment] = field(default_factory=list)
-    depth: int = 0
-    aborted: bool = False
-    not_arith: set[int] = field(default_factory=set)
+    __slots__ = (
+        "max_depth", "budget_checked", "issues", "comments", "depth", "aborted", "not_arith"
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        # A plain class (not a dataclass): built once per parse, so its cost is per command.
+        self.max_depth = 16  # raised once, after measuring the real stack room (enter())
+        self.budget_checked = False
+        self.issues: list[ParseIssue] = []
+        self.comments: list[Comment] = []
+        self.depth = 0
+        self.aborted = False
+        self.not_arith: set[int] = set()
 
 
 @dataclass(slots=True)
