@@ -18,15 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._result import Finding, Span, Verdict, worst
-from ._code import scan_markers
 from ._parse import parse
 from ._policy import ShellPolicy, default_policy
+from ._raw import raw_scan
 from ._walk import Run, _Compiled
 
 __all__ = ["Classification", "Classifier", "classify"]
-
-_RAW_DETAIL = "found in the raw text of a command that does not parse cleanly"
-
 
 @dataclass(frozen=True, slots=True)
 class Classification:
@@ -87,18 +84,6 @@ def _compiled(policy: ShellPolicy) -> _Compiled:
     return _Compiled(policy)
 
 
-def _strip_quotes(text: str) -> tuple[str, list[int]]:
-    """Drop quote characters and backslashes; return the text and each char's origin."""
-    out: list[str] = []
-    index: list[int] = []
-    for i, ch in enumerate(text):
-        if ch in "'\"\\`":
-            continue
-        out.append(ch)
-        index.append(i)
-    return "".join(out), index
-
-
 class Classifier:
     """A reusable classifier bound to one policy (same keywords as :func:`classify`).
 
@@ -153,32 +138,13 @@ class Classifier:
             message = issue.message if issue is not None else "command was truncated"
             run.add("shell.parse-incomplete", (min(where, len(text)), len(text)),
                     f"command does not parse cleanly: {message}", None)
-            self._raw(run, text)
+            raw_scan(run, text)
         elif run.too_deep:
-            self._markers(run, text)
+            raw_scan(run, text)
         findings = tuple(sorted([*pre, *run.findings],
                                 key=lambda f: (f.span.start, f.span.end, f.rule_id)))
         verdict = worst(f.severity for f in findings)
         return Classification(verdict, findings, tuple(dict.fromkeys(run.commands)), command)
-
-    def _raw(self, run: Run, text: str) -> None:
-        """Risky-pattern rules over raw text: quotes dropped and re-parsed, plus markers."""
-        self._markers(run, text)
-        stripped, index = _strip_quotes(text)
-        if not stripped.strip():
-            return
-        raw = Run(stripped, run.cp)
-        raw.raw_mode = True
-        raw.push_frame(None, (0, len(text)), index, stripped)
-        raw.text_stack[0] = stripped
-        raw.body(parse(stripped).statements, None)
-        for f in raw.findings:
-            if f.rule_id != "shell.parse-incomplete":
-                run.findings.append(f)
-
-    def _markers(self, run: Run, text: str) -> None:
-        for marker in scan_markers(text):
-            run.add(marker.rule_id, (marker.start, marker.end), marker.what, _RAW_DETAIL)
 
 
 def classify(command: str, /, *, policy: ShellPolicy | None = None) -> Classification:

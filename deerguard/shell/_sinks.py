@@ -15,6 +15,7 @@ from ._checks import check_args, check_package, interpreter_family, is_critical,
 from ._code import destructive_paths, scan_markers, shell_strings
 from ._flow import Flow
 from ._parse import parse
+from ._raw import raw_scan
 from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field, Source, Var, first_source
 
@@ -200,10 +201,13 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
     run.code_depth += 1
     try:
         out = run.body(script.statements, stdin)
-        if script.issues:
-            issue = script.issues[0]
-            run.add("shell.parse-incomplete", (issue.offset, len(dyn_text)),
-                    f"nested code in {owner} does not parse cleanly: {issue.message}", None)
+        if script.issues or run.too_deep:
+            issue = script.issues[0] if script.issues else None
+            if issue is not None:
+                run.add("shell.parse-incomplete", (issue.offset, len(dyn_text)),
+                        f"nested code in {owner} does not parse cleanly: {issue.message}",
+                        None)
+            raw_scan(run, dyn_text)
     finally:
         run.code_depth -= 1
         run.pop_frame()

@@ -21,6 +21,7 @@ from ._checks import PathRules
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._policy import ShellPolicy
+from ._raw import RAW_DETAIL
 from ._resolve import Invocation, resolve
 from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
 
@@ -145,7 +146,7 @@ class Run:
             return
         self.seen.add(key)
         if detail is None and self.raw_mode:
-            detail = "found in the raw text of a command that does not parse cleanly"
+            detail = RAW_DETAIL
         elif self.frames and detail is None and self.frames[-1].offset is None \
                 and self.frames[-1].index is None:
             detail = "inside a nested code string"

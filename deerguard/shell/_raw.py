@@ -1,0 +1,62 @@
+"""Fallback for text that does not parse cleanly: risky-pattern rules over the raw text.
+
+When a command (or a nested code string) is incomplete or nested deeper than the classifier
+follows, its parse tree may hide commands. The raw text is then checked three more ways, all
+linear: risky path markers (``/etc/shadow``, ``/dev/tcp/``...); the text with quotes and
+backslashes dropped, parsed and classified again (an unclosed quote no longer hides
+``; rm -rf /``); and the same text *flattened* (grouping characters ``( ) { } `` ` `` made
+blanks), which undoes any nesting depth. Findings keep spans into the original text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._code import scan_markers
+from ._parse import parse
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["RAW_DETAIL", "raw_scan"]
+
+RAW_DETAIL = "found in the raw text of a command that does not parse cleanly"
+
+_DROP = frozenset("'\"\\")
+_BLANK = frozenset("(){}`")
+
+
+def _variant(text: str, *, flatten: bool) -> tuple[str, list[int]]:
+    """Drop quotes and backslashes (and blank out grouping when ``flatten``); keep origins."""
+    out: list[str] = []
+    index: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _DROP:
+            continue
+        out.append(" " if flatten and ch in _BLANK else ch)
+        index.append(i)
+    return "".join(out), index
+
+
+def raw_scan(run: Run, text: str) -> None:
+    """Run the risky-pattern rules over ``text`` (in the run's current coordinates)."""
+    if run.raw_mode:
+        return
+    for marker in scan_markers(text):
+        run.add(marker.rule_id, (marker.start, marker.end), marker.what, RAW_DETAIL)
+    run.raw_mode = True
+    saved_depth = run.node_depth
+    try:
+        for flatten in (False, True):
+            variant, index = _variant(text, flatten=flatten)
+            if not variant.strip():
+                continue
+            run.push_frame(None, (0, len(text)), index, variant)
+            run.node_depth = 0
+            try:
+                run.body(parse(variant).statements, None)
+            finally:
+                run.pop_frame()
+    finally:
+        run.raw_mode = False
+        run.node_depth = saved_depth
