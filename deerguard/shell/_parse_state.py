@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from deerguard.shell._lexer import COMMENT_END_RE, RESERVED_RE
 from deerguard.shell.ast import Comment, ParseIssue, Redirect, Span, Statement
 
+# First characters of every reserved word (a cheap filter before the regex).
+_RESERVED_FIRST = frozenset("iteufwdcs{}[!")
+
 # Python frames used per nesting level, worst case (list -> statement -> and-or -> pipeline ->
 # command -> simple -> word -> dollar -> substitution -> list). Used to keep recursion far
 # below the interpreter's limit whatever the caller's stack depth.
@@ -127,7 +130,10 @@ class Base:
 
     def peek_reserved(self) -> str | None:
         # Asked several times at each command start (stop check, pipeline, command): memo.
-        key = (self.i, self.n)
+        i = self.i
+        if i >= self.n or self.s[i] not in _RESERVED_FIRST:
+            return None
+        key = (i, self.n)
         if key == self._peek_key:
             return self._peek_val
         m = RESERVED_RE.match(self.s, self.i, self.n)
