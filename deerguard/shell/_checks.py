@@ -57,6 +57,14 @@ def norm_path(text: str, cwd: str | None = None) -> str | None:
     return "/" + "/".join(stack)
 
 
+def _prefix(glob: str) -> str:
+    """The literal text before a glob's first wildcard."""
+    for i, ch in enumerate(glob):
+        if ch in "*?[":
+            return glob[:i]
+    return glob
+
+
 def _home_variants(globs: Iterable[str]) -> tuple[str, ...]:
     out: list[str] = []
     for g in globs:
@@ -69,7 +77,7 @@ def _home_variants(globs: Iterable[str]) -> tuple[str, ...]:
 class PathRules:
     """Compiled path globs for one policy: sensitive, persistence, system and protected."""
 
-    __slots__ = ("sensitive", "persistence", "system", "protected", "_cache")
+    __slots__ = ("sensitive", "persistence", "system", "protected", "_cache", "_indexed")
 
     def __init__(self, protected: Iterable[str]) -> None:
         self.sensitive = _home_variants(R.SENSITIVE_READ_GLOBS)
@@ -77,6 +85,8 @@ class PathRules:
         self.system = R.SYSTEM_WRITE_GLOBS
         self.protected = _home_variants(protected)
         self._cache: dict[tuple[str, str], bool] = {}
+        self._indexed = {kind: tuple((_prefix(g), g) for g in getattr(self, kind))
+                         for kind in ("sensitive", "persistence", "system", "protected")}
 
     def match(self, path: str, kind: str) -> bool:
         """True when normalized ``path`` matches a glob of ``kind`` (either direction)."""
@@ -86,7 +96,9 @@ class PathRules:
         hit = self._cache.get(key)
         if hit is None:
             globs: tuple[str, ...] = getattr(self, kind)
-            hit = any(fnmatchcase(path, g) for g in globs)
+            # A glob can only match paths starting with its literal prefix: test that first.
+            hit = any(path.startswith(p) and fnmatchcase(path, g)
+                      for p, g in self._indexed[kind])
             if not hit and any(c in path for c in "*?[") and "/" in path:
                 # The argument is itself a glob (cat /etc/sha*): does it cover a listed
                 # path in the same directory?

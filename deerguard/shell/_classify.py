@@ -141,6 +141,9 @@ class Classifier:
             raw_scan(run, text)
         elif run.too_deep:
             raw_scan(run, text)
+        if not pre and not run.findings:
+            return Classification(Verdict.PASS, (), tuple(dict.fromkeys(run.commands)),
+                                  command)
         findings = tuple(sorted([*pre, *run.findings],
                                 key=lambda f: (f.span.start, f.span.end, f.rule_id)))
         verdict = worst(f.severity for f in findings)

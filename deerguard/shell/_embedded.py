@@ -23,6 +23,11 @@ _GIT_EXEC_KEYS = ("core.sshcommand", "core.pager", "core.editor", "core.fsmonito
 _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
 
 
+_OPTION_CODE_PROGRAMS = frozenset({"git", "ssh", "scp", "sftp", "tar", "gtar", "bsdtar", "zip",
+                                   "rsync", "man", "vim", "vi", "nvim", "view", "ex", "less",
+                                   "make", "gmake"})
+
+
 def _git_value(setting: str) -> str | None:
     key, eq, value = setting.partition("=")
     key = key.lower()
@@ -37,6 +42,8 @@ def _git_value(setting: str) -> str | None:
 def embedded_code(inv: Invocation) -> list[Field]:
     """Return the shell command strings that ``inv``'s options make it run."""
     name = inv.name
+    if name not in _OPTION_CODE_PROGRAMS:
+        return []
     args = inv.args
     out: list[Field] = []
 

@@ -212,9 +212,8 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
             src = min(leaked, key=lambda s: s.span)
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
-    span = run.map_span(inv.word.span)
     if name in R.FETCHERS and (name not in ("openssl", "ssh") or stdin is None):
-        src = Source("fetch", name, span)
+        src = Source("fetch", name, run.map_span(inv.word.span))
         target = _download_target(name, texts, args)
         if target is not None:
             path = norm_path(target, run.cwd)
@@ -224,13 +223,13 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
         return Flow(frozenset({*taint, src}), name, inv.word.span)
     if name in R.DECODERS and (name in ("rev", "gunzip", "zcat", "bunzip2", "unxz", "tr")
                                or any(t in _DECODE_FLAGS or t == "enc" for t in texts)):
-        taint.add(Source("decode", name, span))
+        taint.add(Source("decode", name, run.map_span(inv.word.span)))
         return Flow(frozenset(taint), name, inv.word.span)
     if (name in R.ENV_DUMPERS and not args) or (name in ("export", "declare") and
                                                  texts in (["-p"], ["-x"], ["-px"])):
-        taint.add(Source("secret", name, span))
+        taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if secret:
-        taint.add(Source("secret", name, span))
+        taint.add(Source("secret", name, run.map_span(inv.word.span)))
     passed: str | None = None
     if name in ("cat", "tee") and stdin is not None and stdin.text is not None and \
             all(f.text.startswith("-") for f in args if name == "cat"):
