@@ -13,6 +13,7 @@ Targets (issue 3): median >= 10x faster than bashlex; each 10x input costs <= ~1
 
 from __future__ import annotations
 
+import gc
 import json
 import statistics
 import sys
@@ -46,19 +47,19 @@ def _paired_medians(
     commands: list[str],
     repeat: int,
 ) -> tuple[float, float]:
-    """Best-of-``repeat`` per command for both parsers, measured back to back on each
-    command (so machine load drifts affect both alike); returns the two medians in µs."""
-    a: list[float] = []
-    b: list[float] = []
-    for command in commands:
-        for fn, out in ((first, a), (second, b)):
-            best = float("inf")
+    """Per-command best-of-``repeat`` for both parsers in A-B-B-A passes over the corpus (each
+    command keeps its best pass), so load drift and one parser's leftover garbage do not bias
+    the other; returns the two medians in microseconds."""
+    best_a = [float("inf")] * len(commands)
+    best_b = [float("inf")] * len(commands)
+    for fn, best in ((first, best_a), (second, best_b), (second, best_b), (first, best_a)):
+        gc.collect()
+        for k, command in enumerate(commands):
             for _ in range(repeat):
                 start = time.perf_counter()
                 fn(command)
-                best = min(best, time.perf_counter() - start)
-            out.append(best * 1e6)
-    return statistics.median(a), statistics.median(b)
+                best[k] = min(best[k], time.perf_counter() - start)
+    return statistics.median(best_a) * 1e6, statistics.median(best_b) * 1e6
 
 
 def corpus_table(repeat: int) -> None:

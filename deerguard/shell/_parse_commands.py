@@ -277,9 +277,13 @@ class CommandParser(AssignRedirectParser):
                 self.i = i + 1
                 continue
             words.append(word)
-        ends = [x[-1].span[1] for x in (assigns, words, redirs) if x]
-        span = self.sp(start, self.local(max(ends)) if ends else start)
-        return new_simple(span, tuple(assigns), tuple(words), tuple(redirs))
+        begin = self.abs(start)
+        end = words[-1].span[1] if words else begin
+        if assigns and assigns[-1].span[1] > end:
+            end = assigns[-1].span[1]
+        if redirs and redirs[-1].span[1] > end:
+            end = redirs[-1].span[1]
+        return new_simple((begin, end), tuple(assigns), tuple(words), tuple(redirs))
 
     def function_parens(self, start: int, name_word: Word) -> Command | None:
         name = name_word.literal_value()
