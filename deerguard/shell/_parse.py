@@ -1,8 +1,29 @@
 """``parse()``: bash source -> deerguard's own syntax tree, total and linear-time.
 
 The parser is a hand-written scanner plus recursive descent (``_parse_words``,
-``_parse_commands``, ``_parse_compound``). Nesting is counted and capped so recursion stays far
-below Python's limit; any internal failure becomes a ``ParseIssue`` instead of an exception.
+``_parse_expand``, ``_parse_assign``, ``_parse_commands``, ``_parse_compound``). Nesting is
+counted and capped so recursion stays far below Python's limit; any internal failure becomes a
+``ParseIssue`` instead of an exception.
+
+Tree shapes worth knowing (see :mod:`deerguard.shell.ast` for the node contract):
+
+* ``SimpleCommand``: ``assignments`` only before the command name (``cmd X=1`` keeps ``X=1``
+  as a word); ``words[0]`` is the command name. ``declare/local/export/readonly/typeset
+  a=(x $(y))`` gives one argument word: ``Literal("a=(")``, the elements' parts, ``Literal(")")``.
+* ``Pipeline`` only for ``|``/``|&`` or a ``!``/``time`` prefix (``! ! a`` cancels out; a bare
+  ``time`` times an empty ``SimpleCommand``). ``AndOr`` only when there is an operator.
+* ``TestCommand.words``: the operators ``&& || ! ( ) < >`` are single-``Literal`` words; the
+  right side of ``=~`` is one word in which parens and ``|`` are literal.
+* Heredocs: ``Redirect.target`` is the delimiter word; ``Redirect.heredoc.span`` is the body,
+  which lies after the command's line (outside the statement's span, so it does not nest).
+  Unquoted bodies have their expansions in ``parts``. Inside ``$( )`` a ``DELIM)`` line ends the
+  body, as in bash.
+* ``${ cmd; }`` (bash 5.3) is a ``CmdSubst``. Backtick bodies are re-parsed after unescaping;
+  their spans still point into the source.
+* Errors: a stray operator becomes a statement holding an empty ``SimpleCommand`` (so every
+  character stays covered) plus an issue; a missing command after ``&&``/``|`` is an empty
+  ``SimpleCommand``. Too deep nesting stops the parse with a (not incomplete) issue and the
+  rest of the input is left inside the enclosing statement's span.
 """
 
 from __future__ import annotations
