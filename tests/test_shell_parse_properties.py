@@ -263,3 +263,9 @@ def test_delimiter_followed_by_paren_outside_substitution_is_body_text() -> None
     assert not script.issues
     doc = script.statements[0].command.body[0].command.redirects[0].heredoc  # type: ignore[union-attr]
     assert doc is not None and doc.text == "a\nEOF)\n"
+
+
+def test_nul_character_is_reported() -> None:
+    script = parse("ls\0; rm -rf /")
+    assert [(i.offset, i.incomplete) for i in script.issues] == [(2, False)]
+    assert len(script.statements) == 2

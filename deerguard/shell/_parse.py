@@ -61,6 +61,10 @@ def parse(source: str, /) -> Script:
     if not isinstance(source, str):
         source = str(source)
     state = State()
+    nul = source.find("\0")
+    if nul >= 0:
+        # A NUL cannot reach bash intact (argv and C strings end there): never a clean parse.
+        state.issues.append(ParseIssue(nul, "NUL character in input"))
     try:
         parser = Parser(source, state)
         statements = parser.parse_list(_TOP)
