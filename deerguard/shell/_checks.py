@@ -57,6 +57,20 @@ def norm_path(text: str, cwd: str | None = None) -> str | None:
     return "/" + "/".join(stack)
 
 
+def _glob_covers(pattern: str, literal: str) -> bool:
+    """True when shell glob ``pattern`` matches the literal path ``literal``."""
+    pparts = pattern.split("/")
+    lparts = literal.split("/")
+    if len(pparts) != len(lparts):
+        return False
+    for pp, lp in zip(pparts, lparts, strict=True):
+        if lp.startswith(".") and not pp.startswith("."):
+            return False
+        if not fnmatchcase(lp, pp):
+            return False
+    return True
+
+
 def _prefix(glob: str) -> str:
     """The literal text before a glob's first wildcard."""
     for i, ch in enumerate(glob):
@@ -100,13 +114,11 @@ class PathRules:
             hit = any(path.startswith(p) and fnmatchcase(path, g)
                       for p, g in self._indexed[kind])
             if not hit and any(c in path for c in "*?[") and "/" in path:
-                # The argument is itself a glob (cat /etc/sha*): does it cover a listed
-                # path in the same directory?
-                folder, _, base = path.rpartition("/")
-                hit = any(g.rpartition("/")[0] == folder and
-                          fnmatchcase(g.rpartition("/")[2], base) and
-                          (base.startswith(".") or not g.rpartition("/")[2].startswith("."))
-                          for g in globs if not any(c in g for c in "*?["))
+                # The argument is itself a glob (cat /etc/sha*, cat /???/shadow): does it
+                # cover a listed literal path? Compared component by component, as bash's
+                # globs never cross "/" and never match a leading dot by accident.
+                hit = any(_glob_covers(path, g) for g in globs
+                          if not any(c in g for c in "*?["))
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[key] = hit
@@ -118,6 +130,8 @@ def candidate_paths(text: str, cwd: str | None) -> list[str]:
     out: list[str] = []
     if DYN in text:
         text = text.replace(DYN, "x")  # /proc/$$/environ still names an environ file
+    if text.startswith("file://"):
+        text = text[7:]
     for piece in (text, text.partition("=")[2], text.partition("@")[2]):
         if piece and ("/" in piece or piece.startswith(("~", ".")) or (
                 cwd is not None and piece[0] != "-")):

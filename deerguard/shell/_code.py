@@ -189,6 +189,8 @@ _MARKERS: tuple[tuple[str, str, str], ...] = (
     (".kube/config", "shell.sensitive-read", "reads kubernetes credentials"),
     ("/dev/tcp/", "shell.reverse-shell", "opens a raw network socket through /dev/tcp"),
     ("/dev/udp/", "shell.reverse-shell", "opens a raw network socket through /dev/udp"),
+    ("/inet/tcp/", "shell.reverse-shell", "opens a network socket through gawk /inet/tcp"),
+    ("/inet/udp/", "shell.reverse-shell", "opens a network socket through gawk /inet/udp"),
     ("ld_preload", "shell.loader-hijack", "sets LD_PRELOAD"),
 )
 
