@@ -111,17 +111,23 @@ def main() -> None:
         print(f"  {name:5} corpus ({len(commands)} commands): classify median "
               f"{statistics.median(cost):6.1f} µs, p99 {_pct(cost, 0.99):7.1f} µs, "
               f"max {max(cost):7.1f} µs; parse-only median {statistics.median(parse_cost):5.1f} µs")
-    print("\n  adversarial 10,000-character inputs (worst of 3 runs each):")
+    print("\n  adversarial 10,000-character inputs (median of 5 runs each; parse-only beside):")
     worst = 0.0
     for family, make in FAMILIES.items():
         text = make(10_000)
         samples = []
-        for _ in range(3):
+        parse_samples = []
+        for _ in range(5):
             t0 = time.perf_counter()
             result = clf.classify(text)
             samples.append((time.perf_counter() - t0) * 1e3)
-        worst = max(worst, max(samples))
-        print(f"    {family:17} {max(samples):7.2f} ms  -> {result.verdict}")
+            t0 = time.perf_counter()
+            parse(text)
+            parse_samples.append((time.perf_counter() - t0) * 1e3)
+        cost = statistics.median(samples)
+        worst = max(worst, cost)
+        print(f"    {family:17} {cost:7.2f} ms  (parse {statistics.median(parse_samples):6.2f} ms)"
+              f"  -> {result.verdict}")
     print(f"  worst: {worst:.2f} ms (target < 5 ms)")
     big = Classifier(policy=parse_policy("[limits]\nmax_length = 200000\n"))
     sizes = (1_000, 10_000) if quick else (1_000, 10_000, 100_000)
@@ -131,9 +137,12 @@ def main() -> None:
         times = []
         for size in sizes:
             text = make(size)
-            t0 = time.perf_counter()
-            big.classify(text)
-            times.append((time.perf_counter() - t0) * 1e3)
+            best = float("inf")
+            for _ in range(3 if size <= 10_000 else 1):
+                t0 = time.perf_counter()
+                big.classify(text)
+                best = min(best, time.perf_counter() - t0)
+            times.append(best * 1e3)
         ratios = " ".join(f"{b / a:5.1f}x" for a, b in zip(times, times[1:], strict=False)
                           if a > 0)
         print("    " + f"{family:17}" + "".join(f"{t:12.2f}" for t in times) + "   " + ratios)

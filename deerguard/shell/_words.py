@@ -28,6 +28,7 @@ DYN = "\ufffc"
 
 _MAX_FIELDS = 64
 _MAX_ALTS = 8
+_MAX_BRACE = 16  # brace products beyond this many words are not expanded further
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +261,7 @@ class Expander:
             for b in builders:
                 b.add(DYN, quoted=quoted)
             return builders
-        if len(builders) * len(part.items) > _MAX_FIELDS:
+        if len(builders) * len(part.items) > _MAX_BRACE:
             # Past the cap the product is not expanded further (bounded work per word).
             for b in builders:
                 b.add(DYN, quoted=quoted)
