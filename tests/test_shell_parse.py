@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from shell_parse_support import check_coverage, check_spans, dump
+from test_shell_parse_support import check_coverage, check_spans, dump
 
 from deerguard.shell._parse import parse
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from shell_parse_support import check_coverage, check_spans
+from test_shell_parse_support import check_coverage, check_spans
 
 from deerguard.shell import ast
 from deerguard.shell._lexer import decode_ansi_c

@@ -1,6 +1,6 @@
 """Table tests for the shell parser: input -> expected tree, one table per construct family.
 
-Trees are compared through ``dump`` (tests/shell_parse_support.py), a compact S-expression:
+Trees are compared through ``dump`` (tests/test_shell_parse_support.py), a compact S-expression:
 ``(cmd words...)`` simple command, ``[a | b]`` pipeline, ``{a && b}`` and-or, ``$(...)``
 substitution, ``$[[...]]`` arithmetic, ``+`` joins the parts of one word, ``<<...>>`` a heredoc
 body. Each row also pins the parse issues as ``(offset, incomplete)`` pairs.
@@ -9,7 +9,7 @@ body. Each row also pins the parse issues as ``(offset, incomplete)`` pairs.
 from __future__ import annotations
 
 import pytest
-from shell_parse_support import check_coverage, check_spans, dump
+from test_shell_parse_support import check_coverage, check_spans, dump
 
 from deerguard.shell._parse import parse
 
