@@ -128,10 +128,10 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
         if tail.endswith(("(", "([")):
             paren = start - len(between) + between.rindex("(")
             if _ident_before(code, paren) in calls:
+                # Literal arguments that follow are one command: system("rm", "-rf", "/"),
+                # subprocess.run(["rm", "-rf", "/"]).
                 group.append((start, end, value))
-                in_list = tail.endswith("[")
-                if not in_list:
-                    flush()
+                in_list = True
     flush()
     # A shell-running call whose argument is not a literal at all: dynamic code.
     for name in calls:
@@ -211,6 +211,12 @@ def scan_markers(text: str, /) -> list[Marker]:
         if needle == "/environ" and "/proc/" not in text[max(0, at - 40):at + 1]:
             continue
         found.append(Marker(rule_id, at, at + len(needle), what))
+    for needle in ("fork while fork", "fork until 0", "while(1){fork", "while 1: os.fork",
+                   "while true: os.fork", "while(true){fork"):
+        at = lowered.replace(" ", "").find(needle.replace(" ", ""))
+        if at != -1:
+            found.append(Marker("shell.fork-bomb", 0, len(text), "forks without bound"))
+            break
     # An interpreter wiring a socket to a shell is a reverse shell.
     if ("socket" in lowered or "fsockopen" in lowered) and any(k in lowered for k in (
             "dup2", "pty.spawn", "/bin/sh", "/bin/bash", "cmd.exe", "fsockopen")):

@@ -1,6 +1,6 @@
 """Shell code hidden in other programs' options, and other builtins that move data.
 
-Many programs run a shell command given as an option value: ``git -c core.sshCommand=CMD``,
+Many programs run a shell command given as an option or operand (``tmux new 'cmd'``): ``git -c core.sshCommand=CMD``,
 ``ssh -o ProxyCommand=CMD``, ``tar --checkpoint-action=exec=CMD``, ``zip -TT CMD``,
 ``rsync -e CMD``, ``man -P CMD``, ``vim -c '!CMD'``. :func:`embedded_code` returns those
 strings so the classifier parses them like ``sh -c``. :func:`decode_escapes` gives the output
@@ -23,9 +23,9 @@ _GIT_EXEC_KEYS = ("core.sshcommand", "core.pager", "core.editor", "core.fsmonito
 _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
 
 
-_OPTION_CODE_PROGRAMS = frozenset({"git", "ssh", "scp", "sftp", "tar", "gtar", "bsdtar", "zip",
-                                   "rsync", "man", "vim", "vi", "nvim", "view", "ex", "less",
-                                   "make", "gmake"})
+_OPTION_CODE_PROGRAMS = frozenset({"tmux", "git", "ssh", "scp", "sftp", "tar", "gtar",
+                                   "bsdtar", "zip", "rsync", "man", "vim", "vi", "nvim",
+                                   "view", "ex", "less", "make", "gmake"})
 
 
 def _git_value(setting: str) -> str | None:
@@ -51,6 +51,8 @@ def embedded_code(inv: Invocation) -> list[Field]:
         if text:
             out.append(Field(text, f.span, f.taint))
 
+    if name == "tmux":
+        return _tmux(args)
     for index, f in enumerate(args):
         t = f.text
         nxt = args[index + 1] if index + 1 < len(args) else None
@@ -100,6 +102,45 @@ def embedded_code(inv: Invocation) -> list[Field]:
         elif name in ("make", "gmake") and t.startswith("SHELL="):
             take(f, t.split("=", 1)[1])
     return out
+
+
+_TMUX_RUN = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw",
+                       "run-shell", "run", "respawn-pane", "respawn-window", "send-keys",
+                       "send", "if-shell", "if"})
+_TMUX_ARG = frozenset("stncFeTxyclLbpS")
+
+
+def _tmux(args: list[Field]) -> list[Field]:
+    """``tmux new -d 'cmd'``, ``tmux send-keys 'cmd' Enter``: the command strings."""
+    i = 0
+    while i < len(args) and args[i].text.startswith("-"):
+        i += 2 if args[i].text in ("-L", "-S", "-f", "-c") else 1
+    if i >= len(args) or args[i].text not in _TMUX_RUN:
+        return []
+    sub = args[i].text
+    rest = args[i + 1:]
+    operands: list[Field] = []
+    j = 0
+    while j < len(rest):
+        t = rest[j].text
+        if t.startswith("-") and len(t) == 2 and t[1] in _TMUX_ARG:
+            j += 2
+            continue
+        if t.startswith("-") and len(t) > 1 and not operands:
+            j += 1
+            continue
+        operands.append(rest[j])
+        j += 1
+    if sub in ("send-keys", "send"):
+        words = [f for f in operands if f.text not in ("Enter", "C-m", "KPEnter")]
+        if not words:
+            return []
+        text = " ".join(f.text for f in words)
+        return [Field(text, (words[0].span[0], words[-1].span[1]))]
+    if not operands:
+        return []
+    text = " ".join(f.text for f in operands)
+    return [Field(text, (operands[0].span[0], operands[-1].span[1]))]
 
 
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f",

@@ -77,6 +77,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return run.call_function(run.funcs[name], inv.args)
     if name in R.SHELLS:
         return shell_program(run, inv, stdin)
+    if name in ("at", "batch") and stdin is not None:
+        stdin_sink(run, stdin, inv, language="sh")  # at reads the commands to schedule
+        return EMPTY
     if name in ("su", "runuser", "sg"):
         return su_program(run, inv, stdin)
     if name == "eval":

@@ -86,6 +86,8 @@ WRAPPERS: dict[str, Wrapper] = {
     "xvfb-run": _w("nsfep", "--server-num --server-args --auth-file --error-file"),
     "systemd-run": _w("pEuM", "--property --setenv --unit --machine --uid --gid"),
     "script": _w("c", "--command", code_flag="-c"),
+    "screen": _w("ScplLRTtxXe", none="-ls -list -r -R -x -wipe"),
+    "parallel": _w("jSPd", "--jobs --sshlogin --delimiter --joblog --arg-file"),
     "sg": _w("", positional=1, code_flag="-c"),
     "then": _w(), "do": _w(), "else": _w(),
 }

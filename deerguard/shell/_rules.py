@@ -207,7 +207,8 @@ PERSISTENCE_GLOBS = (
 SYSTEM_WRITE_GLOBS = (
     "/etc/*", "/bin/*", "/sbin/*", "/usr/bin/*", "/usr/sbin/*", "/usr/local/bin/*",
     "/usr/local/sbin/*", "/usr/lib/*", "/lib/*", "/lib64/*", "/boot/*", "/usr/libexec/*",
-    "/etc", "/bin", "/sbin", "/usr/bin", "/boot",
+    "/etc", "/bin", "/sbin", "/usr/bin", "/boot", "/proc/sysrq-trigger", "/proc/sys/*",
+    "/sys/*",
 )
 """System locations an agent has no business writing."""
 

@@ -332,9 +332,11 @@ class Run:
             return EMPTY
         last = res.chain[-1]
         if last.from_stdin and stdin is not None:
-            taint = stdin.taint
-            last = Invocation(last.name, last.word, [*last.args, Field(DYN, last.word.span,
-                              taint)], last.wrappers, last.assigns, last.privileged, True)
+            # xargs appends words read from stdin: known when stdin is static text.
+            extra = [Field(w, stdin.span, stdin.taint) for w in stdin.text.split()][:64] \
+                if stdin.text is not None else [Field(DYN, last.word.span, stdin.taint)]
+            last = Invocation(last.name, last.word, [*last.args, *extra], last.wrappers,
+                              last.assigns, last.privileged, True)
         return self.program(last, stdin)
 
     def policy_check(self, inv: Invocation, *, record: bool) -> None:
