@@ -50,6 +50,7 @@ RULE_FAIL = "tags.fail-closed"
 
 _BRACKET_OPEN = "[\uff3b\ufe47"
 _BRACKET_CLOSE = "]\uff3d\ufe48"
+_BRACKETS = LT_CHARS | GT_CHARS | frozenset(_BRACKET_OPEN + _BRACKET_CLOSE)
 _FLAG_BASE = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
@@ -376,21 +377,20 @@ class _Scanner:
         k = start
         while k < end:
             ch = text[k]
-            if ch in LT_CHARS or ch in GT_CHARS or ch in _BRACKET_OPEN or ch in _BRACKET_CLOSE:
+            if ch < "\x80":
+                if ch in "<>[]":
+                    subs[k] = ncr(ch)
+                elif ch == "\\":
+                    m = _JSON_ESCAPE.match(text, k)
+                    if m is not None and chr(int(m.group(1) or m.group(2), 16)) in _BRACKETS:
+                        j = k
+                        while text[j] == "\\":
+                            subs[j] = ncr("\\")
+                            j += 1
+                        k = m.end()
+                        continue
+            elif ch in _BRACKETS or is_ignorable(ch):
                 subs[k] = ncr(ch)
-            elif is_ignorable(ch):
-                subs[k] = ncr(ch)
-            elif ch == "\\":
-                m = _JSON_ESCAPE.match(text, k)
-                if m is not None and chr(int(m.group(1) or m.group(2), 16)) in (
-                    LT_CHARS | GT_CHARS
-                ):
-                    j = k
-                    while text[j] == "\\":
-                        subs[j] = ncr("\\")
-                        j += 1
-                    k = m.end()
-                    continue
             k += 1
 
     def add(self, rule: str, start: int, end: int, message: str) -> None:
