@@ -1,8 +1,8 @@
 """Shell code hidden in other programs' options and operands, and printf/echo decoding.
 
 Many programs run a shell command given as an option or operand: ``tmux new 'CMD'``,
-``git -c core.sshCommand=CMD``, ``ssh -o ProxyCommand=CMD``, ``tar --checkpoint-action=exec=CMD``, ``zip -TT CMD``,
-``rsync -e CMD``, ``man -P CMD``, ``vim -c '!CMD'``. :func:`embedded_code` returns those
+``git -c core.sshCommand=CMD``, ``ssh -o ProxyCommand=CMD``,
+``tar --checkpoint-action=exec=CMD``, ``zip -TT CMD``, ``rsync -e CMD``, ``man -P CMD``, ``vim -c '!CMD'``. :func:`embedded_code` returns those
 strings so the classifier parses them like ``sh -c``. :func:`decode_escapes` gives the output
 of ``printf FORMAT`` / ``echo -e`` for a static format without conversions.
 """
