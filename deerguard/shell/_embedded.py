@@ -2,9 +2,10 @@
 
 Many programs run a shell command given as an option or operand: ``tmux new 'CMD'``,
 ``git -c core.sshCommand=CMD``, ``ssh -o ProxyCommand=CMD``,
-``tar --checkpoint-action=exec=CMD``, ``zip -TT CMD``, ``rsync -e CMD``, ``man -P CMD``, ``vim -c '!CMD'``. :func:`embedded_code` returns those
-strings so the classifier parses them like ``sh -c``. :func:`decode_escapes` gives the output
-of ``printf FORMAT`` / ``echo -e`` for a static format without conversions.
+``tar --checkpoint-action=exec=CMD``, ``zip -TT CMD``, ``rsync -e CMD``, ``man -P CMD``,
+``vim -c '!CMD'``. :func:`embedded_code` returns those strings so the classifier parses them
+like ``sh -c``. :func:`decode_escapes` gives the output of ``printf FORMAT`` / ``echo -e``
+for a static format without conversions.
 """
 
 from __future__ import annotations
