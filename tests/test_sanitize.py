@@ -120,6 +120,13 @@ def test_unchanged_content_is_returned_as_the_same_object() -> None:
     assert neutralize_content(odd).content is odd
 
 
+def test_single_text_block_is_neutralized_and_other_blocks_kept() -> None:
+    block = {"type": "text", "text": "<think>", "id": 7}
+    assert neutralize_content(block).content == {"type": "text", "text": "&lt;think&gt;", "id": 7}
+    image = {"type": "image", "text": "<think>"}
+    assert neutralize_content(image).content is image
+
+
 def test_content_string_and_tuple_shapes_are_kept() -> None:
     assert neutralize_content("<think>").content == "&lt;think&gt;"
     result = neutralize_content(("<think>", {"type": "text", "text": "ok"}))

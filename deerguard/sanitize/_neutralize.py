@@ -251,6 +251,13 @@ def _neutralize_content(neutralizer: Neutralizer, content: Any) -> NeutralizedCo
     if isinstance(content, str):
         result = neutralizer.neutralize(content)
         return NeutralizedContent(result.text, result.findings, result.edits)
+    if isinstance(content, Mapping):
+        if _text_of(content) is None:
+            return NeutralizedContent(content)
+        single = _neutralize_content(neutralizer, [content])
+        if not single.changed:
+            return NeutralizedContent(content)
+        return NeutralizedContent(single.content[0], single.findings, single.edits)
     if not isinstance(content, Sequence) or isinstance(content, bytes | bytearray):
         return NeutralizedContent(content)
     blocks = list(content)
@@ -286,8 +293,9 @@ def neutralize_content(
 ) -> NeutralizedContent:
     """Neutralize message content in the shapes frameworks use, keeping its shape.
 
-    ``content`` is a string, or a list of strings, ``{"type": "text", "text": ...}`` blocks
-    and other blocks (images, tool calls), which are kept as they are and in order. The text
+    ``content`` is a string, one ``{"type": "text", "text": ...}`` block, or a list (or
+    tuple) of strings, text blocks and other blocks (images, tool calls), which are kept as
+    they are and in order; any other value is returned untouched. The text
     parts are read as one concatenation, so a tag split across adjacent blocks
     (``["<system-", "reminder>"]``) is still caught; each rewrite lands in the block that
     holds the character. Unchanged content is returned as the same object. Same guarantees
