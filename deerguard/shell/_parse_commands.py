@@ -148,7 +148,7 @@ class CommandParser(AssignRedirectParser):
         negated = timed = False
         while True:
             word = self.peek_reserved()
-            if word == "time" and not timed:
+            if word == "time":  # ``time time cmd`` is valid bash
                 timed = True
                 self.i += 4
                 self.blanks()
