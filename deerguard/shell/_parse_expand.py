@@ -164,7 +164,10 @@ class ExpansionParser(WordParser):
             del st.issues[marks[0] :], st.comments[marks[1] :], self.pending[marks[2] :]
             self.i = start
             return None
-        return ArithExp(self.sp(start, self.i), self.s[body:end], parts)
+        # After an abort every enclosing level ends at the input's end: copying that text
+        # at each level would cost depth x length, so aborted levels keep no text.
+        text = "" if self.st.aborted else self.s[body:end]
+        return ArithExp(self.sp(start, self.i), text, parts)
 
     def arith_parts(self, close: str) -> tuple[tuple[WordPart, ...], int, bool]:
         """Scan arithmetic text; returns (parts, end of text, recognised)."""
