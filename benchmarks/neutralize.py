@@ -124,6 +124,23 @@ def main() -> None:
         changed = neutralizer.neutralize(small).changed
         print(f"{name:16} {MB / t_small / 1e6:12.1f} {t_big / t_small:13.2f} {changed!s:>8}")
 
+    # Hostile shapes: each should grow about 4x for 4x the input (linear time).
+    shapes = {
+        "open quotes": '<think a="' * 20_000,
+        "spaces after <": "<" + " " * 200_000 + "think",
+        "backslash runs": "\\" * 100_000 + "u003c" + "think>",
+        "pipe tokens": "<|a " * 50_000,
+        "brackets": "[" * 200_000,
+        "marker words": "--- end user " * 20_000,
+        "tag chars": "\U000e0041" * 100_000,
+        "name prefixes": "<system " * 30_000,
+    }
+    print(f"{'hostile shape':16} {'ms (1x)':>10} {'4x/1x time':>11}")
+    for name, sample in shapes.items():
+        t1 = median_seconds(lambda s=sample: neutralizer.neutralize(s), runs=3)
+        t4 = median_seconds(lambda s=sample * 4: neutralizer.neutralize(s), runs=3)
+        print(f"{name:16} {t1 * 1000:10.1f} {t4 / t1:11.2f}")
+
     try:
         import bleach
     except ImportError:  # pragma: no cover - bleach is a dev dependency
