@@ -85,6 +85,8 @@ class CommandParser(AssignRedirectParser):
     def stray(self) -> Statement:
         """An unexpected operator at statement start: kept as an empty command, reported."""
         start = self.i
+        if start >= self.n:  # defensive: nothing left to report
+            return Statement(self.sp(start, start), SimpleCommand(self.sp(start, start)))
         tok = next((t for t in _STRAY if self.s.startswith(t, start, self.n)), self.s[start])
         self.issue(start, f"syntax error near unexpected token '{tok}'")
         self.i = start + len(tok)
@@ -165,9 +167,11 @@ class CommandParser(AssignRedirectParser):
                 break
         first = self.command()
         if first is None:
-            if not (negated or timed):
+            if self.i == start:
                 return None
+            # ``time`` / ``!`` with no command: keep the prefix covered by a node.
             first = SimpleCommand(self.sp(self.i, self.i))
+            negated = negated or not timed
         cmds: list[Command] = [first]
         ops: list[str] = []
         while not self.st.aborted:
