@@ -342,6 +342,7 @@ class Run:
     def policy_check(self, inv: Invocation, *, record: bool) -> None:
         name = inv.name
         cp = self.cp
+        record = record and not self.raw_mode  # raw-text guesses are not "would run"
         if not name:
             if record:
                 self.commands.append("?")
