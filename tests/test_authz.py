@@ -461,3 +461,26 @@ def test_mutating_the_mapping_after_construction_changes_nothing() -> None:
     assert not authz.authorize(USER, "tool", "web_search", "call").allow
     with pytest.raises(ConfigError):
         authz.authorize(Principal(roles=("admin",)), "tool", "bash", "call")
+
+
+def test_only_the_engine_module_imports_casbin() -> None:
+    import re
+    import subprocess
+    import sys
+
+    package = Path(__file__).resolve().parent.parent / "deerguard"
+    importers = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if re.search(r"^\s*(import casbin|from casbin)", path.read_text(), re.MULTILINE)
+    )
+    assert importers == ["authz/_engine.py"]
+    # The fast path never needs Casbin: importing and using roles files leaves it unloaded.
+    probe = (
+        "import sys, deerguard.authz as a;"
+        "z = a.Authorizer.from_mapping({'roles': {'u': {'tools': {'allow': '*'}}}});"
+        "z.authorize(a.Principal(roles=('u',)), 'tool', 'x', 'call');"
+        "print('casbin' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
