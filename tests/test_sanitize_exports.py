@@ -29,3 +29,13 @@ def test_default_data_is_frozen() -> None:
     assert isinstance(sanitize.DEFAULT_REMOTE_TOOLS, frozenset)
     assert isinstance(sanitize.SERVER_OWNED_KEYS, frozenset)
     assert isinstance(sanitize.BUILTIN_PROFILES, tuple)
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+    import importlib
+
+    for name in ("_neutralize", "_wrap", "_scope", "_profile", "_chars"):
+        module = importlib.import_module(f"deerguard.sanitize.{name}")
+        result = doctest.testmod(module)
+        assert result.failed == 0, name
