@@ -32,12 +32,12 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
             else:
                 b = ast.Word(hd.span, hd.parts)
                 f = run.exp.expand_one(b)
-                stdin = Flow(f.taint, "heredoc", hd.span, f.text if f.static else None,
+                stdin = Flow(f.taint, "heredoc", hd.span, f.text,
                              "heredoc")
         elif r.op == "<<<" and r.target is not None:
             f = run.exp.expand_one(r.target)
             stdin = Flow(f.taint, "here-string", r.target.span,
-                         f.text if f.static else None, "here-string")
+                         f.text, "here-string")
         elif r.op in ("<", "<>") and r.target is not None and r.fd in (None, "0"):
             for f in run.exp.expand(r.target):
                 check_args(run.add, run.cp.paths, "<", [f], run.cwd)

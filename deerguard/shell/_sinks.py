@@ -71,9 +71,7 @@ def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         break
     operands = args[i:]
     if want_code and operands and inv.from_stdin and "{}" in operands[0].text:
-        # xargs -I{} sh -c '{}': each input line becomes shell code.
-        stdin_sink(run, stdin or Flow(producer="xargs input", span=inv.word.span), inv,
-                   language="sh")
+        _xargs_splice(run, operands[0], inv, stdin)
     if want_code:
         if operands:
             run.run_code(operands[0], inv.name, inv.word.span, stdin,
@@ -83,6 +81,25 @@ def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     elif stdin is not None:
         stdin_sink(run, stdin, inv, language="sh")
     return exec_flow(run, inv)
+
+
+def _xargs_splice(run: Run, code: Field, inv: Invocation, stdin: Flow | None) -> None:
+    """``xargs -I{} sh -c 'cmd {}'``: each input line is spliced into shell code."""
+    if code.text.strip() == "{}" and stdin is not None and stdin.via == "pipe":
+        stdin_sink(run, stdin, inv, language="sh")  # each piped line *is* the code
+        return
+    if stdin is not None and stdin.text is not None:
+        for line in stdin.text.splitlines()[:16]:
+            spliced = Field(code.text.replace("{}", line), code.span, code.taint | stdin.taint)
+            run.run_code(spliced, inv.name, inv.word.span, None, positional=[])
+        return
+    src = first_source(stdin.taint) if stdin is not None else None
+    if src is not None:
+        run.add("shell.tainted-exec", code.span, "fetched data is spliced into shell code by "
+                "xargs", f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
+    else:
+        run.add("shell.dynamic-code", code.span, "xargs splices its input lines into shell "
+                "code (names with $(...) would run)", None)
 
 
 def su_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
