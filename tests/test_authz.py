@@ -484,3 +484,18 @@ def test_only_the_engine_module_imports_casbin() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_casbin_engine_emits_nothing_through_application_logging(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    root = Path(__file__).resolve().parent.parent
+    csv = tmp_path / "p.csv"
+    csv.write_text("p, base, *, tool, x, call, allow\ng, user, base\n")
+    with caplog.at_level(logging.DEBUG):
+        authz = Authorizer.from_casbin(
+            root / "corpora" / "authz" / "casbin_nodomain_model.conf", csv
+        )
+        assert authz.authorize(USER, "tool", "x", "call").allow
+        assert not authz.authorize(USER, "tool", "y", "call").allow
+    assert [r for r in caplog.records if r.name.startswith("casbin")] == []

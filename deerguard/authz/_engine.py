@@ -151,6 +151,8 @@ def build_enforcer(model_text: str, policy: PolicySet, /, *, file: str = "<model
     with _CASBIN_LOCK:
         try:
             enforcer.init_with_model_and_adapter(model, None)
+            for manager in (enforcer.rm_map or {}).values():
+                manager.logger = enforcer.logger  # role managers log every link at INFO
             enforcer.add_function(MATCH_FUNCTION, glob_match)
             if rows:
                 enforcer.add_policies(rows)
