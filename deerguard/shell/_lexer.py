@@ -49,6 +49,8 @@ ARG_RE: Final = re.compile(r"[ \t]*(?!#)([^ \t\n;&|<>()\\'\"$`{}~]+)(?=[ \t\n;&|
 NAME_WORD_RE: Final = re.compile(
     r"(?![#0-9])[^ \t\n;&|<>()\\'\"$`{}~=\[]+(?=[ \t\n;&|)]|\Z)"
 )
+# A plain argument that is one quoted string with nothing inside to expand or unescape.
+QUOTED_ARG_RE: Final = re.compile(r"""[ \t]*("[^"\\$`]*"|'[^']*')(?=[ \t\n;&|)]|\Z)""")
 DECL_ARRAY_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\] \t\n]*\])?\+?=\(")
 BLANK_RUN_RE: Final = re.compile(r"[ \t]+")
 

@@ -9,6 +9,7 @@ from deerguard.shell._lexer import (
     ARG_RE,
     DECL_ARRAY_RE,
     NAME_WORD_RE,
+    QUOTED_ARG_RE,
     RESERVED,
     new_literal,
     new_simple,
@@ -20,13 +21,16 @@ from deerguard.shell.ast import (
     AndOr,
     Assignment,
     Command,
+    DoubleQuoted,
     FunctionDef,
     Literal,
     Pipeline,
     Redirect,
     SimpleCommand,
+    SingleQuoted,
     Statement,
     Word,
+    WordPart,
 )
 
 _STRAY = (";;&", ";;", ";&", "&&", "||", "|&", "|", "&", ";", ")")
@@ -242,6 +246,21 @@ class CommandParser(AssignRedirectParser):
                     a, b = m.span(1)
                     span = (base + a, base + b) if posmap is None else self.sp(a, b)
                     words.append(new_word(span, (new_literal(span, m.group(1)),)))
+                    self.i = b
+                    continue
+                m = QUOTED_ARG_RE.match(s, self.i, n)
+                if m is not None and posmap is None:
+                    # Fast path: one quoted string with nothing to expand ("a b" or 'a b').
+                    a, b = m.span(1)
+                    span = (base + a, base + b)
+                    text = m.group(1)
+                    if text[0] == "'":
+                        part: WordPart = SingleQuoted(span, text[1:-1])
+                    else:
+                        inner = (base + a + 1, base + b - 1)
+                        body = (new_literal(inner, text[1:-1]),) if b - a > 2 else ()
+                        part = DoubleQuoted(span, body)
+                    words.append(new_word(span, (part,)))
                     self.i = b
                     continue
             self.blanks()
