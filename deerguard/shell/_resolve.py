@@ -214,6 +214,11 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
     while j < n:
         f = fields[j]
         text = f.text
+        if spec.assigns and _is_assignment(text):
+            eq = text.index("=")
+            assigns.append((text[:eq], Field(text[eq + 1:], f.span, f.taint)))
+            j += 1
+            continue
         if not f.static:
             if text.startswith(DYN) or positional == 0:
                 return j, None, False
