@@ -41,6 +41,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """Apply the rules and sinks of one resolved program; return its output flow."""
     name = inv.name
     word = inv.word
+    if not name and word.static:
+        return EMPTY  # an empty program name ("") runs nothing
     if not name:
         src = first_source(word.taint)
         if src is not None:

@@ -344,7 +344,7 @@ class Run:
         cp = self.cp
         record = record and not self.raw_mode  # raw-text guesses are not "would run"
         if not name:
-            if record:
+            if record and not inv.word.static:
                 self.commands.append("?")
             return
         if record:

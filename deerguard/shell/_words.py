@@ -203,6 +203,11 @@ class Expander:
                 for b in builders:
                     b.add(part.value, quoted=True)
             elif isinstance(part, ast.DoubleQuoted):
+                inner = part.parts
+                if len(inner) == 1 and isinstance(inner[0], ast.ParamExp) and \
+                        self._lookup(inner[0], choice)[2] and \
+                        not self._lookup(inner[0], choice)[0]:
+                    continue  # "$@" with no parameters is no word at all
                 for b in builders:
                     b.open = True
                     b.quoted = True
