@@ -77,9 +77,8 @@ class Base:
         self.pending: list[Pending] = []
         self.stops: dict[str, int] = {}
         self.in_subst = 0  # how many $( ) / <( ) bodies enclose the cursor
-        # Extglob paren matching memo: open-paren position -> close position (or -1).
-        self.paren_match: dict[int, int] = {}
-        self.paren_scanned = 0
+        # Extglob paren matching memo per region end: (matches, scanned from, scanned to).
+        self.paren_memo: dict[int, tuple[dict[int, int], int, int]] = {}
         self._peek_key = (-1, -1)
         self._peek_val: str | None = None
 

@@ -187,10 +187,17 @@ class WordParser(Base):
         return Literal(self.sp(i, close + 1), self.s[i : close + 1])
 
     def match_paren(self, open_pos: int) -> int:
-        """Matching ``)`` for an extglob ``(`` on the same line, memoized so scans stay linear."""
-        if open_pos < self.paren_scanned:
-            return self.paren_match.get(open_pos, -1)
-        s, n = self.s, self.n
+        """Matching ``)`` for an extglob ``(`` on the same line, memoized so scans stay linear.
+
+        The memo is kept per region end ``n`` (a backtick or heredoc body is parsed with a
+        lower ``n``): a match found with one end must not leak into a shorter region.
+        """
+        n = self.n
+        memo = self.paren_memo.get(n)
+        if memo is not None and memo[1] <= open_pos < memo[2]:
+            return memo[0].get(open_pos, -1)
+        s = self.s
+        matches: dict[int, int] = memo[0] if memo is not None else {}
         stack: list[int] = []
         j = open_pos
         while j < n:
@@ -205,13 +212,13 @@ class WordParser(Base):
             elif c == ")":
                 if not stack:
                     break
-                self.paren_match[stack.pop()] = j
+                matches[stack.pop()] = j
                 if not stack:
                     j += 1
                     break
             j += 1
-        self.paren_scanned = max(self.paren_scanned, j)
-        return self.paren_match.get(open_pos, -1)
+        self.paren_memo[n] = (matches, open_pos, min(j, n))
+        return matches.get(open_pos, -1)
 
     # --- quotes ---------------------------------------------------------------------------
 
