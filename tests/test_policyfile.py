@@ -81,3 +81,15 @@ def test_unknown_format_and_unreadable_file(tmp_path: Path) -> None:
     latin.write_bytes(b"a = '\xff'\n")
     with pytest.raises(PolicyError, match="cannot read"):
         load_document(latin)
+
+
+def test_hostile_yaml_text_raises_policy_error_not_a_crash() -> None:
+    for text in ("\ud800: x\n", "[" * 5000, "a: " + "{" * 3000):
+        with pytest.raises(PolicyError):
+            parse_document(text, file="hostile.yaml")
+
+
+def test_yaml_data_is_built_once_from_the_composed_nodes() -> None:
+    doc = parse_document("a:\n  - 1\n  - two\nb: {c: true}\n", file="x.yaml")
+    assert doc.data == {"a": [1, "two"], "b": {"c": True}}
+    assert doc.keys.line_of("a.1") == 3
