@@ -106,3 +106,17 @@ def test_nested_code_budget_and_depth_fail_closed() -> None:
 def test_values_that_double_each_step_stay_bounded() -> None:
     result = classify("x=ab; " + "x=$x$x; " * 200 + "$x", policy=BIG)
     assert result.verdict is Verdict.WARN  # the value became unknown: a dynamic program name
+
+
+def test_function_fan_out_stays_linear_and_fails_closed_past_the_cap() -> None:
+    same = "f0(){ rm -rf /; }; " + "".join(
+        f"f{i}(){{ {f'f{i - 1}; ' * 10}}}; " for i in range(1, 9)) + "f8"
+    assert "shell.recursive-delete" in classify(same).rule_ids
+    distinct = "f0(){ ls $1; }; " + "".join(
+        f"f{i}(){{ " + " ".join(f"f{i - 1} $1{j};" for j in range(10)) + " }; "
+        for i in range(1, 9)) + "f8 x"
+    assert "shell.nesting-too-deep" in classify(distinct).rule_ids
+
+
+def test_a_function_is_rechecked_when_a_variable_it_reads_changes() -> None:
+    assert classify("f(){ rm -rf $D; }; D=/tmp/x; f; D=/; f").verdict is Verdict.BLOCK

@@ -51,6 +51,7 @@ def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
         taint = frozenset().union(*(f.taint for f in items)) if items else NO_TAINT
         alts = tuple(dict.fromkeys(f.text for f in items))[:8] or (DYN,)
         run.env[cmd.name] = Var(alts=alts, taint=taint)
+        run.env_version += 1
         run.cond += 1
         out = run.body(cmd.body, stdin)
         run.cond -= 1

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["call_function", "program"]
 
+_MAX_CALLS = 256
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "--revert", "-u",
                           "--decrypt"})
 
@@ -122,6 +123,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         out = _echo(Invocation("printf", word, inv.args[2:]))
         run.env[target] = Var(alts=(out.text if out.text is not None else DYN,),
                               taint=out.taint)
+        run.env_version += 1
         return EMPTY
     if name in ("sudo", "doas", "run0") and stdin is not None and any(
             f.text in ("-s", "-i", "--shell", "--login") for f in inv.args):
@@ -277,6 +279,7 @@ def _read(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     ``read -r cmd <<< "rm -rf /"; $cmd`` runs ``rm``; ``read l < <(curl u); eval "$l"``
     evaluates fetched data.
     """
+    run.env_version += 1
     taint = stdin.taint if stdin is not None else NO_TAINT
     text = stdin.text if stdin is not None else None
     args = inv.args
@@ -311,6 +314,7 @@ def _set_positional(run: Run, inv: Invocation) -> None:
     texts = [f.text for f in inv.args]
     if "--" not in texts:
         return
+    run.env_version += 1
     values = inv.args[texts.index("--") + 1:]
     run.env["@"] = Var(items=tuple(f.text for f in values))
     for index, f in enumerate(values, start=1):
@@ -329,6 +333,7 @@ def _declare(run: Run, inv: Invocation) -> Flow:
         vf = Field(value, f.span, f.taint)
         run.check_assignment(name, vf, f.span)
         run.env[name] = Var(alts=(value,), taint=f.taint)
+        run.env_version += 1
     if dumped and inv.name in ("export", "declare", "typeset"):
         return Flow(frozenset({Source("secret", inv.name, run.map_span(inv.word.span))}),
                     inv.name, inv.word.span)
@@ -342,6 +347,16 @@ def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
     assert isinstance(fn, ast.FunctionDef)
     if fn.name in run.active or len(run.active) >= 8:
         return EMPTY
+    # Each (function, arguments, taint) is classified once: calls that fan out to the same
+    # function stay linear instead of exponential. A hard cap bounds distinct calls.
+    key = (id(fn), tuple(f.text for f in args), any(f.taint for f in args), run.env_version)
+    if key in run.calls_done:
+        return EMPTY
+    if len(run.calls_done) >= _MAX_CALLS:
+        run.add("shell.nesting-too-deep", fn.span, "more distinct function calls than the "
+                "classifier follows", None)
+        return EMPTY
+    run.calls_done.add(key)
     saved = {k: run.env.get(k) for k in ("@", *(str(i) for i in range(1, len(args) + 1)))}
     for index, f in enumerate(args, start=1):
         run.env[str(index)] = Var(alts=(f.text,), taint=f.taint)

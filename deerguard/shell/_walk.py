@@ -106,6 +106,8 @@ class Run:
         self.proc_text: dict[tuple[int, int], str] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
         self.aliases: dict[str, str] = {}
+        self.calls_done: set[tuple[int, tuple[str, ...], bool, int]] = set()
+        self.env_version = 0  # bumped on every variable write (memo key for function calls)
         self.exp = Expander(self.env, self._subst, self._proc, self._arith)
         self.text_stack: list[str] = [source]
         self.raw_mode = False
@@ -278,6 +280,7 @@ class Run:
                 # x=$x$x doubles per step: keep values bounded (linear time and memory).
                 var = Var(alts=(DYN,), taint=var.taint)
             self.env[a.name] = merge_alts(old, var, conditional=self.cond > 0)
+            self.env_version += 1
         return value
 
     def check_assignment(self, name: str, value: Field, span: tuple[int, int]) -> None:
