@@ -76,7 +76,6 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                      shared_env=True)
         return EMPTY
     if name in run.funcs and not inv.wrappers:
-        run.called.add(name)
         return run.call_function(run.funcs[name], inv.args)
     if name in R.SHELLS:
         return shell_program(run, inv, stdin)
@@ -357,6 +356,7 @@ def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
                 "classifier follows", None)
         return EMPTY
     run.calls_done.add(key)
+    run.called.add(fn.name)
     saved = {k: run.env.get(k) for k in ("@", *(str(i) for i in range(1, len(args) + 1)))}
     for index, f in enumerate(args, start=1):
         run.env[str(index)] = Var(alts=(f.text,), taint=f.taint)

@@ -202,7 +202,8 @@ class Run:
         out = self.body(script.statements, None)
         for name, fn in list(self.funcs.items()):
             if name not in self.called:
-                self.called.add(name)
+                # Never classified (never called, or only past the call-depth limit).
+                self.active.clear()
                 self.call_function(fn, [])
         return out
 
