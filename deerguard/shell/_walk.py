@@ -104,6 +104,7 @@ class Run:
         self.frames: list[_Frame] = []
         self.subst_cache: dict[int, tuple[Taint, str | None]] = {}
         self.proc_text: dict[tuple[int, int], str] = {}
+        self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[int, tuple[str, ...], bool, int]] = set()
@@ -174,13 +175,19 @@ class Run:
         return hit
 
     def _proc(self, node: ast.ProcSubst) -> Taint:
+        key = id(node)
+        hit = self.proc_cache.get(key)
+        if hit is not None:
+            return hit
         # >(cmd): cmd reads what the outer command writes, like the right side of a pipe.
         feed = Flow(producer="the command writing into >( )", span=node.span) \
             if node.op == ">" else None
         out = self.body(node.body, feed)
         if node.op == "<" and out.text is not None:
             self.proc_text[node.span] = out.text
-        return out.taint if node.op == "<" else NO_TAINT
+        taint = out.taint if node.op == "<" else NO_TAINT
+        self.proc_cache[key] = taint
+        return taint
 
     def _arith(self, node: ast.ArithExp | ast.ParamExp, taint: Taint) -> None:
         src = first_source(taint)
