@@ -34,6 +34,9 @@ examples:
   echo 'rm -rf ~' | deerguard classify -
   deerguard classify --json --policy shell.toml 'sudo rm -rf /tmp/x'
   deerguard classify --batch agent-log.jsonl > verdicts.jsonl
+
+exit status: 0 pass, 1 warn, 2 block (the worst verdict in a batch), 64 usage error,
+65 unreadable or invalid policy file or input (in a batch: any malformed line).
 """
 
 
