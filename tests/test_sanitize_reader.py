@@ -91,7 +91,7 @@ def _spread(letters: str) -> str:
 @lru_cache(maxsize=16)
 def _patterns(profile: TagProfile) -> list[tuple[str, re.Pattern[str]]]:
     pats: list[tuple[str, re.Pattern[str]]] = []
-    head = rf"<\s*(?:/\s*)?(?:[{_NAMECHARS}]*:)?"
+    head = rf"<\s*(?:[/!?]\s*)?(?:[{_NAMECHARS}]*:)?"
     for name in profile.tags:
         pats.append(
             (f"tag:{name}", re.compile(head + _spread(_letters(name)) + f"(?![{_NAMECHARS}])"))

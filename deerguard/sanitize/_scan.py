@@ -489,10 +489,12 @@ class _Scanner:
                     self.add(RULE_TOKEN, start, final, f"chat-template token <|{name}|> escaped")
                     return final
             return after
-        # <tag ...>, </tag>, < ns:tag >
+        # <tag ...>, </tag>, < ns:tag >, and the <!tag> / <?tag?> declaration shapes
         slash = self.slash_at(k)
         if slash != -1:
             k = self.skip_space(slash)
+        elif k < self.n and unicodedata.normalize("NFKC", text[k]) in ("!", "?"):
+            k = self.skip_space(k + 1)
         end_of_name = -1
         shown = ""
         for name_end, full, colon, word_end in self.read_words(k, c.max_words):
@@ -645,7 +647,8 @@ class _Scanner:
                 mm = c.marker.search(text, max(chunk, done), timeout=_MARKER_TIMEOUT)
                 while mm is not None and mm.start() < chunk + _CHUNK:
                     self.at_marker(mm.start(), mm.end())
-                    done = mm.end()
+                    # Overlapping: a shorter phrase inside a longer one is a marker too.
+                    done = mm.start() + 1
                     mm = c.marker.search(text, done, timeout=_MARKER_TIMEOUT)
         return self.plan
 
