@@ -29,7 +29,9 @@ class Snippet:
 _CALLS_COMMON = ("system", "popen", "spawn", "spawnSync", "execSync", "shell_exec",
                  "passthru", "proc_open", "check_output", "check_call", "call", "run",
                  "Popen", "getoutput", "getstatusoutput", "capture2", "capture3",
-                 "capture2e", "popen3", "pipe_open", "qx")
+                 "capture2e", "popen3", "pipe_open", "qx", "execute", "execv", "execvp",
+                 "execvpe", "execl", "execlp", "execle", "execve", "spawnl", "spawnlp",
+                 "spawnv", "spawnvp", "execFileSync", "execa", "execaSync", "check_call")
 _CALLS_NOT_PYTHON = ("exec", "execFile")
 
 
@@ -105,7 +107,7 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
             out.append(Snippet(value[1:], start, end))
             continue
         gap = between.strip()
-        if in_list and gap == ",":
+        if in_list and gap.replace(" ", "").replace("\t", "") in (",", ",[", "],", "],["):
             group.append((start, end, value))
             continue
         flush()

@@ -187,7 +187,9 @@ SENSITIVE_READ_GLOBS = (
     "~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.git-credentials",
     "~/.pgpass", "~/.npmrc", "~/.ssh", "~/.aws", "~/.gnupg", "/root/.ssh",
     "~/.pypirc", "~/.gnupg/*", "~/.password-store/*",
-    "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*",
+    "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*", "/etc/ssl/private/*",
+    "~/.terraform.d/credentials.tfrc.json", "~/.config/doctl/*", "~/.oci/config", "~/.boto",
+    "~/.s3cfg", "~/.vault-token", "~/.config/hub", "~/.cargo/credentials*",
 )
 """Files whose contents are secrets (globs; ``*`` also crosses ``/``)."""
 
