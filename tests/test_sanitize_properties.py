@@ -27,7 +27,8 @@ PIECES = [
     "system", "reminder", "system-reminder", "SYSTEM", "ѕуstem", "tool", "result", "tool_result",
     "think", "thi", "nk", "ns:", "im_start", "im", "_start", "eot_id", "SYS", "INST", "inst",
     "memory", "prompt", "role", "untrusted-content-", "ab12", "div", "span", "a", "b", "x",
-    "END", "end", "USER", "user", "INPUT", "input", "BEGIN", "---", "===", "ｔｈｉｎｋ",
+    "END", "end", "USER", "user", "INPUT", "input", "BEGIN", "---", "===", "ｔｈｉｎｋ", "!", "?",
+    "<<<", "EXTERNAL_", "UNTRUSTED", "CONTENT", "µ", "\u3000",
 ]  # fmt: skip
 
 texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=3)), max_size=24).map("".join)
