@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from .._result import Finding, Span
+from .._result import Finding, Span, Verdict
 from . import _compound as C
 from . import _programs as P
 from . import _redirect as RD
@@ -22,6 +22,7 @@ from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._policy import ShellPolicy
 from ._raw import RAW_DETAIL
+from ._rules import RULES
 from ._resolve import Invocation, resolve
 from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
 
@@ -46,7 +47,7 @@ class _Compiled:
     """Policy lookups prepared once per policy."""
 
     __slots__ = ("policy", "deny", "deny_globs", "warn", "warn_globs", "allow", "allow_globs",
-                 "paths", "severity", "listing")
+                 "paths", "table", "listing")
 
     def __init__(self, policy: ShellPolicy) -> None:
         self.policy = policy
@@ -55,8 +56,12 @@ class _Compiled:
         self.warn, self.warn_globs = _split_globs(c.warn)
         self.allow, self.allow_globs = _split_globs(c.allow)
         self.paths = PathRules(policy.paths.protected)
-        self.severity = policy.severity
+        self.table: dict[str, Verdict | None] = {r: policy.severity(r) for r in RULES}
         self.listing: dict[str, tuple[bool, bool, bool]] = {}
+
+    def severity(self, rule_id: str) -> Verdict | None:
+        """The verdict of ``rule_id`` under this policy (None when off); unknown ids block."""
+        return self.table.get(rule_id, Verdict.BLOCK)
 
 
 def _split_globs(names: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
