@@ -22,8 +22,8 @@ from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._policy import ShellPolicy
 from ._raw import RAW_DETAIL
-from ._rules import RULES
 from ._resolve import Invocation, resolve
+from ._rules import RULES
 from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
 
 __all__ = ["Run"]
