@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = ["call_function", "program"]
 
-_MAX_CALLS = 256
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "--revert", "-u",
                           "--decrypt"})
 
@@ -346,13 +345,15 @@ def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
     assert isinstance(fn, ast.FunctionDef)
     if fn.name in run.active or len(run.active) >= 8:
         return EMPTY
-    # Each (function, arguments, taint) is classified once: calls that fan out to the same
-    # function stay linear instead of exponential. A hard cap bounds distinct calls.
+    # Each (function, arguments, taint, variable state) is classified once: calls that fan
+    # out to the same function stay linear instead of exponential; distinct calls draw on
+    # the same work budget as nested code, so the total stays proportional to the input.
     key = (id(fn), tuple(f.text for f in args), any(f.taint for f in args), run.env_version)
     if key in run.calls_done:
         return EMPTY
-    if len(run.calls_done) >= _MAX_CALLS:
-        run.add("shell.nesting-too-deep", fn.span, "more distinct function calls than the "
+    run.budget -= fn.span[1] - fn.span[0] + 32  # shared with nested code: linear overall
+    if run.budget < 0:
+        run.add("shell.nesting-too-deep", fn.span, "more function calls than the "
                 "classifier follows", None)
         return EMPTY
     run.calls_done.add(key)
