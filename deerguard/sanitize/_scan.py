@@ -4,7 +4,8 @@ Every rewrite is per character: a bracket becomes an HTML character reference (`
 ``&lt;``, ``>`` -> ``&gt;``, a look-alike bracket ``‹`` -> ``&#x2039;``, ``[`` -> ``&#x5B;``),
 the backslashes of a JSON-escaped bracket (``\\u003c``) become ``&#x5C;``, an invisible
 character inside a forgery or a hidden payload becomes its visible reference
-(``&#x200B;``, ``&#xE0041;``), and the first letter of a boundary marker becomes its
+(``&#x200B;``, ``&#xE0041;``), and an ``&`` inside a forgery becomes ``&amp;`` (so a
+replacement never reads as a different entity), the first letter of a boundary marker becomes its
 reference (``END USER INPUT`` -> ``&#x45;ND USER INPUT``). So ``html.unescape`` of each
 replacement gives back the original characters: nothing visible is dropped. Replacement
 text holds no trigger character, which makes the rewrite idempotent.
@@ -78,6 +79,8 @@ def ncr(ch: str) -> str:
         return "&lt;"
     if ch == ">":
         return "&gt;"
+    if ch == "&":
+        return "&amp;"
     return f"&#x{ord(ch):X};"
 
 
@@ -378,7 +381,7 @@ class _Scanner:
         while k < end:
             ch = text[k]
             if ch < "\x80":
-                if ch in "<>[]":
+                if ch in "<>[]&":
                     subs[k] = ncr(ch)
                 elif ch == "\\":
                     m = _JSON_ESCAPE.match(text, k)
@@ -689,13 +692,7 @@ def plan_fail_closed(text: str, compiled: Compiled | None = None, /) -> Plan:
     """
     result = Plan()
     for k, ch in enumerate(text):
-        if (
-            ch in LT_CHARS
-            or ch in GT_CHARS
-            or ch in _BRACKET_OPEN
-            or ch in _BRACKET_CLOSE
-            or is_tag_block(ch)
-        ):
+        if ch in _BRACKETS or ch == "&" or is_tag_block(ch):
             result.subs[k] = ncr(ch)
         elif ch == "\\" and _JSON_ESCAPE.match(text, k):
             result.subs[k] = ncr(ch)
