@@ -71,6 +71,29 @@ def _glob_covers(pattern: str, literal: str) -> bool:
     return True
 
 
+def _example(glob: str) -> str:
+    """A literal path the glob matches (``~/.ssh/id_*`` -> ``~/.ssh/id_x``)."""
+    if not any(c in glob for c in "*?["):
+        return glob
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        ch = glob[i]
+        if ch in "*?":
+            out.append("x")
+        elif ch == "[":
+            end = glob.find("]", i + 2)
+            if end == -1:
+                out.append(ch)
+            else:
+                out.append(glob[i + 1] if glob[i + 1] not in "!^" else "x")
+                i = end
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def _prefix(glob: str) -> str:
     """The literal text before a glob's first wildcard."""
     for i, ch in enumerate(glob):
@@ -117,8 +140,7 @@ class PathRules:
                 # The argument is itself a glob (cat /etc/sha*, cat /???/shadow): does it
                 # cover a listed literal path? Compared component by component, as bash's
                 # globs never cross "/" and never match a leading dot by accident.
-                hit = any(_glob_covers(path, g) for g in globs
-                          if not any(c in g for c in "*?["))
+                hit = any(_glob_covers(path, _example(g)) for g in globs)
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[key] = hit
@@ -270,7 +292,8 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
 
 
 _WORLD_MODES = ("777", "0777", "1777", "a+rwx", "ugo+rwx", "a+w", "o+w", "+s", "u+s", "g+s",
-                "4755", "4777", "2755", "6755")
+                "4755", "4777", "2755", "6755", "666", "0666", "a+rw", "o+rw", "ugo+rw",
+                "o+rwx", "+w", "a=rwx", "u=rwx,g=rwx,o=rwx")
 
 
 def check_chmod(add: Add, inv: Invocation) -> None:
@@ -315,7 +338,10 @@ def check_git(add: Add, inv: Invocation) -> None:
 
 
 def check_package(add: Add, inv: Invocation) -> None:
-    subs = R.PACKAGE_MANAGERS.get(inv.name)
+    name = inv.name
+    if name.startswith("pip") and all(c.isdigit() or c == "." for c in name[3:]):
+        name = "pip"  # pip3.11
+    subs = R.PACKAGE_MANAGERS.get(name)
     if subs is None:
         return
     for f in inv.args:

@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _rules as R
-from ._checks import candidate_paths, check_args, check_program, interpreter_family, norm_path
+from ._checks import (
+    candidate_paths,
+    check_args,
+    check_program,
+    check_write,
+    interpreter_family,
+    norm_path,
+)
 from ._embedded import decode_escapes, embedded_code
 from ._flow import EMPTY, Flow
 from ._resolve import Invocation
@@ -221,6 +228,9 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
         src = Source("fetch", name, run.map_span(inv.word.span))
         target = _download_target(name, texts, args)
         if target is not None:
+            where = next((f for f in args if target in f.text), inv.word)
+            check_write(run.add, run.cp.paths, Field(target, where.span), run.cwd,
+                        f"{name} downloads into")
             path = norm_path(target, run.cwd)
             if path is not None:
                 run.files[path] = frozenset({src})
@@ -268,7 +278,14 @@ def _download_target(name: str, texts: list[str], args: list[Field]) -> str | No
                 attached = t[t.index("O") + 1:]
                 value = attached or (nxt or "-")
                 return None if value == "-" else value
-    return remote if name == "wget" else None
+    if name == "wget":
+        for index, t in enumerate(texts):
+            if t == "-P" and index + 1 < len(texts):
+                return texts[index + 1].rstrip("/") + "/" + remote
+            if t.startswith("--directory-prefix="):
+                return t.split("=", 1)[1].rstrip("/") + "/" + remote
+        return remote
+    return None
 
 
 def _read(run: Run, inv: Invocation, stdin: Flow | None) -> None:
