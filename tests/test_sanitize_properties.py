@@ -28,7 +28,7 @@ PIECES = [
     "think", "thi", "nk", "ns:", "im_start", "im", "_start", "eot_id", "SYS", "INST", "inst",
     "memory", "prompt", "role", "untrusted-content-", "ab12", "div", "span", "a", "b", "x",
     "END", "end", "USER", "user", "INPUT", "input", "BEGIN", "---", "===", "ｔｈｉｎｋ", "!", "?",
-    "<<<", "EXTERNAL_", "UNTRUSTED", "CONTENT", "µ", "\u3000",
+    "<<<", "EXTERNAL_", "UNTRUSTED", "CONTENT", "µ", "\u3000", "&", "&reg", "&lt;", "&#x41;",
 ]  # fmt: skip
 
 texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=3)), max_size=24).map("".join)
