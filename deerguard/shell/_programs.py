@@ -246,6 +246,12 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     if secret:
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     passed: str | None = None
+    if name == "find":
+        # find prints paths under its roots: xargs after it works on them (ROOT/*).
+        roots = [f.text for f in args[:next((i for i, f in enumerate(args)
+                                             if f.text.startswith(("-", "(", "!"))),
+                                            len(args))]] or ["."]
+        passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
     if name in ("cat", "tee") and stdin is not None and stdin.text is not None and \
             all(f.text.startswith("-") for f in args if name == "cat"):
         passed = stdin.text  # cat <<'EOF' > f: the heredoc's text is what gets written
