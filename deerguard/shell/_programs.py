@@ -11,16 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _rules as R
-from ._checks import (
-    candidate_paths,
-    check_args,
-    check_program,
-    check_write,
-    interpreter_family,
-    norm_path,
-)
+from ._checks import check_args, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
 from ._flow import EMPTY, Flow
+from ._paths import candidate_paths, norm_path
 from ._resolve import Invocation
 from ._sinks import (
     AWKS,

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast
-from ._checks import check_args, check_write, norm_path
+from ._checks import check_args, check_write
 from ._flow import EMPTY, Flow
+from ._paths import norm_path
 from ._words import NO_TAINT
 
 if TYPE_CHECKING:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _rules as R
-from ._checks import check_args, check_package, interpreter_family, is_critical, norm_path
+from ._checks import check_args, check_package, interpreter_family
 from ._code import destructive_paths, scan_markers, shell_strings
 from ._flow import Flow
 from ._parse import parse
+from ._paths import is_critical, norm_path
 from ._raw import raw_scan
 from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field, Source, Var, first_source

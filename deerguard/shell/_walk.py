@@ -17,9 +17,9 @@ from . import _programs as P
 from . import _redirect as RD
 from . import _sinks as S
 from . import ast
-from ._checks import PathRules
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
+from ._paths import PathRules
 from ._policy import ShellPolicy
 from ._raw import RAW_DETAIL
 from ._resolve import Invocation, resolve

@@ -1,0 +1,173 @@
+"""Paths as the classifier sees them: normalization, globs, and the sensitive-path lists.
+
+``norm_path`` turns a static argument into a canonical path (``$HOME`` is ``~``; ``//``,
+``/./`` and ``..`` collapse; relative paths join a known working directory), so spelling does
+not change the outcome. :class:`PathRules` matches paths against the rule lists (secrets,
+persistence files, system locations) and the policy's protected globs, in both directions:
+a literal path against a listed glob, and a glob argument (``cat /etc/sha*``) against the
+listed paths it could name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fnmatch import fnmatchcase
+
+from . import _rules as R
+from ._words import DYN
+
+__all__ = ["PathRules", "candidate_paths", "is_critical", "norm_path"]
+
+
+def norm_path(text: str, cwd: str | None = None) -> str | None:
+    """Normalize a static path; None when it is not static or not path-like.
+
+    >>> norm_path("/tmp/../etc//./shadow")
+    '/etc/shadow'
+    """
+    if not text or DYN in text:
+        return None
+    if text.startswith("~"):
+        head, sep, rest = text.partition("/")
+        prefix = "~" if head == "~" else "/home/" + head[1:]
+        parts = rest.split("/") if sep else []
+        base: list[str] = prefix.strip("/").split("/") if prefix != "~" else []
+        root = "~" if prefix == "~" else ""
+    elif text.startswith("/"):
+        parts, base, root = text.split("/"), [], ""
+    elif cwd is not None:
+        return norm_path(cwd.rstrip("/") + "/" + text)
+    else:
+        parts, base, root = text.split("/"), [], "."
+    stack = list(base)
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if stack:
+                stack.pop()
+            continue
+        stack.append(part)
+    if root == "~":
+        return "~/" + "/".join(stack) if stack else "~"
+    if root == ".":
+        return "/".join(stack) if stack else "."
+    return "/" + "/".join(stack)
+
+
+def _glob_covers(pattern: str, literal: str) -> bool:
+    """True when shell glob ``pattern`` matches the literal path ``literal``."""
+    pparts = pattern.split("/")
+    lparts = literal.split("/")
+    if len(pparts) != len(lparts):
+        return False
+    for pp, lp in zip(pparts, lparts, strict=True):
+        if lp.startswith(".") and not pp.startswith("."):
+            return False
+        if not fnmatchcase(lp, pp):
+            return False
+    return True
+
+
+def _example(glob: str) -> str:
+    """A literal path the glob matches (``~/.ssh/id_*`` -> ``~/.ssh/id_x``)."""
+    if not any(c in glob for c in "*?["):
+        return glob
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        ch = glob[i]
+        if ch in "*?":
+            out.append("x")
+        elif ch == "[":
+            end = glob.find("]", i + 2)
+            if end == -1:
+                out.append(ch)
+            else:
+                out.append(glob[i + 1] if glob[i + 1] not in "!^" else "x")
+                i = end
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _prefix(glob: str) -> str:
+    """The literal text before a glob's first wildcard."""
+    for i, ch in enumerate(glob):
+        if ch in "*?[":
+            return glob[:i]
+    return glob
+
+
+def _home_variants(globs: Iterable[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for g in globs:
+        out.append(g)
+        if g.startswith("~/"):
+            out.extend(("/root/" + g[2:], "/home/*/" + g[2:], "/Users/*/" + g[2:]))
+    return tuple(dict.fromkeys(out))
+
+
+class PathRules:
+    """Compiled path globs for one policy: sensitive, persistence, system and protected."""
+
+    __slots__ = ("sensitive", "persistence", "system", "protected", "_cache", "_indexed")
+
+    def __init__(self, protected: Iterable[str]) -> None:
+        self.sensitive = _home_variants(R.SENSITIVE_READ_GLOBS)
+        self.persistence = _home_variants(R.PERSISTENCE_GLOBS)
+        self.system = R.SYSTEM_WRITE_GLOBS
+        self.protected = _home_variants(protected)
+        self._cache: dict[tuple[str, str], bool] = {}
+        self._indexed = {kind: tuple((_prefix(g), g) for g in getattr(self, kind))
+                         for kind in ("sensitive", "persistence", "system", "protected")}
+
+    def match(self, path: str, kind: str) -> bool:
+        """True when normalized ``path`` matches a glob of ``kind`` (either direction)."""
+        if kind == "sensitive" and path.endswith(".pub"):
+            return False  # public keys are meant to be shared
+        key = (path, kind)
+        hit = self._cache.get(key)
+        if hit is None:
+            globs: tuple[str, ...] = getattr(self, kind)
+            # A glob can only match paths starting with its literal prefix: test that first.
+            hit = any(path.startswith(p) and fnmatchcase(path, g)
+                      for p, g in self._indexed[kind])
+            if not hit and any(c in path for c in "*?[") and "/" in path:
+                # The argument is itself a glob (cat /etc/sha*, cat /???/shadow): does it
+                # cover a listed literal path? Compared component by component, as bash's
+                # globs never cross "/" and never match a leading dot by accident.
+                hit = any(_glob_covers(path, _example(g)) for g in globs)
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[key] = hit
+        return hit
+
+
+def candidate_paths(text: str, cwd: str | None) -> list[str]:
+    """Paths an argument names: itself, and after ``=`` or ``@`` (``of=/dev/sda``, ``-d@f``)."""
+    out: list[str] = []
+    if DYN in text:
+        text = text.replace(DYN, "x")  # /proc/$$/environ still names an environ file
+    if text.startswith("file://"):
+        text = text[7:]
+    for piece in (text, text.partition("=")[2], text.partition("@")[2]):
+        if piece and ("/" in piece or piece.startswith(("~", ".")) or (
+                cwd is not None and piece[0] != "-")):
+            p = norm_path(piece, cwd)
+            if p is not None and p not in out:
+                out.append(p)
+    return out
+
+
+def is_critical(path: str) -> bool:
+    """True for ``/``, ``~``, system directories, and ``DIR/*`` of those."""
+    if path in R.CRITICAL_DIRS:
+        return True
+    if path.endswith("/*"):
+        parent = path[:-2] or "/"
+        return parent in R.CRITICAL_DIRS or parent == ""
+    if path.startswith("/home/") and path.count("/") == 2:
+        return True  # someone's home directory
+    return path in ("/*", "~/*", "/.*")
