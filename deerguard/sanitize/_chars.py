@@ -31,16 +31,24 @@ __all__ = [
 # `<`-equivalents: ASCII, fullwidth, small form, and the look-alike brackets a model reads as
 # an angle bracket (single guillemet, angle brackets of three blocks, modifier arrowheads,
 # Canadian syllabics, ornamental brackets).
-LT_CHARS = frozenset("<\uff1c\ufe64\u2039\u2329\u3008\u27e8\u02c2\u1438\u276e\u276c\u29fc\u2770")
-GT_CHARS = frozenset(">\uff1e\ufe65\u203a\u232a\u3009\u27e9\u02c3\u1433\u276f\u276d\u29fd\u2771")
+LT_CHARS = frozenset(
+    "<\uff1c\ufe64\ufe3f\u2039\u2329\u3008\u27e8\u02c2\u1438\u276e\u276c\u29fc\u2770"
+)
+GT_CHARS = frozenset(
+    ">\uff1e\ufe65\ufe40\u203a\u232a\u3009\u27e9\u02c3\u1433\u276f\u276d\u29fd\u2771"
+)
 # `/`-equivalents (closing tags): ASCII, fullwidth, division and fraction slashes, box drawing.
 SLASH_CHARS = frozenset("/\uff0f\u2215\u2044\u2571\u29f8\u1427")
 # `|`-equivalents for chat-template tokens (`<|im_start|>`, DeepSeek's `<｜...｜>`).
-PIPE_CHARS = frozenset("|\uff5c\uffe8\u2223\u01c0\u2502")
+PIPE_CHARS = frozenset("|\uff5c\uffe8\u2223\u01c0\u2502\U000107b6")
 # Separators between name parts; whitespace is handled separately (str.isspace after NFKC).
 SEPARATORS = frozenset(
     "-_.:\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\uff3f\uff0e\uff1a"
     "\u2581\u00b7\u2027\u30fb\uff65"
+    # characters whose NFKC form is one of the above (subscript minus, ellipsis, presentation
+    # forms of dashes, dots and colons), so a stricter NFKC reader never sees more separators
+    "\u0387\u2024\u2025\u2026\u207b\u208b\ufe13\ufe19\ufe30\ufe31\ufe32\ufe33\ufe34"
+    "\ufe4d\ufe4e\ufe4f\ufe52\ufe55"
 )
 
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties), as inclusive ranges.
