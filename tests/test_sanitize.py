@@ -216,3 +216,27 @@ def test_bleach_changes_most_benign_strings_that_neutralize_keeps() -> None:
     )
     assert changed_by_us == 0
     assert changed_by_bleach > len(BENIGN) // 2
+
+
+def test_bracket_and_separator_tables_are_closed_under_nfkc() -> None:
+    import sys
+    import unicodedata
+
+    from deerguard.sanitize._chars import GT_CHARS, LT_CHARS, PIPE_CHARS, SEPARATORS, SLASH_CHARS
+
+    tables = (LT_CHARS, GT_CHARS, SLASH_CHARS, PIPE_CHARS)
+    seps = SEPARATORS
+    missing = []
+    for cp in range(sys.maxunicode + 1):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        ch = chr(cp)
+        norm = unicodedata.normalize("NFKC", ch)
+        if norm == ch:
+            continue
+        for table in tables:
+            if len(norm) == 1 and norm in table and ch not in table:
+                missing.append(hex(cp))
+        if ch not in seps and not ch.isspace() and all(c in seps or c.isspace() for c in norm):
+            missing.append(hex(cp))
+    assert missing == []
