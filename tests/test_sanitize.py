@@ -240,3 +240,19 @@ def test_bracket_and_separator_tables_are_closed_under_nfkc() -> None:
         if ch not in seps and not ch.isspace() and all(c in seps or c.isspace() for c in norm):
             missing.append(hex(cp))
     assert missing == []
+
+
+def test_marker_letter_table_holds_every_character_that_reads_as_an_ascii_letter() -> None:
+    import sys
+
+    from deerguard.sanitize._chars import char_skeleton, letter_equivalents
+
+    table = set("".join(letter_equivalents().values()))
+    missing = []
+    for cp in range(0x80, sys.maxunicode + 1):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        sk = char_skeleton(chr(cp))
+        if sk and len(sk) == 1 and sk.isascii() and sk.isalnum() and chr(cp) not in table:
+            missing.append(hex(cp))
+    assert missing == []
