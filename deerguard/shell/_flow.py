@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._words import NO_TAINT, Taint
 
 __all__ = ["EMPTY", "Flow", "union"]
 
 
-@dataclass(frozen=True, slots=True)
-class Flow:
-    """Data flowing into a command's stdin or out of its stdout."""
+class Flow(NamedTuple):
+    """Data flowing into a command's stdin or out of its stdout (immutable; a NamedTuple
+    because one is made per command and tuple construction is the cheapest)."""
 
     taint: Taint = NO_TAINT
     producer: str | None = None

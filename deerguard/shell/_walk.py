@@ -89,6 +89,11 @@ _ASSIGN_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly
 class Run:
     """The state of one classification (not thread-safe; one per call)."""
 
+    __slots__ = ("source", "cp", "findings", "seen", "commands", "env", "funcs", "called",
+                 "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
+                 "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
+                 "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode")
+
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
         self.cp = compiled
