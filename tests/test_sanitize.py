@@ -256,3 +256,19 @@ def test_marker_letter_table_holds_every_character_that_reads_as_an_ascii_letter
         if sk and len(sk) == 1 and sk.isascii() and sk.isalnum() and chr(cp) not in table:
             missing.append(hex(cp))
     assert missing == []
+
+
+def test_every_format_character_counts_as_invisible() -> None:
+    import sys
+    import unicodedata
+
+    from deerguard.sanitize._chars import is_ignorable
+
+    missing = [
+        hex(cp)
+        for cp in range(sys.maxunicode + 1)
+        if not 0xD800 <= cp <= 0xDFFF
+        and unicodedata.category(chr(cp)) == "Cf"
+        and not is_ignorable(chr(cp))
+    ]
+    assert missing == []

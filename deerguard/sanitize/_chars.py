@@ -16,6 +16,8 @@ from functools import lru_cache
 __all__ = [
     "CONFUSABLES",
     "GT_CHARS",
+    "IGNORABLE_CLASS",
+    "IGNORABLE_RANGES",
     "LT_CHARS",
     "PIPE_CHARS",
     "SEPARATORS",
@@ -51,11 +53,17 @@ SEPARATORS = frozenset(
     "\ufe4d\ufe4e\ufe4f\ufe52\ufe55"
 )
 
-# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties), as inclusive ranges.
+# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties) plus every other format
+# character (category Cf), as sorted inclusive ranges.
 _IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x00AD, 0x00AD),
     (0x034F, 0x034F),
+    (0x0600, 0x0605),  # the remaining format characters (Cf) from here on are invisible too
     (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
     (0x115F, 0x1160),
     (0x17B4, 0x17B5),
     (0x180B, 0x180F),
@@ -66,11 +74,15 @@ _IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
     (0xFE00, 0xFE0F),
     (0xFEFF, 0xFEFF),
     (0xFFA0, 0xFFA0),
-    (0xFFF0, 0xFFF8),
+    (0xFFF0, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
     (0x1BCA0, 0x1BCA3),
     (0x1D173, 0x1D17A),
     (0xE0000, 0xE0FFF),
 )
+IGNORABLE_RANGES = _IGNORABLE_RANGES
 IGNORABLE_CLASS = "".join(
     f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in _IGNORABLE_RANGES
 )
@@ -98,7 +110,7 @@ CONFUSABLES: dict[str, str] = {
 
 
 def is_ignorable(ch: str) -> bool:
-    """Return whether ``ch`` is a Unicode default-ignorable code point (invisible)."""
+    """Return whether ``ch`` is invisible: default-ignorable or a format character (Cf)."""
     cp = ord(ch)
     if cp < 0xAD:
         return False

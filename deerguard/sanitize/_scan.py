@@ -28,6 +28,7 @@ import regex  # type: ignore[import-untyped]  # no stubs in the dev environment
 from ._chars import (
     GT_CHARS,
     IGNORABLE_CLASS,
+    IGNORABLE_RANGES,
     LT_CHARS,
     PIPE_CHARS,
     SEPARATORS,
@@ -120,7 +121,10 @@ class Compiled:
 
 
 # Combining marks that attach to Latin letters: skipped between the letters of a marker.
-_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_MARK_RANGES = (
+    (0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F),
+)  # fmt: skip
+_MARKS = "".join(f"\\u{low:04x}-\\u{high:04x}" for low, high in _MARK_RANGES)
 # Characters that may fence a boundary marker (`--- END USER INPUT ---`, `=== ... ===`,
 # `<<<...>>>`, `[...]`): after NFKC, one of these, or a bracket look-alike.
 _FENCE = frozenset("-=#*~_+<>[](){}|/\\\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2500\u2501")
@@ -160,23 +164,9 @@ def _compact_table() -> dict[int, int | None]:
     for cp in range(0x3001):
         if chr(cp).isspace():
             table[cp] = None
-    for match in regex.finditer(
-        f"[{IGNORABLE_CLASS}{_MARKS}]",
-        "".join(
-            chr(cp)
-            for cp in (
-                *range(0x00A0, 0x2100),
-                *range(0x3164, 0x3165),
-                *range(0xFE00, 0xFF00),
-                0xFFA0,
-                *range(0xFFF0, 0xFFF9),
-                *range(0x1BCA0, 0x1BCA4),
-                *range(0x1D173, 0x1D17B),
-                *range(0xE0000, 0xE1000),
-            )
-        ),
-    ):
-        table[ord(match.group())] = None
+    for low, high in (*IGNORABLE_RANGES, *_MARK_RANGES):
+        for cp in range(low, high + 1):
+            table[cp] = None
     return table
 
 
