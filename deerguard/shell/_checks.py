@@ -176,10 +176,13 @@ def check_git(add: Add, inv: Invocation) -> None:
     elif sub == "clean" and any((t.startswith("-") and not t.startswith("--") and "f" in t)
                                 or t == "--force" for t in texts):
         add("shell.git-destructive", span, "git clean -f deletes untracked files", None)
-    elif sub == "config" and any(t.lower().startswith(("core.pager", "core.sshcommand",
-                                                       "core.hookspath", "core.fsmonitor",
-                                                       "core.editor", "alias."))
-                                 for t in texts):
+    elif sub == "config" and any(
+            t.lower().startswith(("core.pager", "core.sshcommand", "core.hookspath",
+                                  "core.fsmonitor", "core.editor", "core.askpass",
+                                  "credential.helper", "diff.external", "gpg.program"))
+            or (t.lower().startswith("alias.") and i + 1 < len(texts) and
+                texts[i + 1].startswith("!"))
+            for i, t in enumerate(texts)):
         add("shell.git-config-exec", span, "git config sets a key that runs programs", None)
 
 

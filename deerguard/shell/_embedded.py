@@ -62,10 +62,12 @@ def embedded_code(inv: Invocation) -> list[Field]:
                 value = _git_value(nxt.text)
                 if value is not None:
                     take(nxt, value)
-            elif t == "config" and nxt is not None and index + 2 < len(args):
-                value = _git_value(f"{nxt.text}={args[index + 2].text}")
-                if value is not None:
-                    take(args[index + 2], value)
+            elif t == "config":
+                operands = [a for a in args[index + 1:] if not a.text.startswith("-")]
+                if len(operands) >= 2:
+                    value = _git_value(f"{operands[0].text}={operands[1].text}")
+                    if value is not None:
+                        take(operands[1], value)
         elif name in ("ssh", "scp", "sftp"):
             opt = t[2:] if t.startswith("-o") and len(t) > 2 else (
                 nxt.text if t == "-o" and nxt is not None else "")
