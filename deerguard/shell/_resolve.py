@@ -60,7 +60,7 @@ WRAPPERS: dict[str, Wrapper] = {
     "unshare": _w("R", "--root --wd"),
     "xargs": _w("ILnPsdEa", "--max-args --max-procs --delimiter --arg-file --max-lines "
                 "--eof --max-chars --process-slot-var"),
-    "watch": _w("ndq", "--interval"),
+    "watch": _w("n", "--interval"),
     "flock": _w("wEc", "--timeout --conflict-exit-code --command", positional=1,
                 code_flag="-c"),
     "busybox": _w(none="--list --install --help"),

@@ -352,10 +352,12 @@ class Run:
             self.run_code(res.code, owner.name, owner.word.span, stdin, positional=[])
             return EMPTY
         last = res.chain[-1]
-        if last.from_stdin and stdin is not None:
+        if last.from_stdin:
             # xargs appends words read from stdin: known when stdin is static text.
-            extra = [Field(w, stdin.span, stdin.taint) for w in stdin.text.split()][:64] \
-                if stdin.text is not None else [Field(DYN, last.word.span, stdin.taint)]
+            if stdin is not None and stdin.text is not None:
+                extra = [Field(w, stdin.span, stdin.taint) for w in stdin.text.split()][:64]
+            else:
+                extra = [Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]
             last = Invocation(last.name, last.word, [*last.args, *extra], last.wrappers,
                               last.assigns, last.privileged, True)
         return self.program(last, stdin)
