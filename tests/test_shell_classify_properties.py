@@ -72,3 +72,13 @@ def test_wrapping_a_command_never_lowers_its_verdict(command: str, wrapper: str)
 def test_joining_commands_keeps_the_worse_verdict(a: str, b: str) -> None:
     joined = classify(f"{a}\n{b}").verdict
     assert joined >= max(classify(a).verdict, classify(b).verdict) or "\\" in a
+
+
+@settings(max_examples=200)
+@given(fragments | shellish, st.sampled_from(WRAPPERS))
+def test_wrapping_generated_commands_never_lowers_their_verdict(command: str,
+                                                                wrapper: str) -> None:
+    if "shell.parse-incomplete" in classify(command).rule_ids:
+        return  # an incomplete fragment may complete differently once wrapped
+    wrapped = wrapper.format(command, quoted=shlex.quote(command))
+    assert classify(wrapped).verdict >= classify(command).verdict, wrapped

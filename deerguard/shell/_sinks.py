@@ -59,10 +59,10 @@ def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
             i += 2
             continue
-        if t.startswith("--"):
+        if t.startswith("--") and t[2:].replace("-", "").isalpha():
             i += 1
             continue
-        if t[:1] in "-+" and len(t) > 1:
+        if t[:1] in "-+" and len(t) > 1 and t[1:].isalpha():
             if t[0] == "-" and "n" in t[1:] and "c" not in t[1:]:
                 return exec_flow(run, inv)  # -n: read commands without running them
             want_code = want_code or "c" in t[1:]
