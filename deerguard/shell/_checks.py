@@ -82,6 +82,8 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
                     ("r" in o or "R" in o)) for o in opts) or inv.name == "rmdir"
     no_preserve = "--no-preserve-root" in opts
     for t in targets:
+        if not t.text:
+            continue  # rm "" removes nothing
         path = norm_path(t.text, cwd)
         if path is None and recursive and t.text.startswith(("/home/", "/Users/", "/root/")) \
                 and t.text.count("/") == 2 and t.text.endswith(DYN):

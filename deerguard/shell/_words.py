@@ -284,6 +284,13 @@ class Expander:
         var = self.env.get(name)
         if var is None:
             var = _DEFAULTS.get(name)
+            if var is None and name.isdigit():
+                # An agent's command usually runs as `bash -c CMD` with no arguments, so $1..
+                # are empty (cat$IFS$9/etc/shadow reads /etc/shadow; rm -rf $1/ deletes /);
+                # they may also be set, so both possibilities are checked.
+                var = _EMPTY
+            elif var is None and name in ("@", "*"):
+                var = _NO_ARGS
         if pe.prefix == "!" or (pe.op == "@" and _op_letter(pe) == "P"):
             # Indirection and prompt expansion evaluate the value as code-like text.
             if var is not None and var.taint:
@@ -361,6 +368,10 @@ _DEFAULTS: dict[str, Var] = {
     "BASH": Var(alts=("/bin/bash",)),
     "0": Var(alts=("bash",)),
 }
+
+
+_EMPTY = Var(alts=("", DYN))
+_NO_ARGS = Var(alts=("",), items=())
 
 
 def _op_letter(pe: ast.ParamExp) -> str | None:
