@@ -117,6 +117,7 @@ class Compiled:
     emoji: frozenset[str]
     marker: Any
     marker_skeletons: tuple[str, ...]
+    longest: int
     max_words: int
 
 
@@ -226,6 +227,7 @@ def compile_profile(profile: TagProfile) -> Compiled:
         emoji=frozenset(profile.emoji_tag_sequences),
         marker=_marker_pattern(markers),
         marker_skeletons=markers,
+        longest=max([len(n) for n in names | prefixes] + [1]),
         max_words=max([len(n) for n in names | prefixes] + [1]) + 1,
     )
 
@@ -290,17 +292,17 @@ class _Scanner:
                 break
         return k
 
-    def read_word(self, k: int) -> tuple[int, str, int, list[tuple[int, int]]]:
+    def read_word(self, k: int) -> tuple[int, str, list[int], list[tuple[int, int]]]:
         """Read one name word at ``k``.
 
-        Returns (end, skeleton, skeleton length at the last colon or -1, cuts): ``cuts`` are
+        Returns (end, skeleton, skeleton lengths at each colon, cuts): ``cuts`` are
         (position, skeleton length) before each non-ASCII character, where a stricter reader
         could see the name end, so names are also tried there (``<thinkµ>``).
         """
         text, n = self.text, self.n
         out: list[str] = []
         size = 0
-        colon = -1
+        colons: list[int] = []
         cuts: list[tuple[int, int]] = []
         while k < n:
             m = _ASCII_WORD.match(text, k)
@@ -317,52 +319,55 @@ class _Scanner:
             if size and ch >= "\x80":
                 cuts.append((k, size))
             if unicodedata.normalize("NFKC", ch) == ":":
-                colon = size
+                colons.append(size)
             out.append(sk)
             size += len(sk)
             k += 1
-        return k, "".join(out), colon, cuts
+        return k, "".join(out), colons, cuts
 
-    def read_words(self, k: int, limit: int) -> list[tuple[int, str, int, bool]]:
+    def read_words(self, k: int, limit: int) -> list[tuple[int, str, tuple[int, ...], bool]]:
         """Read up to ``limit`` space-separated words.
 
-        Returns candidates (end, joined skeleton, colon offset, at a word end), in order:
-        each cut inside a word, then the word's end.
+        Returns candidates (end, joined skeleton, colon offsets, at a word end), in order:
+        each cut inside a word, then the word's end. A namespace prefix may end at any
+        colon (``<a:b:think>``, ``<x:y::think>``), so every colon offset is kept.
         """
-        found: list[tuple[int, str, int, bool]] = []
+        found: list[tuple[int, str, tuple[int, ...], bool]] = []
         joined = ""
-        colon = 0
+        colons: tuple[int, ...] = ()
         words = 0
         while words < limit:
             start = self.skip_space(k) if words else k
             if words and start == k:
                 break
-            end, word, word_colon, cuts = self.read_word(start)
+            end, word, word_colons, cuts = self.read_word(start)
             if not word:
                 break
             for position, size in cuts:
-                found.append((position, joined + word[:size], colon, False))
-            if word_colon >= 0:
-                colon = len(joined) + word_colon
+                inner = tuple(len(joined) + c for c in word_colons if c <= size)
+                found.append((position, joined + word[:size], colons + inner, False))
+            if word_colons:
+                colons = colons + tuple(len(joined) + c for c in word_colons)
             joined += word
-            found.append((end, joined, colon, True))
+            found.append((end, joined, colons, True))
             words += 1
             k = end
         return found
 
     # -- rules ------------------------------------------------------------------------
-    def matches(self, full: str, colon: int) -> bool:
+    def locals_of(self, full: str, colons: tuple[int, ...]) -> list[str]:
+        """``full`` and each name left after a namespace prefix ending at a colon."""
+        limit = self.c.longest
+        return [full, *(full[c:] for c in colons if 0 < c and len(full) - c <= limit)]
+
+    def matches(self, full: str, colons: tuple[int, ...]) -> bool:
         c = self.c
-        local = full[colon:] if colon else full
-        for candidate in (full, local):
-            if not candidate:
-                continue
-            if candidate in c.names:
+        if full in c.names or full.startswith(c.prefixes):
+            return True
+        for at in colons:
+            if at and any(full.startswith(p, at) for p in c.prefixes):
                 return True
-            for prefix in c.prefixes:
-                if candidate.startswith(prefix):
-                    return True
-        return False
+        return any(local in c.names for local in self.locals_of(full, colons)[1:])
 
     def escape_span(self, start: int, end: int) -> None:
         """Escape brackets and reveal invisibles in ``text[start:end]`` (per character)."""
@@ -490,11 +495,11 @@ class _Scanner:
             k = self.skip_space(k + 1)
         end_of_name = -1
         shown = ""
-        for name_end, full, colon, word_end in self.read_words(k, c.max_words):
-            if self.matches(full, colon):
+        for name_end, full, colons, word_end in self.read_words(k, c.max_words):
+            if self.matches(full, colons):
                 end_of_name, shown = name_end, full
                 break
-            if word_end and full not in c.partial and full[colon:] not in c.partial:
+            if word_end and not any(x in c.partial for x in self.locals_of(full, colons)):
                 break
         if end_of_name == -1:
             return after
