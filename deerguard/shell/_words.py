@@ -284,13 +284,14 @@ class Expander:
         var = self.env.get(name)
         if var is None:
             var = _DEFAULTS.get(name)
-            if var is None and name.isdigit():
-                # An agent's command usually runs as `bash -c CMD` with no arguments, so $1..
-                # are empty (cat$IFS$9/etc/shadow reads /etc/shadow; rm -rf $1/ deletes /);
-                # they may also be set, so both possibilities are checked.
-                var = _EMPTY
-            elif var is None and name in ("@", "*"):
+            if var is None and name in ("@", "*"):
                 var = _NO_ARGS
+            elif var is None and name not in _ALWAYS_SET and (
+                    name.isdigit() or name[:1].isalpha() or name[:1] == "_"):
+                # An unknown variable may be unset, hence empty: c${x}at /etc/sha${x}dow
+                # is cat /etc/shadow, rm -rf $DIR/ may be rm -rf /. An agent's `bash -c`
+                # has no arguments either ($1.. empty). Both worlds are checked.
+                var = _EMPTY
         if pe.prefix == "!" or (pe.op == "@" and _op_letter(pe) == "P"):
             # Indirection and prompt expansion evaluate the value as code-like text.
             if var is not None and var.taint:
@@ -323,17 +324,25 @@ class Expander:
             taint = var.taint
             is_list = False
         op = pe.op
+        unknown = var is None or var is _EMPTY  # may be unset or empty
         if op in (":-", "-", ":=", "=") and pe.args:
-            if var is None:
+            if unknown:
                 self.alts_seen = max(self.alts_seen, 2)
                 default = self.expand_one(pe.args[0], choice)
                 values = (DYN,) if choice == 0 else (default.text,)
                 taint = taint | default.taint
         elif op in (":+", "+") and pe.args:
             alt = self.expand_one(pe.args[0], choice)
-            values = (alt.text,) if var is not None else (DYN,)
+            if unknown:
+                self.alts_seen = max(self.alts_seen, 2)
+                values = (alt.text,) if choice == 0 else ("",)
+            else:
+                values = (alt.text,)
             taint = taint | alt.taint
-        elif op is not None and op not in (":?", "?"):
+        elif op in (":?", "?"):
+            if unknown:
+                values = (DYN,)  # ${x:?} fails when x is unset or empty: never ""
+        elif op is not None:
             args = [self.expand_one(a, choice).text for a in pe.args]
             from ._paramops import transform  # late: _paramops imports DYN from here
 
@@ -370,7 +379,10 @@ _DEFAULTS: dict[str, Var] = {
 }
 
 
-_EMPTY = Var(alts=("", DYN))
+_EMPTY = Var(alts=(DYN, ""))
+_ALWAYS_SET = frozenset({"PWD", "USER", "LOGNAME", "PATH", "HOSTNAME", "UID", "EUID", "PPID",
+                         "RANDOM", "SECONDS", "LINENO", "BASHPID", "BASH_VERSION", "HOSTTYPE",
+                         "OSTYPE", "MACHTYPE", "TERM", "LANG", "SHLVL", "_"})
 _NO_ARGS = Var(alts=("",), items=())
 
 
