@@ -101,7 +101,8 @@ class CommandParser(AssignRedirectParser):
         cmd = self.and_or()
         if cmd is None:
             return None
-        self.blanks()
+        if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
+            self.blanks()
         s, n, i = self.s, self.n, self.i
         term: str | None = None
         end = i
@@ -129,7 +130,8 @@ class CommandParser(AssignRedirectParser):
         cmds: list[Command] = [first]
         ops: list[str] = []
         while not self.st.aborted:
-            self.blanks()
+            if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
+                self.blanks()
             op = self.s[self.i : self.i + 2] if self.i + 2 <= self.n else ""
             if op not in ("&&", "||"):
                 break
@@ -179,7 +181,8 @@ class CommandParser(AssignRedirectParser):
         cmds: list[Command] = [first]
         ops: list[str] = []
         while not self.st.aborted:
-            self.blanks()
+            if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
+                self.blanks()
             i = self.i
             if i >= self.n or self.s[i] != "|" or self.s.startswith("||", i, self.n):
                 break
@@ -263,7 +266,8 @@ class CommandParser(AssignRedirectParser):
                     words.append(new_word(span, (part,)))
                     self.i = b
                     continue
-            self.blanks()
+            if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
+                self.blanks()
             i = self.i
             if i >= n:
                 break
