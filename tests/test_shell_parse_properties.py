@@ -56,14 +56,16 @@ def test_parse_is_deterministic(source: str) -> None:
     assert parse(source) == parse(source)
 
 
+_WORDS = ["a", "'q r'", '"$x y"', "$(d e)", "{1,2}", "a\\ b", "`f g`", "${x:-a b}", "x=1", "~/p"]
+
+
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from(["a", "b c", "'q r'", '"$x"', "$(d)", "{1,2}"]), min_size=1))
-def test_plain_command_words_keep_their_boundaries(words: list[str]) -> None:
-    source = " ".join(words)
+@given(st.lists(st.sampled_from(_WORDS), min_size=1), st.sampled_from([" ", "\t", "  "]))
+def test_command_words_keep_their_boundaries(words: list[str], sep: str) -> None:
+    source = "echo" + "".join(sep + w for w in words)
     cmd = parse(source).statements[0].command
     assert isinstance(cmd, ast.SimpleCommand)
-    got = [source[w.span[0] : w.span[1]] for w in cmd.words]
-    assert got == " ".join(words).split(" ") if all(" " not in w for w in words) else True
+    assert [source[w.span[0] : w.span[1]] for w in cmd.words] == ["echo", *words]
 
 
 # --- corpus-wide properties ---------------------------------------------------------------
