@@ -240,7 +240,8 @@ class Word:
         return "".join(out)
 
 
-# ``(`` appears unquoted in a literal only as part of an extglob pattern (``@(a|b)``).
+# An unquoted ``(`` inside a literal only comes from an extglob pattern (``@(a|b)``), a
+# ``[[ x =~ (re) ]]`` regex word or a ``declare a=(...)`` argument: never a fixed string.
 _GLOB_CHARS = frozenset("*?[(")
 
 
