@@ -109,7 +109,7 @@ def _patterns(profile: TagProfile) -> list[tuple[str, re.Pattern[str]]]:
         pats.append(
             (
                 "template:any",
-                re.compile(rf"<\s*\|\s*(?=[^|]*[a-z0-9])[{_NAMECHARS}\s]{{1,60}}\|\s*>"),
+                re.compile(rf"<\s*\|\s*(?=[^|]*[a-z0-9])[{_NAMECHARS}]{{1,60}}\s*\|\s*>"),
             )
         )
     for name in profile.double_angle_tokens:

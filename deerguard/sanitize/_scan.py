@@ -472,7 +472,10 @@ class _Scanner:
                 return after
             name_end, name, _, _ = words[-1]
             close = self.skip_space(name_end)
-            if c.any_template and close < self.n and text[close] in PIPE_CHARS:
+            # Any <|name|> is a token, but only a one-word name: `f <| g x |> h` (F#, Elm
+            # pipes) is code, not a token.
+            one_word = sum(1 for w in words if w[3]) == 1
+            if c.any_template and one_word and close < self.n and text[close] in PIPE_CHARS:
                 end = self.gt_at(self.skip_space(close + 1))
                 if end != -1:
                     self.add(RULE_TOKEN, start, end, f"chat-template token <|{name}|> escaped")
