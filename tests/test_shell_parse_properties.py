@@ -271,3 +271,19 @@ def test_nul_character_is_reported() -> None:
     script = parse("ls\0; rm -rf /")
     assert [(i.offset, i.incomplete) for i in script.issues] == [(2, False)]
     assert len(script.statements) == 2
+
+
+def test_large_parse_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """Parsing large input pauses the cyclic GC (it rescans the growing tree) and restores it."""
+    import gc
+
+    big = "echo a | b && c; " * 2000
+    assert gc.isenabled()
+    parse(big)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        parse(big)
+        assert not gc.isenabled(), "a caller's disabled GC stays disabled"
+    finally:
+        gc.enable()
