@@ -54,7 +54,9 @@ def raw_scan(run: Run, text: str) -> None:
             run.push_frame(None, (0, len(text)), index, variant)
             run.node_depth = 0
             try:
-                run.body(parse(variant).statements, None)
+                script = parse(variant)
+                run.keep.append(script)  # node ids key the run's caches: keep them alive
+                run.body(script.statements, None)
             finally:
                 run.pop_frame()
     finally:

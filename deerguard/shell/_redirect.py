@@ -44,8 +44,7 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
                 check_args(run.add, run.cp.paths, "<", [f], run.cwd)
                 if f.proc:
                     # < <(cmd): the substitution's output is this command's stdin.
-                    text = next((t for sp, t in run.proc_text.items()
-                                 if f.span[0] <= sp[0] and sp[1] <= f.span[1]), None)
+                    text = run.proc_output(f.span)
                     stdin = Flow(f.taint, "a process substitution", f.span, text,
                                  "process substitution")
                     continue

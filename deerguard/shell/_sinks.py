@@ -128,8 +128,7 @@ def script_sink(run: Run, f: Field, inv: Invocation, stdin: Flow | None, *, shel
                     f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)} as a "
                     "script")
         elif f.proc:
-            text = next((t for sp, t in run.proc_text.items()
-                         if f.span[0] <= sp[0] and sp[1] <= f.span[1]), None)
+            text = run.proc_output(f.span)
             if text is not None:
                 code = Field(text, f.span)
                 if shell:
@@ -209,6 +208,7 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
     frame_offset = offset if offset >= 0 else None
     dyn_text = text.replace(DYN, "$" + _DYN_VAR) if DYN in text else text
     script = parse(dyn_text)
+    run.keep.append(script)  # caches key on node ids: keep nodes alive so ids never recur
     saved = None if shared_env else dict(run.env)
     run.env[_DYN_VAR] = Var(alts=(DYN,), taint=code.taint)
     if not shared_env:

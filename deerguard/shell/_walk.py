@@ -92,7 +92,8 @@ class Run:
     __slots__ = ("source", "cp", "findings", "seen", "commands", "env", "funcs", "called",
                  "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
-                 "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode")
+                 "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
+                 "keep", "serials", "next_serial")
 
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
@@ -113,11 +114,14 @@ class Run:
         self.budget = 3 * len(source) + 4096
         self.frames: list[_Frame] = []
         self.subst_cache: dict[int, tuple[Taint, str | None]] = {}
-        self.proc_text: dict[tuple[int, int], str] = {}
+        self.proc_text: dict[tuple[int, int, int], str] = {}  # (frame serial, span) -> text
+        self.serials: list[int] = [0]
+        self.next_serial = 1
         self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[int, tuple[str, ...], bool, int]] = set()
+        self.keep: list[ast.Script] = []  # nested parse trees, alive for the whole run
         self.env_version = 0  # bumped on every variable write (memo key for function calls)
         self.exp = Expander(self.env, self._subst, self._proc, self._arith)
         self.text_stack: list[str] = [source]
@@ -128,10 +132,26 @@ class Run:
         """Enter nested code whose spans map into the current text by offset or index."""
         self.frames.append(_Frame(offset, clamp, index))
         self.text_stack.append(text)
+        self.serials.append(self.next_serial)
+        self.next_serial += 1
 
     def pop_frame(self) -> None:
         self.frames.pop()
         self.text_stack.pop()
+        self.serials.pop()
+
+    def proc_output(self, span: tuple[int, int]) -> str | None:
+        """Static output of a ``<( )`` inside the word at ``span`` (current frame only)."""
+        serial = self.serials[-1]
+        hit = self.proc_text.get((serial, span[0], span[1]))
+        if hit is not None:
+            return hit
+        for count, ((ser, start, end), text) in enumerate(self.proc_text.items()):
+            if count >= 64:
+                break  # bounded: a word rarely holds more than the substitution itself
+            if ser == serial and span[0] <= start and end <= span[1]:
+                return text
+        return None
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -194,7 +214,7 @@ class Run:
             if node.op == ">" else None
         out = self.body(node.body, feed)
         if node.op == "<" and out.text is not None:
-            self.proc_text[node.span] = out.text
+            self.proc_text[(self.serials[-1], node.span[0], node.span[1])] = out.text
         taint = out.taint if node.op == "<" else NO_TAINT
         self.proc_cache[key] = taint
         return taint
