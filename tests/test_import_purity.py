@@ -12,12 +12,11 @@ events = []
 def hook(event, args):
     if event == "open":
         path = str(args[0])
-        # Reading modules is the import itself; pydantic scans installed packages' metadata
-        # (entry points) for plugins when the first model class is defined. Neither is I/O
-        # that deerguard performs on its own account.
+        # Reading modules is the import itself. Package metadata is NOT exempt: pydantic
+        # scans every installed package's entry points when a model's validator is built,
+        # so models must not be built (or instantiated) at import time.
         is_import = path.endswith((".py", ".pyc", ".so", ".pth", ".zip"))
-        is_metadata = ".dist-info" in path or ".egg-info" in path
-        if not (is_import or is_metadata) and "__pycache__" not in path:
+        if not is_import and "__pycache__" not in path:
             events.append(f"open {path} {args[1]}")
     elif event.startswith(("socket.", "subprocess.", "os.system", "os.exec", "os.spawn",
                            "os.remove", "os.rename", "os.mkdir", "shutil.")):

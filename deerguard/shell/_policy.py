@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from .._policyfile import Document, load_document, parse_document
 from .._resources import read_policy_text
@@ -38,7 +38,7 @@ __all__ = ["ShellPolicy", "default_policy", "load_policy", "parse_policy"]
 
 Severity = Literal["block", "warn", "off"]
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+_FROZEN = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class CommandsPolicy(BaseModel):
@@ -78,11 +78,13 @@ class ShellPolicy(BaseModel):
     ``rules`` maps a rule id to ``"block"``, ``"warn"`` or ``"off"`` (pairs, sorted).
     """
 
+    # Defaults are factories: an instance built at class definition would build pydantic's
+    # validators at import time (and pydantic then scans installed packages for plugins).
     model_config = _FROZEN
-    commands: CommandsPolicy = CommandsPolicy()
-    paths: PathsPolicy = PathsPolicy()
-    dynamic: DynamicPolicy = DynamicPolicy()
-    limits: LimitsPolicy = LimitsPolicy()
+    commands: CommandsPolicy = Field(default_factory=CommandsPolicy)
+    paths: PathsPolicy = Field(default_factory=PathsPolicy)
+    dynamic: DynamicPolicy = Field(default_factory=DynamicPolicy)
+    limits: LimitsPolicy = Field(default_factory=LimitsPolicy)
     rules: tuple[tuple[str, Severity], ...] = ()
 
     def severity(self, rule_id: str) -> Verdict | None:
