@@ -132,6 +132,10 @@ class Classifier:
         script = parse(text)
         run.script(script)
         issues = script.issues
+        if any(issue.internal for issue in issues):
+            # The parser failed on its own (a bug): what the command does is unknown.
+            run.add("internal-error", (0, len(text)), "internal error while parsing the "
+                    "command: its meaning is unknown, so it is blocked", None)
         if issues or len(text) < len(command):
             issue = issues[0] if issues else None
             where = issue.offset if issue is not None else len(text)

@@ -110,5 +110,7 @@ def parse(source: str, /) -> Script:
                 (0, len(source)), statements, tuple(state.comments), tuple(state.issues)
             )
     except Exception as exc:  # noqa: BLE001 - the boundary: hostile input never raises
-        issue = ParseIssue(0, f"internal parser error ({type(exc).__name__}); input not parsed")
+        issue = ParseIssue(
+            0, f"internal parser error ({type(exc).__name__}); input not parsed", internal=True
+        )
         return Script((0, len(source)), (), (), (*state.issues, issue))

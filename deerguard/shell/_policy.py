@@ -199,6 +199,10 @@ def _validate_rules(doc: Document, value: Any) -> tuple[tuple[str, str], ...]:
         if severity not in ("block", "warn", "off"):
             raise doc.error(path, f"expected \"block\", \"warn\" or \"off\", got {severity!r}",
                             'write "block", "warn" or "off"')
+        if rule_id == "internal-error" and severity != "block":
+            # Fail closed is not configurable: a guard that fails must not let input through.
+            raise doc.error(path, "internal-error always blocks and cannot be changed",
+                            f'remove the "{rule_id}" line')
         pairs.append((rule_id, severity))
     return tuple(sorted(pairs))
 

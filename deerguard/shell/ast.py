@@ -77,12 +77,14 @@ class ParseIssue:
 
     ``incomplete`` is true when the source simply ended too early (unclosed quote,
     unterminated heredoc or substitution, missing ``fi``/``done``), as in mvdan/sh's
-    ``ParseError.Incomplete``.
+    ``ParseError.Incomplete``. ``internal`` is true when the parser itself failed (a bug, not
+    the input's fault): guards must treat such a parse as unknown and fail closed.
     """
 
     offset: int
     message: str
     incomplete: bool = False
+    internal: bool = False
 
 
 # --- word parts -------------------------------------------------------------------------
