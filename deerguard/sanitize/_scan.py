@@ -56,7 +56,6 @@ _BRACKETS = LT_CHARS | GT_CHARS | frozenset(_BRACKET_OPEN + _BRACKET_CLOSE)
 _FLAG_BASE = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
-_MAX_SKIP = 64  # whitespace/invisibles around a boundary marker
 _MAX_WORDS = 32  # whitespace-separated words in a token name
 _MAX_ATTRS = 4096  # characters between a forged name and its closing bracket
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
@@ -570,24 +569,14 @@ class _Scanner:
     def at_marker(self, start: int, end: int) -> None:
         text = self.text
         k = start - 1
-        while (
-            k >= 0
-            and start - k <= _MAX_SKIP
-            and text[k] != "\n"
-            and (text[k].isspace() or is_ignorable(text[k]))
-        ):
+        while k >= 0 and text[k] != "\n" and (text[k].isspace() or is_ignorable(text[k])):
             k -= 1
         if not (k < 0 or text[k] == "\n" or _is_fence(text[k])):
             return
         if k == start - 1 and k >= 0 and char_skeleton(text[k]) not in (None, "", " "):
             return
         k = end
-        while (
-            k < self.n
-            and k - end < _MAX_SKIP
-            and text[k] != "\n"
-            and (text[k].isspace() or is_ignorable(text[k]))
-        ):
+        while k < self.n and text[k] != "\n" and (text[k].isspace() or is_ignorable(text[k])):
             k += 1
         if not (k >= self.n or text[k] == "\n" or _is_fence(text[k])):
             return
