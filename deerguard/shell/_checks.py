@@ -13,10 +13,12 @@ from collections.abc import Callable
 
 from . import _rules as R
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
+from ._remote import parse_remote
 from ._resolve import Invocation
 from ._words import DYN, Field
 
-__all__ = ["Add", "check_args", "check_program", "check_write", "interpreter_family"]
+__all__ = ["Add", "check_args", "check_program", "check_remote", "check_write",
+           "interpreter_family"]
 
 Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
@@ -59,6 +61,17 @@ def check_args(add: Add, rules: PathRules, name: str, args: list[Field], cwd: st
                     None)
                 secret = True
     return secret
+
+
+def check_remote(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -> None:
+    """Container options that open the host, and host secrets mounted into a container."""
+    remote = parse_remote(inv.name, inv.args, 0)
+    if remote is None:
+        return
+    for f, reason in remote.escapes:
+        add("shell.container-escape", f.span, reason, None)
+    if remote.mounts:
+        check_args(add, rules, inv.name, remote.mounts, cwd)
 
 
 def _opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:

@@ -15,6 +15,7 @@ from ._checks import check_args, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
+from ._remote import parse_remote
 from ._resolve import Invocation
 from ._sinks import (
     AWKS,
@@ -79,6 +80,11 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return run.call_function(run.funcs[name], inv.args)
     if name in R.SHELLS:
         return shell_program(run, inv, stdin)
+    if name == "ssh" and stdin is not None:
+        remote = parse_remote(name, inv.args, 0)
+        if remote is not None and remote.stdin_shell:
+            stdin_sink(run, stdin, inv, language="sh")  # ssh HOST: the remote shell reads stdin
+            return EMPTY
     if name in ("at", "batch") and stdin is not None:
         stdin_sink(run, stdin, inv, language="sh")  # at reads the commands to schedule
         return EMPTY

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._remote import CONTAINER_PROGRAMS, parse_remote
 from ._words import DYN, Field
 
 __all__ = ["Invocation", "resolve", "program_name"]
@@ -184,7 +185,26 @@ def resolve(fields: list[Field]) -> Resolution:
             continue
         spec = WRAPPERS.get(name)
         if spec is None:
-            return Resolution(chain)
+            if name not in CONTAINER_PROGRAMS:
+                return Resolution(chain)
+            # docker run IMAGE CMD, kubectl exec POD -- CMD: CMD runs (in a container);
+            # ssh HOST CMD...: a command string for the remote shell.
+            remote = parse_remote(name, fields, i + 1)
+            if remote is None:
+                return Resolution(chain)
+            if remote.code is not None:
+                return Resolution(chain, remote.code, name)
+            start = remote.start
+            if remote.entrypoint is not None:
+                start = n if start is None else start
+                fields = [*fields[:start], remote.entrypoint, *fields[start:]]
+                n = len(fields)
+            if start is None or start >= n:
+                return Resolution(chain)
+            wrappers.append(name)
+            pending_assigns = []
+            i = start
+            continue
         wrappers.append(name)
         privileged = privileged or spec.privileged
         from_stdin = from_stdin or name == "xargs"

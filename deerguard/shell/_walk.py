@@ -17,11 +17,13 @@ from . import _programs as P
 from . import _redirect as RD
 from . import _sinks as S
 from . import ast
+from ._checks import check_remote
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._paths import PathRules
 from ._policy import ShellPolicy
 from ._raw import RAW_DETAIL
+from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, resolve
 from ._rules import RULES
 from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
@@ -364,6 +366,8 @@ class Run:
             self.policy_check(inv, record=record)
             for name, value in inv.assigns:
                 self.check_assignment(name, value, value.span)
+            if inv.name in CONTAINER_PROGRAMS:
+                check_remote(self.add, self.cp.paths, inv, self.cwd)
             if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):
                 self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
                          "elevated privileges", None)
