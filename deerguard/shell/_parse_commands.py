@@ -56,11 +56,15 @@ class CommandParser(AssignRedirectParser):
         if not self.enter():
             self.leave()
             return ()
+        active = self.stops
         for stop in stops:
-            self.stops[stop] = self.stops.get(stop, 0) + 1
+            active[stop] = active.get(stop, 0) + 1
+        s = self.s
         while True:
-            self.gap()
-            if self.i >= self.n or self.st.aborted or self.at_stop():
+            i = self.i
+            if i < self.n and s[i] in " \t\\\n#":  # skip the call when not at a gap
+                self.gap()
+            if self.i >= self.n or self.st.aborted or (active and self.at_stop()):
                 break
             before = self.i
             stmt = self.statement()
@@ -69,8 +73,13 @@ class CommandParser(AssignRedirectParser):
             stmts.append(stmt)
             if self.i == before:  # defensive: never loop without progress
                 self.i += 1
+        active = self.stops  # a backtick body swaps in its own table while it is parsed
         for stop in stops:
-            self.stops[stop] -= 1
+            left = active[stop] - 1
+            if left:
+                active[stop] = left
+            else:
+                del active[stop]  # an empty table means no enclosing stops at all
         self.leave()
         if self.st.aborted:
             self.i = self.n
@@ -80,11 +89,11 @@ class CommandParser(AssignRedirectParser):
         s, i = self.s, self.i
         c = s[i]
         if c == ")":
-            return self.stops.get(")", 0) > 0
+            return ")" in self.stops
         if c == ";" and i + 1 < self.n and s[i + 1] in ";&":
-            return self.stops.get(";;", 0) > 0
+            return ";;" in self.stops
         word = self.peek_reserved()
-        return word is not None and self.stops.get(word, 0) > 0
+        return word is not None and word in self.stops
 
     def stray(self) -> Statement:
         """An unexpected operator at statement start: kept as an empty command, reported."""
@@ -132,10 +141,13 @@ class CommandParser(AssignRedirectParser):
         while not self.st.aborted:
             if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
                 self.blanks()
-            op = self.s[self.i : self.i + 2] if self.i + 2 <= self.n else ""
-            if op not in ("&&", "||"):
-                break
             at = self.i
+            if at + 1 >= self.n:
+                break
+            c = self.s[at]
+            if (c != "&" and c != "|") or self.s[at + 1] != c:
+                break
+            op = c + c
             self.i += 2
             self.gap()
             nxt = self.pipeline()
@@ -154,7 +166,7 @@ class CommandParser(AssignRedirectParser):
     def pipeline(self) -> Command | None:
         start = self.i
         negated = timed = False
-        while True:
+        while self.i < self.n and self.s[self.i] in "t!":  # ``time`` and ``!`` prefixes
             word = self.peek_reserved()
             if word == "time":  # ``time time cmd`` is valid bash
                 timed = True
