@@ -341,6 +341,9 @@ class _Scanner:
                 break
             end, word, word_colons, cuts = self.read_word(start)
             if not word:
+                if end > start:  # only separators (`m : emory`): part of the gap
+                    k = end
+                    continue
                 break
             for position, size in cuts:
                 inner = tuple(len(joined) + c for c in word_colons if c <= size)
