@@ -41,16 +41,18 @@ NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DIGITS_RE: Final = re.compile(r"[0-9]+")
 # Function names in bash may contain more than identifier characters.
 FUNC_NAME_RE: Final = re.compile(r"[^ \t\n;&|<>()'\"\\$`=]+")
-# A plain argument word after the command name: blanks, then characters needing no special
-# handling, ending at a delimiter that is not a redirection or process substitution.
-ARG_RE: Final = re.compile(r"[ \t]*(?!#)([^ \t\n;&|<>()\\'\"$`{}~]+)(?=[ \t\n;&|)]|\Z)")
-# A plain command name: like ARG_RE, minus ``=`` and ``[`` (so never an assignment) and digits
-# or ``{`` that could start a redirection.
+# A plain argument after the command name, in one match: blanks, then either (group 1)
+# characters needing no special handling or (group 2) one quoted string with nothing inside
+# to expand or unescape, ending at a delimiter that is not a redirection or process
+# substitution. The two branches start with disjoint characters, so nothing backtracks.
+ANY_ARG_RE: Final = re.compile(
+    r"""[ \t]*(?:(?!#)([^ \t\n;&|<>()\\'"$`{}~]+)|("[^"\\$`]*"|'[^']*'))(?=[ \t\n;&|)]|\Z)"""
+)
+# A plain command name: like ANY_ARG_RE's group 1, minus ``=`` and ``[`` (so never an
+# assignment) and digits or ``{`` that could start a redirection.
 NAME_WORD_RE: Final = re.compile(
     r"(?![#0-9])[^ \t\n;&|<>()\\'\"$`{}~=\[]+(?=[ \t\n;&|)]|\Z)"
 )
-# A plain argument that is one quoted string with nothing inside to expand or unescape.
-QUOTED_ARG_RE: Final = re.compile(r"""[ \t]*("[^"\\$`]*"|'[^']*')(?=[ \t\n;&|)]|\Z)""")
 DECL_ARRAY_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\] \t\n]*\])?\+?=\(")
 BLANK_RUN_RE: Final = re.compile(r"[ \t]+")
 

@@ -6,10 +6,9 @@ Compound commands (``if``, loops, ``case``, groups...) live in ``_parse_compound
 from __future__ import annotations
 
 from deerguard.shell._lexer import (
-    ARG_RE,
+    ANY_ARG_RE,
     DECL_ARRAY_RE,
     NAME_WORD_RE,
-    QUOTED_ARG_RE,
     RESERVED,
     new_literal,
     new_simple,
@@ -244,6 +243,7 @@ class CommandParser(AssignRedirectParser):
         redirs: list[Redirect] = []
         declaration = False
         base, posmap = self.base, self.posmap
+        any_arg = ANY_ARG_RE.match
         m = NAME_WORD_RE.match(s, start, n)
         if m is not None:
             # Fast path: a plain command name (not an assignment; reserved words were
@@ -255,29 +255,29 @@ class CommandParser(AssignRedirectParser):
             self.i = b
         while not self.st.aborted:
             if words and not declaration:
-                # Fast path: most arguments are plain words (no quotes, expansions, braces).
-                m = ARG_RE.match(s, self.i, n)
+                # Fast paths: most arguments are plain words (no quotes, expansions, braces)
+                # or one quoted string with nothing to expand ("a b" or 'a b').
+                m = any_arg(s, self.i, n)
                 if m is not None:
                     a, b = m.span(1)
-                    span = (base + a, base + b) if posmap is None else self.sp(a, b)
-                    words.append(new_word(span, (new_literal(span, m.group(1)),)))
-                    self.i = b
-                    continue
-                m = QUOTED_ARG_RE.match(s, self.i, n)
-                if m is not None and posmap is None:
-                    # Fast path: one quoted string with nothing to expand ("a b" or 'a b').
-                    a, b = m.span(1)
-                    span = (base + a, base + b)
-                    text = m.group(1)
-                    if text[0] == "'":
-                        part: WordPart = SingleQuoted(span, text[1:-1])
-                    else:
-                        inner = (base + a + 1, base + b - 1)
-                        body = (new_literal(inner, text[1:-1]),) if b - a > 2 else ()
-                        part = DoubleQuoted(span, body)
-                    words.append(new_word(span, (part,)))
-                    self.i = b
-                    continue
+                    if a >= 0:
+                        span = (base + a, base + b) if posmap is None else self.sp(a, b)
+                        words.append(new_word(span, (new_literal(span, m.group(1)),)))
+                        self.i = b
+                        continue
+                    if posmap is None:
+                        a, b = m.span(2)
+                        span = (base + a, base + b)
+                        text = m.group(2)
+                        if text[0] == "'":
+                            part: WordPart = SingleQuoted(span, text[1:-1])
+                        else:
+                            inner = (base + a + 1, base + b - 1)
+                            body = (new_literal(inner, text[1:-1]),) if b - a > 2 else ()
+                            part = DoubleQuoted(span, body)
+                        words.append(new_word(span, (part,)))
+                        self.i = b
+                        continue
             if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
                 self.blanks()
             i = self.i
