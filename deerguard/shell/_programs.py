@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_args, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
+from ._files import dir_key, download_name, file_taint, track_writes
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._remote import parse_remote
@@ -65,7 +66,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             run.add("shell.reverse-shell", word.span, "runs a /dev/tcp network socket path",
                     None)
         path = norm_path(word.text, run.cwd)
-        taint = run.files.get(path or "")
+        taint = file_taint(run.files, path)
         if taint:
             download_exec(run, word, taint, name)
         text = run.file_text.get(path or "")
@@ -138,6 +139,11 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         target = inv.args[-1].text if inv.args else "~"
         run.cwd = norm_path(target, run.cwd) if not target.startswith("-") else None
         if run.cwd is not None and not run.cwd.startswith(("/", "~")):
+            # Relative to an unknown directory: paths below stay relative ("*" is the
+            # unknown working directory, tainted when it is a fetched directory).
+            inside = run.files.get(dir_key(run.cwd))
+            if inside:
+                run.files["*"] = inside
             run.cwd = None
         return EMPTY
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
@@ -215,8 +221,10 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     if run.files:
         for f in args:
             for named in candidate_paths(f.text, run.cwd):
-                if named in run.files:
-                    taint.update(run.files[named])
+                taint.update(file_taint(run.files, named))
+            for piece in (f.text, f.text.partition("=")[2], f.text.partition("@")[2]):
+                if piece and not piece.startswith("-") and "/" not in piece:  # a plain name
+                    taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
     if name in R.NETWORK_SENDERS:
         leaked = [s for s in taint if s.kind == "secret"]
         leaked += [s for f in args for s in f.taint if s.kind == "secret"]
@@ -246,12 +254,17 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     if secret:
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     passed: str | None = None
+    if name in ("basename", "dirname") and args and all(f.static for f in args):
+        passed = _basename(name, texts)
     if name == "find":
         # find prints paths under its roots: xargs after it works on them (ROOT/*).
         roots = [f.text for f in args[:next((i for i, f in enumerate(args)
                                              if f.text.startswith(("-", "(", "!"))),
                                             len(args))]] or ["."]
         passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
+    if taint or name in ("scp", "rsync", "sftp", "git"):
+        track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
+                     run.map_span(inv.word.span)), run.cwd)
     if name in ("cat", "tee") and stdin is not None and stdin.text is not None and \
             all(f.text.startswith("-") for f in args if name == "cat"):
         passed = stdin.text  # cat <<'EOF' > f: the heredoc's text is what gets written
@@ -261,8 +274,10 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
 def _download_target(name: str, texts: list[str], args: list[Field]) -> str | None:
     """The file curl/wget writes (``-o F``, ``-O``, wget's default), or None for stdout."""
     url = next((t for t in texts if "://" in t or t.startswith("www.")), None)
-    remote = (url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] if url else "") or \
-        "index.html"
+    if url is None:  # a URL without a scheme: the last operand that looks like host/path
+        url = next((t for t in reversed(texts) if "/" in t and not t.startswith(("-", "@"))
+                    and "." in t.split("/", 1)[0]), None)
+    remote = (download_name(url) if url else "") or "index.html"
     for index, t in enumerate(texts):
         nxt = texts[index + 1] if index + 1 < len(texts) else None
         if name == "curl":
@@ -276,6 +291,11 @@ def _download_target(name: str, texts: list[str], args: list[Field]) -> str | No
             if t.startswith("-") and not t.startswith("--") and "o" in t[1:] and \
                     t.endswith("o") and nxt is not None:
                 return None if nxt == "-" else nxt
+        elif name == "aria2c":
+            if t in ("-o", "--out") and nxt is not None:
+                return _in_dir(texts, nxt)
+            if t.startswith("--out="):
+                return _in_dir(texts, t.split("=", 1)[1])
         elif name == "wget":
             if t.startswith("--output-document="):
                 value = t.split("=", 1)[1]
@@ -284,6 +304,8 @@ def _download_target(name: str, texts: list[str], args: list[Field]) -> str | No
                 attached = t[t.index("O") + 1:]
                 value = attached or (nxt or "-")
                 return None if value == "-" else value
+    if name == "aria2c":
+        return _in_dir(texts, remote)
     if name == "wget":
         for index, t in enumerate(texts):
             if t == "-P" and index + 1 < len(texts):
@@ -292,6 +314,29 @@ def _download_target(name: str, texts: list[str], args: list[Field]) -> str | No
                 return t.split("=", 1)[1].rstrip("/") + "/" + remote
         return remote
     return None
+
+
+def _basename(name: str, texts: list[str]) -> str | None:
+    """Static output of ``basename PATH [SUFFIX]`` / ``dirname PATH``; None for options."""
+    if texts[0].startswith("-") or len(texts) > 2 or DYN in "".join(texts):
+        return None
+    path = texts[0].rstrip("/") or "/"
+    if name == "dirname":
+        return (path.rsplit("/", 1)[0] or "/") if "/" in path else "."
+    base = path.rsplit("/", 1)[-1] or "/"
+    if len(texts) == 2 and base != texts[1] and base.endswith(texts[1]):
+        base = base[:-len(texts[1])]
+    return base
+
+
+def _in_dir(texts: list[str], file: str) -> str:
+    """aria2c's output file inside its ``-d DIR`` / ``--dir=DIR``."""
+    for index, t in enumerate(texts):
+        if t in ("-d", "--dir") and index + 1 < len(texts):
+            return texts[index + 1].rstrip("/") + "/" + file
+        if t.startswith("--dir="):
+            return t.split("=", 1)[1].rstrip("/") + "/" + file
+    return file
 
 
 def _read(run: Run, inv: Invocation, stdin: Flow | None) -> None:

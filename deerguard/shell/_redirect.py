@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._checks import check_args, check_write
+from ._files import file_taint
 from ._flow import EMPTY, Flow
 from ._paths import norm_path
-from ._words import NO_TAINT
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -49,7 +49,7 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
                                  "process substitution")
                     continue
                 path = norm_path(f.text, run.cwd)
-                taint = run.files.get(path or "", NO_TAINT)
+                taint = file_taint(run.files, path)
                 stdin = Flow(taint, f"file {f.text}" if taint else None, f.span,
                              run.file_text.get(path or ""), "file")
         elif r.target is not None and r.op in ("<", "<>", "<&"):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_args, check_package, interpreter_family
 from ._code import destructive_paths, scan_markers, shell_strings
+from ._files import file_taint
 from ._flow import Flow
 from ._parse import parse
 from ._paths import is_critical, norm_path
@@ -144,7 +145,7 @@ def script_sink(run: Run, f: Field, inv: Invocation, stdin: Flow | None, *, shel
             stdin_sink(run, stdin, inv, language="sh" if shell else inv.name)
         return
     path = norm_path(f.text, run.cwd)
-    taint = run.files.get(path or "")
+    taint = file_taint(run.files, path)
     if taint:
         download_exec(run, f, taint, inv.name)
     text = run.file_text.get(path or "")

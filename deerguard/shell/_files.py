@@ -1,0 +1,166 @@
+"""Files written in the same command: which ones hold fetched, decoded or secret data.
+
+``curl -o x u && sh x`` is tracked where curl writes; this module tracks every other way a
+file (or a whole directory) gets its contents: ``tee F`` and ``dd of=F`` write their stdin,
+``cp``/``mv``/``install`` carry a tainted source's taint to the destination, ``scp``/``rsync``
+from a remote host and ``aria2c`` download, ``git clone`` fills a directory with fetched files,
+and ``tar x``/``unzip`` of a tainted archive or stream fill the extraction directory.
+
+A directory is recorded as ``DIR/*`` (``*`` alone for the unknown working directory);
+:func:`file_taint` finds a file's taint through its own entry or any ancestor's, in time
+proportional to the path's depth.
+"""
+
+from __future__ import annotations
+
+from ._paths import norm_path
+from ._resolve import Invocation
+from ._words import NO_TAINT, Field, Source, Taint
+
+__all__ = ["dir_key", "file_taint", "track_writes", "download_name"]
+
+_ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "cpio", "unrar",
+                        "busybox-tar"})
+_MAX_FILES = 256
+
+
+def dir_key(path: str) -> str:
+    """The ``files`` key that stands for everything under directory ``path``."""
+    return "*" if path in (".", "") else path.rstrip("/") + "/*"
+
+
+def file_taint(files: dict[str, Taint], path: str | None) -> Taint:
+    """The taint of ``path``: its own entry or that of a directory containing it."""
+    if not files or path is None:
+        return NO_TAINT
+    hit = files.get(path)
+    if hit:
+        return hit
+    p = path
+    for _ in range(64):
+        if "/" not in p:
+            return files.get("*", NO_TAINT) if not p.startswith(("/", "~")) else NO_TAINT
+        p = p.rsplit("/", 1)[0]
+        hit = files.get(dir_key(p) if p else "/*")
+        if hit:
+            return hit
+    return NO_TAINT
+
+
+def _put(files: dict[str, Taint], path: str | None, taint: Taint) -> None:
+    if path is not None and taint and len(files) < _MAX_FILES:
+        files[path] = files.get(path, NO_TAINT) | taint
+
+
+def download_name(url: str) -> str:
+    """The file name a download of ``url`` gets by default (its last path segment)."""
+    return url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+
+
+def _operands(args: list[Field]) -> list[Field]:
+    out: list[Field] = []
+    ended = False
+    for f in args:
+        if not ended and f.text == "--":
+            ended = True
+        elif ended or not f.text.startswith("-") or f.text == "-":
+            out.append(f)
+    return out
+
+
+def _is_remote(text: str) -> bool:
+    """``host:path`` or ``user@host:path`` or ``rsync://``: a source on another machine."""
+    if "://" in text:
+        return True
+    head = text.split("/", 1)[0]
+    return ":" in head and not text.startswith(("/", "./", "~"))
+
+
+def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
+                 source: Source, cwd: str | None) -> None:
+    """Record the files ``inv`` writes with ``taint`` (what it read) or fetched data.
+
+    ``source`` names the program, used when it fetches (scp/rsync/git/aria2c).
+    """
+    name = inv.name
+    args = inv.args
+    fetched = frozenset({Source("fetch", source.program, source.span)})
+    if name in ("tee",) and taint:
+        for f in _operands(args):
+            _put(run_files, norm_path(f.text, cwd), taint)
+    elif name == "dd" and taint:
+        for f in args:
+            if f.text.startswith("of="):
+                _put(run_files, norm_path(f.text[3:], cwd), taint)
+    elif name in ("cp", "mv", "install", "ln") and taint:
+        ops = _operands(args)
+        if len(ops) >= 2:
+            dest = norm_path(ops[-1].text, cwd)
+            _put(run_files, dest, taint)
+            if dest is not None:
+                for f in ops[:-1]:
+                    base = f.text.rstrip("/").rsplit("/", 1)[-1]
+                    if base:
+                        _put(run_files, dest.rstrip("/") + "/" + base, taint)
+    elif name in ("scp", "rsync", "sftp"):
+        ops = _operands(args)
+        if len(ops) >= 2 and any(_is_remote(f.text) for f in ops[:-1]):
+            dest = norm_path(ops[-1].text, cwd)
+            if dest is not None and not _is_remote(ops[-1].text):
+                _put(run_files, dest, fetched)
+                _put(run_files, dir_key(dest), fetched)
+    elif name == "git":
+        _git_clone(run_files, args, fetched, cwd)
+    elif name in _ARCHIVERS and taint:
+        _extract(run_files, inv, taint, cwd)
+
+
+def _git_clone(files: dict[str, Taint], args: list[Field], fetched: Taint,
+               cwd: str | None) -> None:
+    texts = [f.text for f in args]
+    if "clone" not in texts:
+        return
+    rest = texts[texts.index("clone") + 1:]
+    operands: list[str] = []
+    skip = False
+    for t in rest:
+        if skip:
+            skip = False
+            continue
+        if t in ("-b", "--branch", "-o", "--origin", "--depth", "-c", "--config",
+                 "--reference", "--template", "-u", "--upload-pack", "--separate-git-dir",
+                 "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--filter"):
+            skip = True
+            continue
+        if not t.startswith("-"):
+            operands.append(t)
+    if not operands:
+        return
+    target = operands[1] if len(operands) > 1 else download_name(operands[0]).removesuffix(
+        ".git")
+    path = norm_path(target, cwd)
+    if path is not None:
+        _put(files, dir_key(path), fetched)
+
+
+def _extract(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: str | None) -> None:
+    texts = [f.text for f in inv.args]
+    if inv.name in ("tar", "bsdtar", "gtar", "busybox-tar"):
+        first = texts[0] if texts else ""
+        extracting = any(t in ("-x", "--extract", "--get") or (
+            not t.startswith("--") and t.startswith("-") and "x" in t) for t in texts) or (
+            bool(first) and not first.startswith("-") and "x" in first)
+        if not extracting:
+            return
+    where = "."
+    for k, t in enumerate(texts):
+        nxt = texts[k + 1] if k + 1 < len(texts) else None
+        if t in ("-C", "--directory", "-d") and nxt is not None:
+            where = nxt
+        elif inv.name.startswith("7z") and t.startswith("-o") and len(t) > 2:
+            where = t[2:]
+        elif t.startswith("--directory="):
+            where = t.split("=", 1)[1]
+    path = norm_path(where, cwd)
+    if path is not None:
+        _put(files, dir_key(path), taint)
