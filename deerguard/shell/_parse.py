@@ -71,8 +71,27 @@ def _gc_paused(size: int) -> Iterator[None]:
     finally:
         with _gc_lock:
             _gc_pausers -= 1
-            if _gc_pausers == 0 and _gc_was_enabled:
-                gc.enable()
+            if _gc_pausers == 0:
+                if gc.get_freeze_count() == 0:
+                    _promote_young_objects()
+                if _gc_was_enabled:
+                    gc.enable()
+
+
+def _promote_young_objects() -> None:
+    """Move every tracked object into the oldest generation without scanning it.
+
+    Everything allocated during the pause sits in the youngest generation, so the first
+    collection after it would traverse the whole new tree (measured at 1 MB: 0.5-0.7 s, a
+    quarter of the parse), only to promote it; the next middle-generation collection would
+    traverse it again. ``freeze()`` then ``unfreeze()`` splices all generations into the
+    oldest in O(1) instead: the tree is scanned at most by a later full collection, and is
+    usually freed by reference counting before one runs. Skipped when the application has
+    frozen objects itself (``unfreeze`` would release those too). Cyclic garbage made just
+    before the parse waits for the next full collection instead of the next young one.
+    """
+    gc.freeze()
+    gc.unfreeze()
 
 
 class Parser(CompoundParser):
