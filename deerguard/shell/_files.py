@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import NO_TAINT, Field, Source, Taint
+from ._words import DYN, NO_TAINT, Field, Source, Taint
 
-__all__ = ["dir_key", "file_taint", "track_writes", "download_name"]
+__all__ = ["basename_output", "dir_key", "download_name", "download_target", "file_taint", "in_dir",
+           "track_writes"]
 
 _ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "cpio", "unrar",
                         "busybox-tar"})
@@ -164,3 +165,71 @@ def _extract(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: str | 
     path = norm_path(where, cwd)
     if path is not None:
         _put(files, dir_key(path), taint)
+
+
+def basename_output(name: str, texts: list[str]) -> str | None:
+    """Static output of ``basename PATH [SUFFIX]`` / ``dirname PATH``; None for options."""
+    if texts[0].startswith("-") or len(texts) > 2 or DYN in "".join(texts):
+        return None
+    path = texts[0].rstrip("/") or "/"
+    if name == "dirname":
+        return (path.rsplit("/", 1)[0] or "/") if "/" in path else "."
+    base = path.rsplit("/", 1)[-1] or "/"
+    if len(texts) == 2 and base != texts[1] and base.endswith(texts[1]):
+        base = base[:-len(texts[1])]
+    return base
+
+
+def in_dir(texts: list[str], file: str) -> str:
+    """aria2c's output file inside its ``-d DIR`` / ``--dir=DIR``."""
+    for index, t in enumerate(texts):
+        if t in ("-d", "--dir") and index + 1 < len(texts):
+            return texts[index + 1].rstrip("/") + "/" + file
+        if t.startswith("--dir="):
+            return t.split("=", 1)[1].rstrip("/") + "/" + file
+    return file
+
+
+def download_target(name: str, texts: list[str]) -> str | None:
+    """The file curl/wget writes (``-o F``, ``-O``, wget's default), or None for stdout."""
+    url = next((t for t in texts if "://" in t or t.startswith("www.")), None)
+    if url is None:  # a URL without a scheme: the last operand that looks like host/path
+        url = next((t for t in reversed(texts) if "/" in t and not t.startswith(("-", "@"))
+                    and "." in t.split("/", 1)[0]), None)
+    remote = (download_name(url) if url else "") or "index.html"
+    for index, t in enumerate(texts):
+        nxt = texts[index + 1] if index + 1 < len(texts) else None
+        if name == "curl":
+            if t in ("-o", "--output") and nxt is not None:
+                return None if nxt == "-" else nxt
+            if t.startswith("--output="):
+                return t.split("=", 1)[1]
+            if t in ("-O", "--remote-name") or (t.startswith("-") and not t.startswith("--")
+                                                and t.endswith("O")):
+                return remote
+            if t.startswith("-") and not t.startswith("--") and "o" in t[1:] and \
+                    t.endswith("o") and nxt is not None:
+                return None if nxt == "-" else nxt
+        elif name == "aria2c":
+            if t in ("-o", "--out") and nxt is not None:
+                return in_dir(texts, nxt)
+            if t.startswith("--out="):
+                return in_dir(texts, t.split("=", 1)[1])
+        elif name == "wget":
+            if t.startswith("--output-document="):
+                value = t.split("=", 1)[1]
+                return None if value == "-" else value
+            if t.startswith("-") and not t.startswith("--") and "O" in t:
+                attached = t[t.index("O") + 1:]
+                value = attached or (nxt or "-")
+                return None if value == "-" else value
+    if name == "aria2c":
+        return in_dir(texts, remote)
+    if name == "wget":
+        for index, t in enumerate(texts):
+            if t == "-P" and index + 1 < len(texts):
+                return texts[index + 1].rstrip("/") + "/" + remote
+            if t.startswith("--directory-prefix="):
+                return t.split("=", 1)[1].rstrip("/") + "/" + remote
+        return remote
+    return None

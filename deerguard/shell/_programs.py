@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_args, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
-from ._files import dir_key, download_name, file_taint, track_writes
+from ._files import basename_output, dir_key, download_target, file_taint, track_writes
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation
+from ._secrets import HTTP_CLIENTS, secret_file, secret_printer, sent_args
 from ._sinks import (
     AWKS,
     awk_program,
@@ -225,16 +226,33 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
             for piece in (f.text, f.text.partition("=")[2], f.text.partition("@")[2]):
                 if piece and not piece.startswith("-") and "/" not in piece:  # a plain name
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
+    printed = secret_printer(name, texts)
+    if printed:
+        run.add("shell.sensitive-read", inv.word.span, f"{name} prints private key "
+                "material", None)
+    if name not in R.METADATA_ONLY and secret_file(args):
+        taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if name in R.NETWORK_SENDERS:
         leaked = [s for s in taint if s.kind == "secret"]
-        leaked += [s for f in args for s in f.taint if s.kind == "secret"]
+        in_request = [s for f in sent_args(args) for s in f.taint if s.kind == "secret"]
+        if name in HTTP_CLIENTS and not leaked:
+            # A $SECRET variable in a URL or body is often how an API authenticates: warn.
+            # Secrets read from files or the environment dump, or piped in, still block.
+            by_name = [s for s in in_request if s.program.startswith("$")]
+            in_request = [s for s in in_request if not s.program.startswith("$")]
+            if by_name and not in_request:
+                first = min(by_name, key=lambda s: s.span)
+                run.add("shell.secret-in-request", inv.word.span, f"a secret variable is "
+                        f"sent by {name} outside an auth header",
+                        f"{first.describe()} reaches {run._desc(name, inv.word.span)}")
+        leaked += in_request
         if leaked:
             src = min(leaked, key=lambda s: s.span)
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
     if name in R.FETCHERS and (name not in ("openssl", "ssh") or stdin is None):
         src = Source("fetch", name, run.map_span(inv.word.span))
-        target = _download_target(name, texts, args)
+        target = download_target(name, texts)
         if target is not None:
             where = next((f for f in args if target in f.text), inv.word)
             check_write(run.add, run.cp.paths, Field(target, where.span), run.cwd,
@@ -251,11 +269,11 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     if (name in R.ENV_DUMPERS and not args) or (name in ("export", "declare") and
                                                  texts in (["-p"], ["-x"], ["-px"])):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
-    if secret:
+    if secret or printed is not None:
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     passed: str | None = None
     if name in ("basename", "dirname") and args and all(f.static for f in args):
-        passed = _basename(name, texts)
+        passed = basename_output(name, texts)
     if name == "find":
         # find prints paths under its roots: xargs after it works on them (ROOT/*).
         roots = [f.text for f in args[:next((i for i, f in enumerate(args)
@@ -269,74 +287,6 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
             all(f.text.startswith("-") for f in args if name == "cat"):
         passed = stdin.text  # cat <<'EOF' > f: the heredoc's text is what gets written
     return Flow(frozenset(taint), name, inv.word.span, passed)
-
-
-def _download_target(name: str, texts: list[str], args: list[Field]) -> str | None:
-    """The file curl/wget writes (``-o F``, ``-O``, wget's default), or None for stdout."""
-    url = next((t for t in texts if "://" in t or t.startswith("www.")), None)
-    if url is None:  # a URL without a scheme: the last operand that looks like host/path
-        url = next((t for t in reversed(texts) if "/" in t and not t.startswith(("-", "@"))
-                    and "." in t.split("/", 1)[0]), None)
-    remote = (download_name(url) if url else "") or "index.html"
-    for index, t in enumerate(texts):
-        nxt = texts[index + 1] if index + 1 < len(texts) else None
-        if name == "curl":
-            if t in ("-o", "--output") and nxt is not None:
-                return None if nxt == "-" else nxt
-            if t.startswith("--output="):
-                return t.split("=", 1)[1]
-            if t in ("-O", "--remote-name") or (t.startswith("-") and not t.startswith("--")
-                                                and t.endswith("O")):
-                return remote
-            if t.startswith("-") and not t.startswith("--") and "o" in t[1:] and \
-                    t.endswith("o") and nxt is not None:
-                return None if nxt == "-" else nxt
-        elif name == "aria2c":
-            if t in ("-o", "--out") and nxt is not None:
-                return _in_dir(texts, nxt)
-            if t.startswith("--out="):
-                return _in_dir(texts, t.split("=", 1)[1])
-        elif name == "wget":
-            if t.startswith("--output-document="):
-                value = t.split("=", 1)[1]
-                return None if value == "-" else value
-            if t.startswith("-") and not t.startswith("--") and "O" in t:
-                attached = t[t.index("O") + 1:]
-                value = attached or (nxt or "-")
-                return None if value == "-" else value
-    if name == "aria2c":
-        return _in_dir(texts, remote)
-    if name == "wget":
-        for index, t in enumerate(texts):
-            if t == "-P" and index + 1 < len(texts):
-                return texts[index + 1].rstrip("/") + "/" + remote
-            if t.startswith("--directory-prefix="):
-                return t.split("=", 1)[1].rstrip("/") + "/" + remote
-        return remote
-    return None
-
-
-def _basename(name: str, texts: list[str]) -> str | None:
-    """Static output of ``basename PATH [SUFFIX]`` / ``dirname PATH``; None for options."""
-    if texts[0].startswith("-") or len(texts) > 2 or DYN in "".join(texts):
-        return None
-    path = texts[0].rstrip("/") or "/"
-    if name == "dirname":
-        return (path.rsplit("/", 1)[0] or "/") if "/" in path else "."
-    base = path.rsplit("/", 1)[-1] or "/"
-    if len(texts) == 2 and base != texts[1] and base.endswith(texts[1]):
-        base = base[:-len(texts[1])]
-    return base
-
-
-def _in_dir(texts: list[str], file: str) -> str:
-    """aria2c's output file inside its ``-d DIR`` / ``--dir=DIR``."""
-    for index, t in enumerate(texts):
-        if t in ("-d", "--dir") and index + 1 < len(texts):
-            return texts[index + 1].rstrip("/") + "/" + file
-        if t.startswith("--dir="):
-            return t.split("=", 1)[1].rstrip("/") + "/" + file
-    return file
 
 
 def _read(run: Run, inv: Invocation, stdin: Flow | None) -> None:

@@ -49,6 +49,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.fork-bomb", _B, "unbounded process creation (fork bomb)"),
     Rule("shell.sensitive-read", _B, "reads a secret: password hashes, keys, credentials"),
     Rule("shell.exfiltration", _B, "secrets or the environment flow to a network tool"),
+    Rule("shell.secret-in-request", _W, "a secret-named variable is sent in a URL or body "
+         "(not an auth header)"),
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
     Rule("shell.container-escape", _B, "gives a container or namespace the host (privileged, "
          "host namespaces, host root or docker socket mounts)"),
@@ -223,3 +225,50 @@ SYSTEM_WRITE_GLOBS = (
 """System locations an agent has no business writing."""
 
 RULE_FOR_SENSITIVE = "shell.sensitive-read"
+
+SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("gpg", ("--export-secret-keys",), True),
+    ("gpg", ("--export-secret-key",), True),
+    ("gpg", ("--export-secret-subkeys",), True),
+    ("gpg2", ("--export-secret-keys",), True),
+    ("security", ("dump-keychain",), True),
+    ("security", ("find-generic-password", "-w"), False),
+    ("security", ("find-internet-password", "-w"), False),
+    ("security", ("find-generic-password", "-g"), False),
+    ("gh", ("auth", "token"), False),
+    ("glab", ("auth", "status", "--show-token"), False),
+    ("gcloud", ("auth", "print-access-token"), False),
+    ("gcloud", ("auth", "print-identity-token"), False),
+    ("aws", ("configure", "get", "aws_secret_access_key"), False),
+    ("aws", ("configure", "get", "aws_session_token"), False),
+    ("aws", ("configure", "export-credentials"), False),
+    ("aws", ("sts", "get-session-token"), False),
+    ("aws", ("ecr", "get-login-password"), False),
+    ("az", ("account", "get-access-token"), False),
+    ("kubectl", ("config", "view", "--raw"), False),
+    ("kubectl", ("config", "view", "--flatten"), False),
+    ("kubectl", ("create", "token"), False),
+    ("vault", ("read",), False),
+    ("vault", ("kv", "get"), False),
+    ("vault", ("print", "token"), False),
+    ("pass", ("show",), False),
+    ("op", ("read",), False),
+    ("op", ("item", "get"), False),
+    ("heroku", ("auth:token",), False),
+    ("git", ("credential", "fill"), False),
+    ("history", (), False),
+    ("fc", ("-l",), False),
+)
+"""Programs whose output is a secret: (name, words that must all appear, reading alone blocks).
+
+``gpg --export-secret-keys`` prints private key material (a secret read, like ``cat`` of a
+key file); the others print tokens an agent may legitimately use, so their output is only
+tainted as a secret: it blocks when it flows to a network tool."""
+
+SECRET_FILE_NAMES = (".env", ".env.local", ".env.production", ".env.prod", ".envrc",
+                     ".bash_history", ".zsh_history", ".history", ".sh_history",
+                     ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
+                     ".sqlite_history", ".lesshst", ".viminfo", "id_rsa", "id_ed25519",
+                     "id_ecdsa", "id_dsa", "credentials", ".netrc", ".pgpass")
+"""File names whose contents are commonly secret wherever they are: reading them alone passes
+(projects read their own .env), but their contents reaching a network tool is exfiltration."""

@@ -40,7 +40,9 @@ class Source:
     span: tuple[int, int]
 
     def describe(self) -> str:
-        """``output of curl (0-4)``."""
+        """``output of curl (0-4)``, or ``the secret variable $TOKEN (5-11)``."""
+        if self.program.startswith("$"):
+            return f"the secret variable {self.program} ({self.span[0]}-{self.span[1]})"
         return f"output of {self.program} ({self.span[0]}-{self.span[1]})"
 
 
@@ -292,6 +294,9 @@ class Expander:
                 # is cat /etc/shadow, rm -rf $DIR/ may be rm -rf /. An agent's `bash -c`
                 # has no arguments either ($1.. empty). Both worlds are checked.
                 var = _EMPTY
+                if _secret_name(name):
+                    # $AWS_SECRET_ACCESS_KEY, $GITHUB_TOKEN: unknown, but a secret.
+                    return self._lookup_secret(pe, name, choice)
         if pe.prefix == "!" or (pe.op == "@" and _op_letter(pe) == "P"):
             # Indirection and prompt expansion evaluate the value as code-like text.
             if var is not None and var.taint:
@@ -349,6 +354,21 @@ class Expander:
             values = tuple(transform(v, op, args) for v in values)
         return values, taint, is_list
 
+    def _lookup_secret(self, pe: ast.ParamExp, name: str, choice: int
+                       ) -> tuple[tuple[str, ...], Taint, bool]:
+        saved = self.env.get(name)
+        secret = Var(alts=(DYN, ""), taint=frozenset({Source("secret", "$" + name,
+                                                             pe.span)}))
+        self.env[name] = secret
+        try:
+            values, taint, is_list = self._lookup(pe, choice)
+        finally:
+            if saved is None:
+                del self.env[name]
+            else:
+                self.env[name] = saved
+        return values, taint, is_list
+
     def _param(self, pe: ast.ParamExp, builders: list[_Builder], choice: int, *,
                quoted: bool, span: tuple[int, int]) -> None:
         values, taint, is_list = self._lookup(pe, choice)
@@ -384,6 +404,16 @@ _ALWAYS_SET = frozenset({"PWD", "USER", "LOGNAME", "PATH", "HOSTNAME", "UID", "E
                          "RANDOM", "SECONDS", "LINENO", "BASHPID", "BASH_VERSION", "HOSTTYPE",
                          "OSTYPE", "MACHTYPE", "TERM", "LANG", "SHLVL", "_"})
 _NO_ARGS = Var(alts=("",), items=())
+
+
+_SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY",
+                 "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY")
+
+
+def _secret_name(name: str) -> bool:
+    """A variable name that conventionally holds a secret (``GITHUB_TOKEN``, ``DB_PASSWORD``)."""
+    upper = name.upper()
+    return any(w in upper for w in _SECRET_WORDS)
 
 
 def _op_letter(pe: ast.ParamExp) -> str | None:

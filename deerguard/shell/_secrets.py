@@ -1,0 +1,78 @@
+"""Secrets that do not live in the sensitive-path lists: programs that print them, files named
+like them, and which arguments of a network tool are sent as data.
+
+``gpg --export-secret-keys`` prints private key material (a secret read); ``gh auth token``,
+``aws configure get aws_secret_access_key``, ``history`` print secrets an agent may use
+locally, so their output is only *tainted* as a secret and blocks when it reaches a network
+tool. Files such as ``.env`` or a shell history are secret wherever they are. A credential
+given to a network tool as an auth header or option is how it authenticates, not a leak.
+"""
+
+from __future__ import annotations
+
+from . import _rules as R
+from ._words import Field
+
+__all__ = ["HTTP_CLIENTS", "secret_file", "secret_printer", "sent_args"]
+
+_PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
+for _name, _words, _hard in R.SECRET_PRINTERS:
+    _PRINTERS.setdefault(_name, []).append((_words, _hard))
+
+
+def secret_printer(name: str, texts: list[str]) -> bool | None:
+    """None when ``name texts`` does not print a secret; else whether that alone blocks.
+
+    ``gpg --export-secret-keys`` prints private key material (blocks); ``gh auth token``
+    prints a token an agent may use locally (its output is only tainted as a secret).
+    """
+    rows = _PRINTERS.get(name)
+    if rows is None:
+        return None
+    hard: bool | None = None
+    present = set(texts)
+    for words, blocks in rows:
+        if all(w in present for w in words):
+            hard = blocks or bool(hard)
+    return hard
+
+
+def secret_file(args: list[Field]) -> bool:
+    """An argument names a file that is secret wherever it is (``.env``, a shell history)."""
+    for f in args:
+        base = f.text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]
+        if base in R.SECRET_FILE_NAMES:
+            return True
+    return False
+
+
+HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "httpie"})
+_AUTH_OPTIONS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer", "--proxy-user",
+                           "-U", "--password", "--http-password", "--ftp-password",
+                           "--proxy-password", "-a", "--auth", "-A"})
+
+
+def sent_args(args: list[Field]) -> list[Field]:
+    """Arguments a network tool sends as data: a credential given as an auth header or
+    option (``-H "Authorization: Bearer $TOKEN"``, ``-u user:$PASSWORD``) is how the tool
+    authenticates to the URL it is given, not a leak; bodies, uploads and URLs are sent."""
+    out: list[Field] = []
+    skip = False
+    for f in args:
+        t = f.text
+        if skip:
+            skip = False
+            continue
+        opt = t.split("=", 1)[0]
+        if opt in _AUTH_OPTIONS:
+            skip = "=" not in t
+            continue
+        if t.startswith("-") and not t.startswith("--") and len(t) > 2 and t[1] in "Hu":
+            continue  # -H'X: y' attached
+        head = t.split(":", 1)[0]
+        if ":" in t and head and head.replace("-", "").isalpha() and not t.startswith("-") \
+                and "://" not in t and head.lower() in ("authorization", "x-api-key",
+                                                        "private-token", "api-key"):
+            continue  # httpie / xh header item: Authorization:Bearer\ $TOKEN
+        out.append(f)
+    return out
