@@ -137,18 +137,21 @@ class CommandParser(AssignRedirectParser):
             return None
         cmds: list[Command] = [first]
         ops: list[str] = []
-        while not self.st.aborted:
-            if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
-                self.blanks()
+        s, n, st = self.s, self.n, self.st
+        while not st.aborted:
             at = self.i
-            if at + 1 >= self.n:
+            if at < n and s[at] in " \t\\":  # skip the call when not at a blank
+                self.blanks()
+                at = self.i
+            if at + 1 >= n:
                 break
-            c = self.s[at]
-            if (c != "&" and c != "|") or self.s[at + 1] != c:
+            c = s[at]
+            if (c != "&" and c != "|") or s[at + 1] != c:
                 break
             op = c + c
-            self.i += 2
-            self.gap()
+            self.i = at + 2
+            if at + 2 < n and s[at + 2] in " \t\\\n#":
+                self.gap()
             nxt = self.pipeline()
             if nxt is None:
                 self.issue(at, f"expected a command after '{op}'", incomplete=self.i >= self.n)
@@ -191,16 +194,23 @@ class CommandParser(AssignRedirectParser):
             negated = negated or not timed
         cmds: list[Command] = [first]
         ops: list[str] = []
-        while not self.st.aborted:
-            if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
-                self.blanks()
+        s, n, st = self.s, self.n, self.st
+        while not st.aborted:
             i = self.i
-            if i >= self.n or self.s[i] != "|" or self.s.startswith("||", i, self.n):
+            if i < n and s[i] in " \t\\":  # skip the call when not at a blank
+                self.blanks()
+                i = self.i
+            if i >= n or s[i] != "|":
                 break
-            op = "|&" if self.s.startswith("|&", i, self.n) else "|"
-            self.i += len(op)
-            self.gap()
-            if self.peek_reserved() == "!":
+            nxt_char = s[i + 1] if i + 1 < n else ""
+            if nxt_char == "|":
+                break
+            op = "|&" if nxt_char == "&" else "|"
+            j = self.i = i + len(op)
+            if j < n and s[j] in " \t\\\n#":
+                self.gap()
+                j = self.i
+            if j < n and s[j] == "!" and self.peek_reserved() == "!":
                 self.issue(self.i, "syntax error near unexpected token '!'")
             nxt = self.command()
             if nxt is None:

@@ -228,12 +228,14 @@ class CompoundParser(CommandParser):
             self.i += 1
         patterns: list[Word] = []
         while not self.st.aborted:
-            self.blanks()
+            if self.i < n and s[self.i] in " \t\\":  # skip the call when not at a blank
+                self.blanks()
             word = self.word()
             if word is None:
                 break
             patterns.append(word)
-            self.blanks()
+            if self.i < n and s[self.i] in " \t\\":
+                self.blanks()
             if self.i < n and s[self.i] == "|":
                 self.i += 1
                 continue

@@ -170,11 +170,15 @@ class Base:
 
     def gap(self) -> None:
         """Skip blanks, newlines (reading due heredoc bodies) and comments."""
-        while not self.st.aborted:
-            self.blanks()
-            if self.i >= self.n:
+        s, st = self.s, self.st
+        while not st.aborted:
+            i = self.i
+            if i < self.n and s[i] in " \t\\":  # skip the call when not at a blank
+                self.blanks()
+                i = self.i
+            if i >= self.n:
                 return
-            c = self.s[self.i]
+            c = s[i]
             if c == "\n":
                 self.newline()
             elif c == "#":

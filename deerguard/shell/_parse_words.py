@@ -119,17 +119,17 @@ class WordParser(Base):
                 if brace:
                     raw.append(BraceMark(c, self.abs(i)))
                 else:
-                    raw.append(Literal(self.sp(i, i + 1), c))
+                    raw.append(new_literal(self.sp(i, i + 1), c))
                 self.i = i + 1
             elif c in "@!+*?" and i + 1 < n and s[i + 1] == "(":
                 raw.append(self.extglob())
             elif not self.quote_or_expansion(raw, c, quoted=False):
-                raw.append(Literal(self.sp(i, i + 1), c))
+                raw.append(new_literal(self.sp(i, i + 1), c))
                 self.i = i + 1
         if self.i == start:
             return None
         if len(raw) == 1 and not isinstance(raw[0], BraceMark):
-            return Word(self.sp(start, self.i), (raw[0],))
+            return new_word(self.sp(start, self.i), (raw[0],))
         marks = {p.char for p in raw if isinstance(p, BraceMark)} if brace else set()
         if "{" in marks and "}" in marks:  # an expansion needs both braces
             parts = brace_pass(raw)
@@ -139,14 +139,14 @@ class WordParser(Base):
             )
         else:
             parts = self.merged(raw)
-        return Word(self.sp(start, self.i), parts)
+        return new_word(self.sp(start, self.i), parts)
 
     def quote_or_expansion(self, raw: list[RawPart], c: str, *, quoted: bool) -> bool:
         """Handle ``\\ ' " $ `` at the cursor; False when ``c`` is none of them."""
         i = self.i
         if c == "\\":
             if i + 1 >= self.n:
-                raw.append(Literal(self.sp(i, i + 1), "\\"))
+                raw.append(new_literal(self.sp(i, i + 1), "\\"))
                 self.i = i + 1
             elif self.s[i + 1] == "\n":
                 self.i = i + 2  # line continuation: removed, produces no part
@@ -174,7 +174,7 @@ class WordParser(Base):
             self.i = j
             return Tilde(self.sp(i, j), s[i + 1 : j])
         self.i = i + 1
-        return Literal(self.sp(i, i + 1), "~")
+        return new_literal(self.sp(i, i + 1), "~")
 
     def extglob(self) -> Literal:
         """``@(a|b)`` and friends: kept as one glob literal when the parens close on the line."""
@@ -182,7 +182,7 @@ class WordParser(Base):
         close = self.match_paren(i + 1)
         if close < 0:
             self.i = i + 1
-            return Literal(self.sp(i, i + 1), self.s[i])
+            return new_literal(self.sp(i, i + 1), self.s[i])
         self.i = close + 1
         return Literal(self.sp(i, close + 1), self.s[i : close + 1])
 
@@ -252,7 +252,7 @@ class WordParser(Base):
                 raw.append(new_literal(self.sp(i, m.end()), m.group()))
                 self.i = m.end()
             elif c == "\\" and i + 1 < n and not _raw_dq_escape(s[i + 1]) and s[i + 1] != "\n":
-                raw.append(Literal(self.sp(i, i + 1), "\\"))
+                raw.append(new_literal(self.sp(i, i + 1), "\\"))
                 self.i = i + 1
             else:
                 self.quote_or_expansion(raw, c, quoted=True)
@@ -277,7 +277,7 @@ class WordParser(Base):
         if nxt == "{":
             return self.param_braced(i, quoted=quoted)
         if nxt == "[":
-            return self.arith_exp(i, i + 2, close="]") or Literal(self.sp(i, i + 1), "$")
+            return self.arith_exp(i, i + 2, close="]") or new_literal(self.sp(i, i + 1), "$")
         if not quoted and nxt == "'":
             j = i + 2
             while j < n and s[j] != "'":
@@ -297,7 +297,7 @@ class WordParser(Base):
             self.i = i + 2
             return ParamExp(self.sp(i, i + 2), nxt, short=True)
         self.i = i + 1
-        return Literal(self.sp(i, i + 1), "$")
+        return new_literal(self.sp(i, i + 1), "$")
 
     def cmd_subst(self, start: int) -> CmdSubst:
         self.i = start + 2
@@ -355,10 +355,11 @@ class WordParser(Base):
             self.n, self.stops, self.pending, self.in_subst = j, {}, [], 0
             self.i = start + 1
             body = self.parse_list(_EMPTY)
-            self.finish()
+            if self.pending:
+                self.finish()
             self.n, self.stops, self.pending, self.in_subst = saved
             self.i = after
-            return CmdSubst(self.sp(start, after), body, backtick=True)
+            return CmdSubst(self.sp(start, after), body, True)
         buf.append(s[run:j])
         self.i = after
         child = self.child("".join(buf), self.abs(start) + 1)
@@ -368,7 +369,7 @@ class WordParser(Base):
             child.posmap = [self.abs(k) for k in range(start + 1, j + 1) if k not in gone]
         body = child.parse_list(_EMPTY)
         child.finish()
-        return CmdSubst(self.sp(start, self.i), body, backtick=True)
+        return CmdSubst(self.sp(start, self.i), body, True)
 
 
 __all__ = ["WordParser", "State", "Pending"]
