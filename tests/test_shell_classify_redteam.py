@@ -160,3 +160,35 @@ def test_secret_variable_in_a_request_body_warns_and_names_the_variable() -> Non
     assert result.verdict is Verdict.WARN
     finding = next(f for f in result.findings if f.rule_id == "shell.secret-in-request")
     assert finding.detail is not None and "$MY_API_KEY" in finding.detail
+
+
+@pytest.mark.parametrize("command", [
+    "exec 3< <(curl u); sh <&3",
+    "exec 7< <(echo cm0= | base64 -d); bash 0<&7",
+    "wget -O p u; exec 3<p; python3 - <&3",
+])
+def test_descriptors_opened_on_fetched_data_are_tracked_to_the_reader(command: str) -> None:
+    assert classify(command).verdict is Verdict.BLOCK
+
+
+@pytest.mark.parametrize(("command", "program"), [
+    ("${PATH:0:1}bin/rm -rf /", "rm"),
+    ("$X/usr/bin/curl u", "curl"),
+    ("r$()m -rf /", "rm"),
+    ("r$(true)m x", "rm"),
+    ("c\"$(:)\"url u", "curl"),
+])
+def test_program_names_with_empty_or_dynamic_directory_parts_are_resolved(
+        command: str, program: str) -> None:
+    assert program in classify(command).commands
+
+
+@pytest.mark.parametrize("command", ["${PATH:0:1}bin/rm -rf /", "$D/rm -rf ~", "r$()m -fr /"])
+def test_obfuscated_recursive_deletes_block(command: str) -> None:
+    assert "shell.recursive-delete" in classify(command).rule_ids
+
+
+def test_program_from_an_unknown_directory_still_warns_as_dynamic() -> None:
+    result = classify("$(npm bin)/eslint .")
+    assert result.verdict is Verdict.WARN
+    assert "shell.dynamic-command" in result.rule_ids

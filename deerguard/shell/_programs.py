@@ -62,6 +62,15 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         check_args(run.add, run.cp.paths, "?", inv.args, run.cwd)
         return exec_flow(run, inv) if src is not None else Flow(producer="a command",
                                                                   span=word.span)
+    if not word.static:
+        # $DIR/rm: the program is rm (its rules apply), found in an unknown directory.
+        src = first_source(word.taint)
+        if src is not None:
+            run.add("shell.tainted-exec", word.span, "fetched or decoded data chooses the "
+                    "program's directory", f"{src.describe()} reaches command position")
+        else:
+            run.add("shell.dynamic-command", word.span, f"{name} runs from a directory that "
+                    "is not known statically", None)
     if "/" in word.text:
         if "/dev/tcp/" in word.text or "/dev/udp/" in word.text:
             run.add("shell.reverse-shell", word.span, "runs a /dev/tcp network socket path",
@@ -190,6 +199,8 @@ def _echo(inv: Invocation) -> Flow:
             text = decode_escapes(text)
     elif inv.name == "printf" and args:
         text = _printf(args[0].text, [f.text for f in args[1:]])
+    elif inv.name in (":", "true", "false", "test", "["):
+        text = ""  # no output: r"$(true)"m is rm
     if text is None:
         return Flow(taint, inv.name, inv.word.span) if taint else EMPTY
     return Flow(taint, inv.name, inv.word.span, text if DYN not in text else None)

@@ -39,6 +39,15 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
             f = run.exp.expand_one(r.target)
             stdin = Flow(f.taint, "here-string", r.target.span,
                          f.text, "here-string")
+        elif r.op == "<&" and r.target is not None and r.fd in (None, "0") and \
+                r.target.literal_value() in run.fds:
+            # exec 3< <(curl u); bash <&3: stdin is what descriptor 3 was opened on.
+            stdin = run.fds[r.target.literal_value() or ""]
+        elif r.op in ("<", "<>") and r.target is not None and r.fd is not None and \
+                r.fd.isdigit() and r.fd != "0" and len(run.fds) < 16:
+            opened = redirect_input(run, (ast.Redirect(r.span, r.op, r.target),), None)
+            if opened is not None:
+                run.fds[r.fd] = opened
         elif r.op in ("<", "<>") and r.target is not None and r.fd in (None, "0"):
             for f in run.exp.expand(r.target):
                 check_args(run.add, run.cp.paths, "<", [f], run.cwd)

@@ -142,6 +142,15 @@ def program_name(text: str) -> str:
     return text
 
 
+def _known_base(text: str) -> str:
+    """The program of ``$DIR/rm`` or ``${PATH:0:1}bin/rm``: a static last path component
+    names the program whatever the directory is (like ``/usr/bin/rm``); else ``""``."""
+    if "/" not in text:
+        return ""
+    base = text.rstrip("/").rsplit("/", 1)[-1]
+    return base if base and DYN not in base and base not in (".", "..") else ""
+
+
 def _is_assignment(text: str) -> bool:
     eq = text.find("=")
     if eq <= 0:
@@ -174,7 +183,7 @@ def resolve(fields: list[Field]) -> Resolution:
     n = len(fields)
     while i < n:
         word = fields[i]
-        name = program_name(word.text) if word.static else ""
+        name = program_name(word.text) if word.static else _known_base(word.text)
         inv = Invocation(name, word, None, (), pending_assigns, privileged, from_stdin,
                          fields=fields, start=i + 1, chain=wrappers, depth=len(wrappers))
         chain.append(inv)

@@ -95,7 +95,7 @@ class Run:
                  "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
-                 "keep", "serials", "next_serial")
+                 "keep", "serials", "next_serial", "fds")
 
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
@@ -108,6 +108,7 @@ class Run:
         self.called: set[str] = set()
         self.active: list[str] = []
         self.files: dict[str, Taint] = {}
+        self.fds: dict[str, Flow] = {}  # descriptors opened for reading (exec 3< f)
         self.cwd: str | None = None
         self.cond = 0
         self.code_depth = 0
@@ -196,6 +197,8 @@ class Run:
     def _subst(self, node: ast.CmdSubst) -> tuple[Taint, str | None]:
         key = id(node)
         hit = self.subst_cache.get(key)
+        if hit is None and not node.body:
+            hit = self.subst_cache[key] = (NO_TAINT, "")  # $() is empty: r$()m is rm
         if hit is None:
             saved_env = dict(self.env)
             out = self.body(node.body, None)
