@@ -7,6 +7,7 @@ class regexes (a single ``[...]+`` run cannot backtrack), never nested quantifie
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
 from deerguard.shell.ast import (
@@ -297,16 +298,18 @@ _Piece = WordPart | list["_Piece"]
 
 def _flatten(pieces: list[_Piece], out: list[WordPart]) -> None:
     stack: list[tuple[list[_Piece], int]] = [(pieces, 0)]
+    push, pop, add = stack.append, stack.pop, out.append
     while stack:
-        items, idx = stack.pop()
-        while idx < len(items):
+        items, idx = pop()
+        size = len(items)
+        while idx < size:
             item = items[idx]
             idx += 1
-            if isinstance(item, list):
-                stack.append((items, idx))
-                stack.append((item, 0))
+            if type(item) is list:
+                push((items, idx))
+                push((item, 0))
                 break
-            out.append(item)
+            add(item)  # type: ignore[arg-type]
 
 
 def merge_literals(parts: list[WordPart]) -> tuple[WordPart, ...]:
@@ -314,26 +317,31 @@ def merge_literals(parts: list[WordPart]) -> tuple[WordPart, ...]:
     if len(parts) <= 1:
         return tuple(parts)
     out: list[WordPart] = []
+    add = out.append
     run: list[Literal] = []
-
-    def flush() -> None:
-        if len(run) == 1:
-            out.append(run[0])
-        elif run:
-            out.append(Literal((run[0].span[0], run[-1].span[1]), "".join(p.value for p in run)))
-        run.clear()
-
+    last_end = -1  # end of the run's last literal
     for part in parts:
-        if isinstance(part, Literal) and (not run or run[-1].span[1] == part.span[0]):
+        if type(part) is Literal:
+            if run and last_end != part.span[0]:
+                _flush(run, add)
+                run = []
             run.append(part)
+            last_end = part.span[1]
             continue
-        flush()
-        if isinstance(part, Literal):
-            run.append(part)
-        else:
-            out.append(part)
-    flush()
+        if run:
+            _flush(run, add)
+            run = []
+        add(part)
+    if run:
+        _flush(run, add)
     return tuple(out)
+
+
+def _flush(run: list[Literal], add: Callable[[WordPart], None]) -> None:
+    if len(run) == 1:
+        add(run[0])
+    else:
+        add(new_literal((run[0].span[0], run[-1].span[1]), "".join([p.value for p in run])))
 
 
 class _Frame:
@@ -347,7 +355,7 @@ class _Frame:
 
 
 def _lit(char: str, pos: int) -> Literal:
-    return Literal((pos, pos + 1), char)
+    return new_literal((pos, pos + 1), char)
 
 
 def _word_of(pieces: list[_Piece], start: int, end: int) -> Word:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from deerguard.shell._lexer import FUNC_NAME_RE, METACHARS, NAME_RE, RawPart
+from deerguard.shell._lexer import (
+    FUNC_NAME_RE,
+    METACHARS,
+    NAME_RE,
+    RawPart,
+    new_literal,
+    new_word,
+)
 from deerguard.shell._parse_commands import CommandParser
 from deerguard.shell.ast import (
     ArithCommand,
@@ -39,7 +46,17 @@ _PAREN = frozenset({")"})
 _BRACE = frozenset({"}"})
 _CASE_BODY = frozenset({";;", "esac"})
 _COMPOUND_START = frozenset({"{", "(", "if", "for", "while", "until", "case", "select", "[["})
-_TEST_OPS = ("&&", "||", "(", ")", "<", ">", "!")
+_TEST_OP_CHARS = frozenset("()<>!")
+
+
+def _is_match_op(word: Word) -> bool:
+    """``word.literal_value() == "=~"``, without the general walk for a lone literal."""
+    parts = word.parts
+    if len(parts) == 1:
+        only = parts[0]
+        if type(only) is Literal:
+            return only.value == "=~"
+    return word.literal_value() == "=~"
 
 
 class CompoundParser(CommandParser):
@@ -260,7 +277,8 @@ class CompoundParser(CommandParser):
         s, n = self.s, self.n
         words: list[Word] = []
         while not self.st.aborted:
-            self.blanks()
+            if self.i < n and s[self.i] in " \t\\":  # skip the call when not at a blank
+                self.blanks()
             i = self.i
             if i >= n:
                 self.issue(start, "unclosed '[['", incomplete=True)
@@ -269,17 +287,24 @@ class CompoundParser(CommandParser):
             if c == "\n":
                 self.newline()
                 continue
-            if s.startswith("]]", i, n) and (i + 2 >= n or s[i + 2] in METACHARS):
+            if c == "]" and s.startswith("]]", i, n) and (i + 2 >= n or s[i + 2] in METACHARS):
                 self.i = i + 2
                 break
-            op = next((o for o in _TEST_OPS if s.startswith(o, i, n)), None)
+            # An operator: ``&&``, ``||`` or one of ``( ) < > !``.
+            if c in _TEST_OP_CHARS:
+                op: str | None = c
+            elif (c == "&" or c == "|") and i + 1 < n and s[i + 1] == c:
+                op = c + c
+            else:
+                op = None
             if op == "!" and i + 1 < n and s[i + 1] not in " \t\n":
                 op = None
             if op is not None and not (op in "<>" and i + 1 < n and s[i + 1] == "("):
                 self.i = i + len(op)
-                words.append(Word(self.sp(i, self.i), (Literal(self.sp(i, self.i), op),)))
+                span = self.sp(i, self.i)
+                words.append(new_word(span, (new_literal(span, op),)))
                 continue
-            if words and words[-1].literal_value() == "=~":
+            if words and _is_match_op(words[-1]):
                 word = self.regex_word()
             else:
                 word = self.word()
