@@ -61,6 +61,8 @@ _MAX_ATTRS = 4096  # characters between a forged name and its closing bracket
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
 
 _TRIGGER = re.compile(
+    # An ASCII `<name` is read in the same match (group 1), the common case in HTML.
+    r"<(?:/?([A-Za-z][A-Za-z0-9]*)(?=[\s>/]))?|"
     "["
     + re.escape("".join(sorted(LT_CHARS)) + _BRACKET_OPEN)
     + "\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]|\\\\[uUxX]"
@@ -595,7 +597,6 @@ class _Scanner:
         text = self.text
         pos = 0
         search = _TRIGGER.search
-        ascii_name = _ASCII_NAME.match
         names, partial, prefixes = self.c.names, self.c.partial, self.c.prefixes
         safe: set[str] = set()
         if text.isascii() and "<" not in text and "[" not in text and "\\" not in text:
@@ -613,16 +614,15 @@ class _Scanner:
                 after = self._json_bracket(i, LT_CHARS)
                 pos = self.at_lt(b, after) if after != -1 else i + 2
             elif ch == "<":
-                m = ascii_name(text, i + 1)
-                if m is not None:
-                    name = m.group(1)
+                name = m.group(1)
+                if name is not None:
                     if name in safe:
-                        pos = m.end(1)
+                        pos = m.end()
                         continue
                     low = name.lower()
                     if low not in names and low not in partial and not low.startswith(prefixes):
                         safe.add(name)
-                        pos = m.end(1)
+                        pos = m.end()
                         continue
                 pos = self.at_lt(i, i + 1)
             elif ch in LT_CHARS:
