@@ -192,3 +192,66 @@ def test_program_from_an_unknown_directory_still_warns_as_dynamic() -> None:
     result = classify("$(npm bin)/eslint .")
     assert result.verdict is Verdict.WARN
     assert "shell.dynamic-command" in result.rule_ids
+
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("python3 -c \"open('/etc/hosts', 'a').write('x')\"", "shell.system-write"),
+    ("python3 -c \"open('/root/.bashrc', mode='w')\"", "shell.persistence"),
+    ("node -e \"require('fs').writeFileSync('/etc/cron.d/j', 'x')\"", "shell.persistence"),
+    ("perl -e 'open(my $f, \">\", \"/etc/passwd\")'", "shell.system-write"),
+    ("perl -e 'open(F, \">>/bin/ls\")'", "shell.system-write"),
+    ("php -r 'file_put_contents(\"/usr/bin/x\", \"\");'", "shell.system-write"),
+    ("perl -pi -e 's/a/b/' /etc/hosts", "shell.system-write"),
+    ("ruby -pi -e 'x' ~/.profile", "shell.persistence"),
+])
+def test_files_written_by_interpreter_code_are_checked_like_redirections(command: str,
+                                                                         rule: str) -> None:
+    assert rule in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"print(open('/etc/hosts').read())\"",
+    "python3 -c \"open('build/x', 'w').write('')\"",
+    "perl -e 'open(F, \"<\", \"/etc/hosts\")'",
+    "perl -pi -e 's/a/b/' src/x.c",
+])
+def test_interpreter_reads_and_project_writes_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("command", [
+    "perl -e'system(\"rm -rf /\")'",
+    "perl -lne 'system(\"rm -rf /\")' f",
+    "perl -l0ne'system(\"rm -rf /\")'",
+    "ruby -we'system(\"rm -rf ~\")'",
+    "node -pe 'require(\"child_process\").execSync(\"rm -rf /\")'",
+    "perl -MPOSIX -e 'system(\"rm -rf /\")'",
+])
+def test_code_flags_inside_option_clusters_are_found(command: str) -> None:
+    assert "shell.recursive-delete" in classify(command).rule_ids
+
+
+@pytest.mark.parametrize(("command", "blocks"), [
+    ("kill -9 -1", True), ("kill -TERM 1", True), ("kill -- -1", True),
+    ("kill -1 4242", False), ("kill 4242", False), ("pkill -f worker", False),
+])
+def test_killing_every_process_or_init_blocks(command: str, blocks: bool) -> None:
+    assert ("shell.kill-all" in classify(command).rule_ids) is blocks
+
+
+@pytest.mark.parametrize(("command", "blocks"), [
+    ("rsync -a --delete e/ ~/", True), ("rsync -a --delete-after e/ /usr/", True),
+    ("rsync -a --delete dist/ /srv/app/", False), ("rsync -a e/ ~/", False),
+])
+def test_rsync_delete_into_critical_directories_blocks(command: str, blocks: bool) -> None:
+    assert ("shell.recursive-delete" in classify(command).rule_ids) is blocks
+
+
+def test_overwriting_a_credential_file_blocks_but_reading_a_public_key_passes() -> None:
+    assert classify(": > ~/.ssh/id_ed25519").verdict is Verdict.BLOCK
+    assert classify("cp ~/.ssh/id_ed25519.pub key.pub").verdict is Verdict.PASS
+
+
+def test_setuid_on_system_binaries_blocks_while_world_modes_stay_warn() -> None:
+    assert "shell.system-write" in classify("chmod +s /usr/bin/python3").rule_ids
+    assert classify("chmod 777 /etc/passwd").verdict is Verdict.WARN  # deer-flow's label

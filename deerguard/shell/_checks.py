@@ -17,8 +17,8 @@ from ._remote import parse_remote
 from ._resolve import Invocation
 from ._words import DYN, Field
 
-__all__ = ["Add", "check_args", "check_program", "check_remote", "check_write",
-           "interpreter_family"]
+__all__ = ["Add", "check_args", "check_inplace", "check_program", "check_remote",
+           "check_write", "interpreter_family"]
 
 Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
@@ -36,6 +36,9 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
                 f"{how} {path}, which makes code run later", None)
         elif rules.match(path, "system"):
             add("shell.system-write", field.span, f"{how} the system path {path}", None)
+        elif rules.match(path, "sensitive") and not path.endswith((".ssh", ".aws", ".gnupg")):
+            add("shell.persistence", field.span, f"{how} the credential file {path}, which "
+                "decides who can log in or what keys are used", None)
         if rules.protected and rules.match(path, "protected"):
             add("shell.protected-path", field.span, f"{how} the protected path {path}", None)
 
@@ -157,12 +160,63 @@ _WORLD_MODES = ("777", "0777", "1777", "a+rwx", "ugo+rwx", "a+w", "o+w", "+s", "
                 "o+rwx", "+w", "a=rwx", "u=rwx,g=rwx,o=rwx")
 
 
-def check_chmod(add: Add, inv: Invocation) -> None:
+_SETUID_MODES = frozenset({"+s", "u+s", "g+s", "ug+s", "4755", "4777", "2755", "6755", "4711",
+                           "04755", "06755", "4750", "u=rwxs"})
+
+
+def check_chmod(add: Add, inv: Invocation) -> bool:
+    """``chmod 777``/``u+s``...: report it; True when such a mode was found."""
     for f in inv.args:
         if f.text in _WORLD_MODES or f.text.endswith(",o+w"):
             add("shell.chmod-world", f.span, f"chmod {f.text} makes files world-writable or "
                 "setuid", None)
-            return
+            return True
+    return False
+
+
+def check_kill(add: Add, inv: Invocation) -> None:
+    """``kill -9 -1`` (every process) or ``kill 1`` (init); ``killall5``-style mass kills."""
+    args = inv.args
+    i = 0
+    if inv.name == "kill":
+        while i < len(args) and args[i].text.startswith("-") and args[i].text != "-1" or (
+                i < len(args) and i == 0 and args[i].text == "-1" and len(args) > 1):
+            i += 2 if args[i].text in ("-s", "-n") else 1
+        if i < len(args) and args[i].text == "--":
+            i += 1
+        for f in args[i:]:
+            if f.text in ("-1", "1"):
+                add("shell.kill-all", f.span, "kill " + ("-1 signals every process" if
+                    f.text == "-1" else "1 signals init, which takes the system down"), None)
+                return
+    elif inv.name in ("pkill", "killall") and any(f.text in (".", ".*", "-1") for f in args):
+        add("shell.kill-all", inv.word.span, f"{inv.name} matches every process", None)
+
+
+def check_inplace(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -> None:
+    """``perl -pi -e CODE FILE`` / ``ruby -i``: the files are edited in place (like sed -i)."""
+    if any(f.static and f.text.startswith("-") and not f.text.startswith("--")
+           and "i" in f.text[1:].split("e", 1)[0] for f in inv.args):
+        for f in _inplace_files(inv.args):
+            check_write(add, rules, f, cwd, f"{inv.name} -i edits")
+
+
+def _inplace_files(args: list[Field]) -> list[Field]:
+    """Files of ``perl -pi -e CODE FILE...``: operands that are not the code."""
+    out: list[Field] = []
+    skip = False
+    for f in args:
+        t = f.text
+        if skip:
+            skip = False
+            continue
+        if t.startswith("-") and len(t) > 1 and f.static:
+            cluster = t[1:]
+            if cluster.endswith(("e", "E")) or t in ("-M", "-I", "-r"):
+                skip = True
+            continue
+        out.append(f)
+    return out
 
 
 def check_git(add: Add, inv: Invocation) -> None:
@@ -237,12 +291,19 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         opts, operands = _opts_and_operands(inv.args)
         if len(operands) >= 2:
             check_write(add, rules, operands[-1], cwd, f"{name} writes")
+            dest = norm_path(operands[-1].text, cwd)
+            if name == "rsync" and dest is not None and is_critical(dest) and any(
+                    o.startswith("--delete") for o in opts):
+                add("shell.recursive-delete", operands[-1].span, f"rsync --delete removes "
+                    f"everything in {dest} that the source lacks", None)
         if name == "mv":
             for f in operands[:-1]:
                 check_write(add, rules, f, cwd, "mv moves away")
                 path = norm_path(f.text, cwd)
                 if path is not None and is_critical(path):
                     add("shell.recursive-delete", f.span, f"mv moves away {path}", None)
+    elif name in ("kill", "pkill", "killall"):
+        check_kill(add, inv)
     elif name in ("tee", "truncate", "shred"):
         for f in _opts_and_operands(inv.args)[1]:
             check_write(add, rules, f, cwd, f"{name} writes")
@@ -252,8 +313,13 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         for f in _opts_and_operands(inv.args)[1][1:]:
             check_write(add, rules, f, cwd, "sed -i edits")
     elif name in ("chmod", "chown", "chgrp", "setfacl"):
-        if name == "chmod":
-            check_chmod(add, inv)
+        if name == "chmod" and check_chmod(add, inv) and any(
+                f.text in _SETUID_MODES for f in inv.args):
+            for f in _opts_and_operands(inv.args)[1][1:]:
+                path = norm_path(f.text, cwd)
+                if path is not None and (rules.match(path, "system") or is_critical(path)):
+                    add("shell.system-write", f.span, f"makes the system path {path} "
+                        "setuid or world-writable", None)
         opts, operands = _opts_and_operands(inv.args)
         if any(o in ("-R", "--recursive") or (o[1:2] != "-" and "R" in o) for o in opts):
             for f in operands[1:]:

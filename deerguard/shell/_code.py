@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Marker", "Snippet", "destructive_paths", "scan_markers", "shell_strings"]
+__all__ = ["Marker", "Snippet", "destructive_paths", "scan_markers", "shell_strings",
+           "written_paths"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +168,55 @@ def destructive_paths(code: str, /, *, language: str) -> list[tuple[str, int, in
             j -= 1
         if _ident_before(code, j) in _DELETE_CALLS:
             out.append((value[1:], start, end))
+    return out
+
+
+_WRITE_CALLS = frozenset({"writeFileSync", "appendFileSync", "writeFile", "appendFile",
+                          "file_put_contents", "write_text", "write_bytes", "write",
+                          "createWriteStream", "WriteFile", "copyfile", "copy", "copy2",
+                          "copyFileSync", "symlink", "symlinkSync", "link", "chmod",
+                          "chmodSync", "chown", "truncate"})
+_OPEN_CALLS = frozenset({"open", "fopen", "File.open", "sysopen", "Path", "openSync"})
+
+
+def written_paths(code: str, /, *, language: str) -> list[tuple[str, int, int]]:
+    """Path literals another language's code writes: ``open("/etc/x", "a")``,
+    ``fs.writeFileSync("~/.bashrc", ...)``, Perl ``open(F, ">>", "/etc/x")`` or
+    ``open(F, ">/etc/x")``, ``Path("/etc/x").write_text(...)``. Linear in ``code``.
+    """
+    out: list[tuple[str, int, int]] = []
+    lits = _literals(code, language in ("perl", "ruby", "php"))
+    for k, (start, end, value) in enumerate(lits):
+        path = value[1:]
+        j = start
+        while j > 0 and code[j - 1] in " \t([":
+            j -= 1
+        call = _ident_before(code, j)
+        head = code[max(0, start - 40):start]
+        at = head.rfind("open")
+        if path.startswith((">", "+>", "+<")) and at != -1 and ")" not in head[at:]:
+            out.append((path.lstrip(">+< "), start, end))  # perl open(F, ">>/etc/x")
+            continue
+        if not path.startswith(("/", "~")):
+            continue
+        if call in _WRITE_CALLS:
+            out.append((path, start, end))
+            continue
+        if k > 0 and lits[k - 1][2][1:] in (">", ">>", "+<", "+>", "+>>") and \
+                not code[lits[k - 1][1]:start].strip(" \t,"):
+            out.append((path, start, end))  # perl open(my $f, '>>', '/etc/x')
+            continue
+        if call in _OPEN_CALLS and k + 1 < len(lits):
+            between = code[end:lits[k + 1][0]]
+            mode = lits[k + 1][2][1:]
+            if between.replace("mode", "").strip(" \t,=:>") == "" and mode[:1] in "wax" \
+                    and mode and all(c in "wabxt+" for c in mode):
+                out.append((path, start, end))
+                continue
+        if call == "Path" and code[end:end + 24].lstrip(") ").startswith(
+                (".write_text", ".write_bytes", ".open('w", '.open("w', ".open('a",
+                 '.open("a', ".symlink_to", ".chmod")):
+            out.append((path, start, end))
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _rules as R
-from ._checks import check_args, check_program, check_write, interpreter_family
+from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
 from ._files import basename_output, dir_key, download_target, file_taint, track_writes
 from ._flow import EMPTY, Flow
@@ -114,6 +114,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             script_sink(run, inv.args[0], inv, stdin, shell=True)
         return EMPTY
     family = interpreter_family(name)
+    if family in ("perl", "ruby"):
+        check_inplace(run.add, run.cp.paths, inv, run.cwd)
     if family is not None:
         return interpreter_program(run, inv, stdin, family)
     if name in AWKS:

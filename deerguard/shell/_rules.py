@@ -46,6 +46,7 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.recursive-delete", _B, "recursive delete of the root, home or a system directory"),
     Rule("shell.dynamic-delete", _W, "recursive delete of a path that is not known statically"),
     Rule("shell.disk-write", _B, "raw write to a disk device or filesystem creation"),
+    Rule("shell.kill-all", _B, "signals every process or init (kill -9 -1, kill 1)"),
     Rule("shell.fork-bomb", _B, "unbounded process creation (fork bomb)"),
     Rule("shell.sensitive-read", _B, "reads a secret: password hashes, keys, credentials"),
     Rule("shell.exfiltration", _B, "secrets or the environment flow to a network tool"),

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _rules as R
-from ._checks import check_args, check_package, interpreter_family
-from ._code import destructive_paths, scan_markers, shell_strings
+from ._checks import check_args, check_package, check_write, interpreter_family
+from ._code import destructive_paths, scan_markers, shell_strings, written_paths
 from ._files import file_taint
 from ._flow import Flow
 from ._parse import parse
@@ -269,8 +269,41 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         if norm is not None and is_critical(norm):
             run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes {norm}",
                     None)
+    for path, _start, _end in written_paths(text, language=language):
+        check_write(run.add, run.cp.paths, Field(path, code.span), run.cwd,
+                    f"{inv.name} code writes")
     for marker in scan_markers(text):
         run.add(marker.rule_id, code.span, f"{inv.name} code {marker.what}", None)
+
+
+# Short options whose argument is attached to the rest of their cluster (perl -Mstrict,
+# -i.bak; ruby -rjson; python -Wall): the scan of a cluster stops there.
+_ATTACHED_ARG = {"perl": "MmIixdDC", "ruby": "rIEKCFTxi", "python": "WXm", "node": "r",
+                 "php": "dcz", "lua": "lil"}
+
+
+def _cluster_code(t: str, family: str, flags: frozenset[str]) -> str | None:
+    """For a short-option cluster holding the code flag: the attached code ("" when the
+    code is the next argument); None when the cluster holds no code flag."""
+    if not t.startswith("-") or t.startswith("--") or len(t) < 2:
+        return None
+    attached = _ATTACHED_ARG.get(family, "")
+    k = 1
+    while k < len(t):
+        letter = t[k]
+        if "-" + letter in flags:
+            rest = t[k + 1:]
+            # node -pe CODE: the rest is more code flags, so the code is the next word.
+            return "" if all("-" + c in flags for c in rest) else rest
+        if letter in "l0" and family in ("perl", "ruby"):
+            k += 1
+            while k < len(t) and t[k].isdigit():
+                k += 1  # -l and -0 take optional digits only: -l0ne is -l0 -n -e
+            continue
+        if letter in attached or not letter.isalnum():
+            return None
+        k += 1
+    return None
 
 
 def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: str) -> Flow:
@@ -282,14 +315,20 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         t = f.text
         if not f.static:
             break
-        letter_flag = "-" + t[-1:] if t.startswith("-") and not t.startswith("--") else ""
-        if t in flags or (letter_flag in flags and len(t) <= 4 and family == "perl"):
+        if t in flags:
             if i + 1 < len(args):
                 interp_code(run, args[i + 1], family, inv)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
             return exec_flow(run, inv)
-        if family == "python" and t.startswith("-c") and len(t) > 2:
-            interp_code(run, Field(t[2:], f.span, f.taint), family, inv)
+        code = _cluster_code(t, family, flags)
+        if code is not None:
+            # -pe CODE, -e'CODE', -lne CODE, -c'CODE': the code flag inside a cluster.
+            if code:
+                interp_code(run, Field(code, f.span, f.taint), family, inv)
+                check_args(run.add, run.cp.paths, inv.name, args[i + 1:], run.cwd)
+            elif i + 1 < len(args):
+                interp_code(run, args[i + 1], family, inv)
+                check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
             return exec_flow(run, inv)
         if family == "python" and t == "-m" and i + 1 < len(args):
             module = args[i + 1].text
