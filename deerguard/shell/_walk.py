@@ -377,6 +377,10 @@ class Run:
         if res.code is not None:
             owner = res.chain[-1]
             self.run_code(res.code, owner.name, owner.word.span, stdin, positional=[])
+            if owner.name == "ssh":
+                # ssh's own options still run local code (-o ProxyCommand=...) and its
+                # output is remote data.
+                return self.program(owner, stdin)
             return EMPTY
         last = res.chain[-1]
         if last.from_stdin:
