@@ -44,6 +44,7 @@ _PARAM_OPS = (
     "//", "/#", "/%", "/", "^^", "^", ",,", ",", ":", "@",
 )  # fmt: skip
 _PLAIN_END = METACHARS
+_QUOTE_START = frozenset("\\'\"$`")  # what quote_or_expansion handles
 _CLOSE_PAREN = frozenset({")"})
 _CLOSE_BRACE = frozenset({"}"})
 _EMPTY: frozenset[str] = frozenset()
@@ -95,9 +96,13 @@ class WordParser(Base):
                 return new_word(span, (new_literal(span, m.group()),))
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
-        while self.i < n and not self.st.aborted:
+        st = self.st
+        while self.i < n and not st.aborted:
             i = self.i
             c = s[i]
+            if c in _QUOTE_START:  # first: no literal run or other case starts with these
+                self.quote_or_expansion(raw, c, quoted=False)
+                continue
             if c in METACHARS:
                 if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(":
                     raw.append(self.procsubst())
@@ -331,7 +336,11 @@ class WordParser(Base):
         j = start + 1
         run = j
         escapes = '$`\\"' if quoted else "$`\\"
-        while True:
+        close = s.find("`", j, n)
+        if s.find("\\", j, n if close < 0 else close) < 0:
+            # No backslash before the closing backtick: nothing to unescape (common case).
+            j = n if close < 0 else close
+        while j < n and s[j] != "`":  # scan escapes (skipped when no backslash came first)
             m = BACKTICK_SPECIAL_RE.search(s, j, n)
             if m is None:
                 j = n
