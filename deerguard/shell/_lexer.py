@@ -372,19 +372,22 @@ def brace_pass(raw: list[RawPart]) -> tuple[WordPart, ...]:
     """
     root: list[_Piece] = []
     stack: list[_Frame] = []
+    target = root  # the innermost open frame's current item (kept in step with ``stack``)
     for part in raw:
-        target = stack[-1].current if stack else root
         if not isinstance(part, BraceMark):
             target.append(part)
             continue
-        if part.char == "{":
-            stack.append(_Frame(part.pos))
-        elif part.char == "," and stack:
+        char = part.char
+        if char == "{":
+            frame = _Frame(part.pos)
+            stack.append(frame)
+            target = frame.current
+        elif char == "," and stack:
             frame = stack[-1]
             frame.items.append(frame.current)
             frame.commas.append(part.pos)
-            frame.current = []
-        elif part.char == "}" and stack:
+            frame.current = target = []
+        elif char == "}" and stack:
             frame = stack.pop()
             parent = stack[-1].current if stack else root
             end = part.pos + 1
@@ -407,8 +410,9 @@ def brace_pass(raw: list[RawPart]) -> tuple[WordPart, ...]:
                 parent.append(BraceExp((frame.start, end), tuple(words), sequence=True))
             else:
                 parent.append([_lit("{", frame.start), frame.current, _lit("}", part.pos)])
+            target = parent
         else:
-            target.append(_lit(part.char, part.pos))
+            target.append(_lit(char, part.pos))
     # Unclosed frames stay literal: emit each once, outermost first (no re-copying).
     for frame in stack:
         root.append(_lit("{", frame.start))
