@@ -266,6 +266,17 @@ def new_literal(span: tuple[int, int], value: str) -> Literal:
     return node
 
 
+def plain_word(span: tuple[int, int], text: str) -> Word:
+    """``Word(span, (Literal(span, text),))``: a word of one plain literal, in one call."""
+    lit = _new(Literal)
+    _lit_span(lit, span)
+    _lit_value(lit, text)
+    node = _new(Word)
+    _word_span(node, span)
+    _word_parts(node, (lit,))
+    return node
+
+
 def new_word(span: tuple[int, int], parts: tuple[WordPart, ...]) -> Word:
     """``Word(span, parts)``, built without the dataclass ``__init__``."""
     node = _new(Word)

@@ -14,6 +14,7 @@ from deerguard.shell._lexer import (
     new_simple,
     new_statement,
     new_word,
+    plain_word,
 )
 from deerguard.shell._parse_assign import AssignRedirectParser
 from deerguard.shell.ast import (
@@ -260,34 +261,39 @@ class CommandParser(AssignRedirectParser):
             # already taken by ``command``).
             a, b = m.span()
             span = (base + a, base + b) if posmap is None else self.sp(a, b)
-            words.append(new_word(span, (new_literal(span, m.group()),)))
+            words.append(plain_word(span, m.group()))
             declaration = m.group() in _DECLARATIONS
             self.i = b
         while not self.st.aborted:
             if words and not declaration:
                 # Fast paths: most arguments are plain words (no quotes, expansions, braces)
                 # or one quoted string with nothing to expand ("a b" or 'a b').
-                m = any_arg(s, self.i, n)
-                if m is not None:
+                add = words.append
+                i = self.i
+                while True:
+                    m = any_arg(s, i, n)
+                    if m is None:
+                        break
                     a, b = m.span(1)
                     if a >= 0:
                         span = (base + a, base + b) if posmap is None else self.sp(a, b)
-                        words.append(new_word(span, (new_literal(span, m.group(1)),)))
-                        self.i = b
+                        add(plain_word(span, m.group(1)))
+                        i = b
                         continue
-                    if posmap is None:
-                        a, b = m.span(2)
-                        span = (base + a, base + b)
-                        text = m.group(2)
-                        if text[0] == "'":
-                            part: WordPart = SingleQuoted(span, text[1:-1])
-                        else:
-                            inner = (base + a + 1, base + b - 1)
-                            body = (new_literal(inner, text[1:-1]),) if b - a > 2 else ()
-                            part = DoubleQuoted(span, body)
-                        words.append(new_word(span, (part,)))
-                        self.i = b
-                        continue
+                    if posmap is not None:
+                        break
+                    a, b = m.span(2)
+                    span = (base + a, base + b)
+                    text = m.group(2)
+                    if text[0] == "'":
+                        part: WordPart = SingleQuoted(span, text[1:-1])
+                    else:
+                        inner = (base + a + 1, base + b - 1)
+                        body = (new_literal(inner, text[1:-1]),) if b - a > 2 else ()
+                        part = DoubleQuoted(span, body)
+                    add(new_word(span, (part,)))
+                    i = b
+                self.i = i
             if self.i < self.n and self.s[self.i] in " \t\\":  # skip the call when not at a blank
                 self.blanks()
             i = self.i

@@ -19,6 +19,7 @@ from deerguard.shell._lexer import (
     merge_literals,
     new_literal,
     new_word,
+    plain_word,
 )
 from deerguard.shell._parse_state import Base, Pending, State
 from deerguard.shell.ast import (
@@ -93,7 +94,7 @@ class WordParser(Base):
             if end >= n or (s[end] in _PLAIN_END and not s.startswith(("<(", ">("), end, n)):
                 self.i = end
                 span = self.sp(start, end)
-                return new_word(span, (new_literal(span, m.group()),))
+                return plain_word(span, m.group())
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
         st = self.st
