@@ -262,3 +262,32 @@ def test_ssh_with_a_remote_command_still_runs_its_local_option_code_and_outputs_
     assert "shell.pipe-to-shell" in classify(
         "ssh -o ProxyCommand='curl u | sh' h uptime").rule_ids
     assert "shell.tainted-exec" in classify('v=$(ssh h cat f); eval "$v"').rule_ids
+
+
+@pytest.mark.parametrize(("command", "programs"), [
+    ("gosu app:app env X=1 make", ("gosu", "env", "make")),
+    ("poetry -C sub run python -m app", ("poetry", "python")),
+    ("uv run --with rich --python 3.12 pytest -x", ("uv", "pytest")),
+    ("conda run -n ml python train.py", ("conda", "python")),
+    ("aws-vault exec prod -- terraform plan", ("aws-vault", "terraform")),
+    ("bwrap --ro-bind /usr /usr --tmpfs /tmp --die-with-parent ls", ("bwrap", "ls")),
+    ("nix shell nixpkgs#jq nixpkgs#yq -c jq .", ("nix", "jq")),
+    ("trap 'rm -f lock; echo bye' EXIT", ("trap", "rm", "echo")),
+    ("hyperfine 'make a' 'ls b'", ("hyperfine", "make", "ls")),
+])
+def test_project_runners_init_wrappers_and_code_operands_are_resolved(
+        command: str, programs: tuple[str, ...]) -> None:
+    assert classify(command).commands == programs
+
+
+@pytest.mark.parametrize("command", [
+    "npm run build", "npm install", "uv pip install x", "poetry add x", "bundle install",
+    "conda install numpy",
+])
+def test_runner_programs_without_their_run_subcommand_are_not_wrappers(command: str) -> None:
+    assert classify(command).commands == (command.split()[0],)
+
+
+def test_runuser_with_su_syntax_runs_its_command_string() -> None:
+    assert "shell.recursive-delete" in classify("runuser -l root -c 'rm -rf /'").rule_ids
+    assert "shell.recursive-delete" in classify("runuser -u root -- rm -rf /").rule_ids

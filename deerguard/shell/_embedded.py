@@ -26,7 +26,8 @@ _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remoteco
 
 _OPTION_CODE_PROGRAMS = frozenset({"tmux", "git", "ssh", "scp", "sftp", "tar", "gtar",
                                    "bsdtar", "zip", "rsync", "man", "vim", "vi", "nvim",
-                                   "view", "ex", "less", "make", "gmake"})
+                                   "view", "ex", "less", "make", "gmake", "npx", "bunx",
+                                   "pnpx"})
 
 
 def _git_value(setting: str) -> str | None:
@@ -103,6 +104,10 @@ def embedded_code(inv: Invocation) -> list[Field]:
         elif name == "less" and t.startswith("+") and "!" in t:
             take(f, t.split("!", 1)[1])
         elif name in ("make", "gmake") and t.startswith("SHELL="):
+            take(f, t.split("=", 1)[1])
+        elif name in ("npx", "bunx", "pnpx") and t in ("-c", "--call") and nxt is not None:
+            take(nxt, nxt.text)  # npx -c 'CMD': a command string run by a shell
+        elif name in ("npx", "bunx", "pnpx") and t.startswith("--call="):
             take(f, t.split("=", 1)[1])
     return out
 

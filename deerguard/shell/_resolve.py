@@ -29,12 +29,25 @@ class Wrapper:
     assigns: bool = False
     privileged: bool = False
     code_flag: str | None = None  # option whose argument is a shell command string
+    code_long: frozenset[str] = frozenset()  # long options whose argument is code (--run)
+    long_arg2: frozenset[str] = frozenset()  # long options taking two arguments (bwrap)
+    subcommands: frozenset[str] = frozenset()  # `poetry run CMD`: a wrapper only after these
+    code_operands: int = 0  # operands that are code strings (trap: 1, hyperfine: all = -1)
 
 
-def _w(short: str = "", long: str = "", positional: int = 0, none: str = "", **kw: object
-       ) -> Wrapper:
+def _w(short: str = "", long: str = "", positional: int = 0, none: str = "", *,
+       code_long: str = "", long2: str = "", sub: str = "", **kw: object) -> Wrapper:
     return Wrapper(short, frozenset(long.split()), positional, frozenset(none.split()),
-                   **kw)  # type: ignore[arg-type]
+                   code_long=frozenset(code_long.split()), long_arg2=frozenset(long2.split()),
+                   subcommands=frozenset(sub.split()), **kw)  # type: ignore[arg-type]
+
+
+_BWRAP_1 = ("--dir --tmpfs --proc --dev --chdir --unsetenv --uid --gid --hostname --lock-file "
+            "--sync-fd --remount-ro --mqueue --seccomp --exec-label --file-label --userns "
+            "--userns2 --pidns --info-fd --json-status-fd --block-fd --userns-block-fd "
+            "--cap-add --cap-drop --perms --size --args --argv0 --add-seccomp-fd")
+_BWRAP_2 = ("--bind --ro-bind --dev-bind --bind-try --ro-bind-try --dev-bind-try --symlink "
+            "--setenv --file --bind-data --ro-bind-data --chmod --overlay-src")
 
 
 WRAPPERS: dict[str, Wrapper] = {
@@ -90,6 +103,64 @@ WRAPPERS: dict[str, Wrapper] = {
     "screen": _w("ScplLRTtxXe", none="-ls -list -r -R -x -wipe"),
     "parallel": _w("jSPd", "--jobs --sshlogin --delimiter --joblog --arg-file"),
     "sg": _w("", positional=1, code_flag="-c"),
+    # Privilege droppers and container init programs: `gosu USER CMD`, `tini -- CMD`.
+    "gosu": _w(positional=1, privileged=True),
+    "su-exec": _w(positional=1, privileged=True),
+    "setpriv": _w("", "--reuid --regid --groups --inh-caps --ambient-caps --bounding-set "
+                  "--securebits --selinux-label --apparmor-profile --landlock-access "
+                  "--landlock-rule --pdeathsig --ruid --euid --rgid --egid"),
+    "chpst": _w("ugUbnlLmdofcpe"),
+    "fakeroot": _w("lsi", "--lib --faked --save-file --load-file"),
+    "tini": _w("pe"),
+    "dumb-init": _w("r", "--rewrite"),
+    "chronic": _w(),
+    "torify": _w(),
+    "setarch": _w(positional=1),
+    "linux32": _w(), "linux64": _w(), "i386": _w(), "x86_64": _w(),
+    "dbus-run-session": _w("", "--config-file --dbus-daemon"),
+    "ssh-agent": _w("aEtP", none="-k -D -d"),
+    "bwrap": _w("", _BWRAP_1, long2=_BWRAP_2),
+    "watchexec": _w("wWeEfspd", "--watch --exts --filter --ignore --signal --shell "
+                    "--debounce --delay-run --workdir --env --project-origin --on-busy-update",
+                    code_long="--shell-code"),
+    "entr": _w(code_flag="-s"),
+    "nodemon": _w("wem", "--watch --ext --ignore --signal --delay --config",
+                  code_long="--exec", code_flag="-x"),
+    "hyperfine": _w("wrmMpcsnLPuSNN", "--warmup --runs --min-runs --max-runs --prepare "
+                    "--cleanup --setup --command-name --parameter-scan --parameter-step-size "
+                    "--parameter-list --shell --time-unit --export-asciidoc --export-csv "
+                    "--export-json --export-markdown --export-orgmode --output --style "
+                    "--sort --input", code_long="--prepare --cleanup --setup",
+                    code_operands=-1),
+    "trap": _w(none="-l -p", code_operands=1),
+    "nix-shell": _w("pIAE", "--packages --include --attr --expr --arg --argstr",
+                    code_long="--run --command"),
+    # Project runners: `poetry run CMD`, `uv run CMD`, `bundle exec CMD`, `op run -- CMD`.
+    "poetry": _w("CP", "--directory --project", sub="run"),
+    "uv": _w("pw", "--with --python --package --extra --group --env-file --directory "
+             "--project --with-requirements --index --index-url --only-group",
+             sub="run"),
+    "pipenv": _w(sub="run"),
+    "pdm": _w("p", "--project", sub="run"),
+    "hatch": _w("e", "--env", sub="run"),
+    "conda": _w("np", "--name --prefix --cwd", sub="run"),
+    "mamba": _w("np", "--name --prefix --cwd", sub="run"),
+    "micromamba": _w("np", "--name --prefix --cwd", sub="run"),
+    "bundle": _w(sub="exec"),
+    "direnv": _w(positional=1, sub="exec"),
+    "aws-vault": _w("", "--duration --region --mfa-token --prompt", positional=1,
+                    sub="exec"),
+    "op": _w("", "--env-file --account", sub="run"),
+    "doppler": _w("pc", "--project --config --token --fallback", sub="run",
+                  code_long="--command"),
+    "dotenv": _w("ecv", "--env-file"),
+    "npm": _w("w", "--package --workspace", sub="exec", code_flag="-c",
+              code_long="--call"),
+    "yarn": _w(sub="exec"),
+    "pnpm": _w("C", "--dir --filter", sub="exec dlx"),
+    "bunx": _w("", "--bun"),
+    "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
+              "--file --impure", positional=64, sub="develop shell"),
     "then": _w(), "do": _w(), "else": _w(),
 }
 """Wrappers by program name; each runs the command found after its options."""
@@ -214,13 +285,30 @@ def resolve(fields: list[Field]) -> Resolution:
             pending_assigns = []
             i = start
             continue
+        start = i + 1
+        if spec.subcommands:
+            # poetry run CMD, bundle exec CMD: a wrapper only through its subcommand.
+            start = _subcommand(fields, start, spec)
+            if start < 0:
+                return Resolution(chain)
+        elif name == "runuser" and not any(
+                f.text in ("-u", "--user") or f.text.startswith("--user=")
+                for f in fields[i + 1:]):
+            return Resolution(chain)  # runuser [-l] USER -c CMD: su's syntax
         wrappers.append(name)
         privileged = privileged or spec.privileged
         from_stdin = from_stdin or name == "xargs"
         pending_assigns = []
-        j, code, stop = _skip_options(fields, i + 1, spec, name, pending_assigns)
+        j, code, stop = _skip_options(fields, start, spec, name, pending_assigns)
         if code is not None:
             return Resolution(chain, code, name)
+        if spec.code_operands and not stop and j < n:
+            # trap 'CODE' SIG, hyperfine 'CMD1' 'CMD2': operands are command strings.
+            ops = fields[j:] if spec.code_operands < 0 else fields[j:j + spec.code_operands]
+            text = "\n".join(f.text for f in ops)
+            taint = frozenset().union(*(f.taint for f in ops))
+            return Resolution(chain, Field(text, (ops[0].span[0], ops[-1].span[1]), taint),
+                              name)
         if stop or j >= n:
             if name == "watch" and j < n:
                 break
@@ -265,10 +353,21 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
                 return j, None, True
             if name == "env" and opt == "--split-string":
                 return _env_split(fields, j, text)
-            if opt == "--command" and spec.code_flag and "=" not in text:
+            if name == "nix" and opt == "--command":
+                j += 1
+                break  # nix develop --command CMD ARGS: an argument vector follows
+            if opt in spec.code_long or (opt == "--command" and spec.code_flag):
+                if "=" in text:
+                    return j, Field(text.split("=", 1)[1], f.span, f.taint), False
                 return j, fields[j + 1] if j + 1 < n else None, j + 1 >= n
+            if "=" not in text and opt in spec.long_arg2:
+                j += 3
+                continue
             j += 2 if opt in spec.long_arg and "=" not in text else 1
             continue
+        if name == "nix" and text == "-c":
+            j += 1
+            break
         if text.startswith("-") and len(text) > 1 and not (name == "su"):
             k = 1
             consumed = 1
@@ -298,6 +397,23 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             continue
         break
     return j, None, j >= n
+
+
+def _subcommand(fields: list[Field], j: int, spec: Wrapper) -> int:
+    """Index after the wrapper's subcommand (``run`` of ``poetry -C d run``), or -1."""
+    n = len(fields)
+    while j < n:
+        t = fields[j].text
+        if not fields[j].static:
+            return -1
+        if t.startswith("-") and len(t) > 1:
+            opt = t.split("=", 1)[0]
+            takes = (opt in spec.long_arg) if t.startswith("--") else (
+                len(t) == 2 and t[1] in spec.short_arg)
+            j += 2 if takes and "=" not in t else 1
+            continue
+        return j + 1 if t in spec.subcommands else -1
+    return -1
 
 
 def _env_split(fields: list[Field], j: int, attached: str | None
