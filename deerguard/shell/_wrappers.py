@@ -1,0 +1,162 @@
+"""Wrapper programs as data: how each finds the command it runs (its option arity).
+
+``sudo -u root env -i FOO=1 nice -n 5 timeout -s KILL 10 rm`` runs ``rm``: each wrapper is
+described by which options take a separate argument (one or two), how many operands precede
+the command, which options mean "no command follows", which options or operands are
+shell command strings, and, for project runners (``poetry run``), the subcommand that makes
+it a wrapper. :func:`~deerguard.shell._resolve.resolve` walks these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["WRAPPERS", "Wrapper"]
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapper:
+    """How a wrapper finds its command: options with arguments, leading operands, exits."""
+
+    short_arg: str = ""
+    long_arg: frozenset[str] = frozenset()
+    positional: int = 0
+    no_command: frozenset[str] = frozenset()
+    assigns: bool = False
+    privileged: bool = False
+    code_flag: str | None = None  # option whose argument is a shell command string
+    code_long: frozenset[str] = frozenset()  # long options whose argument is code (--run)
+    long_arg2: frozenset[str] = frozenset()  # long options taking two arguments (bwrap)
+    subcommands: frozenset[str] = frozenset()  # `poetry run CMD`: a wrapper only after these
+    code_operands: int = 0  # operands that are code strings (trap: 1, hyperfine: all = -1)
+
+
+def _w(short: str = "", long: str = "", positional: int = 0, none: str = "", *,
+       code_long: str = "", long2: str = "", sub: str = "", **kw: object) -> Wrapper:
+    return Wrapper(short, frozenset(long.split()), positional, frozenset(none.split()),
+                   code_long=frozenset(code_long.split()), long_arg2=frozenset(long2.split()),
+                   subcommands=frozenset(sub.split()), **kw)  # type: ignore[arg-type]
+
+
+_BWRAP_1 = ("--dir --tmpfs --proc --dev --chdir --unsetenv --uid --gid --hostname --lock-file "
+            "--sync-fd --remount-ro --mqueue --seccomp --exec-label --file-label --userns "
+            "--userns2 --pidns --info-fd --json-status-fd --block-fd --userns-block-fd "
+            "--cap-add --cap-drop --perms --size --args --argv0 --add-seccomp-fd")
+_BWRAP_2 = ("--bind --ro-bind --dev-bind --bind-try --ro-bind-try --dev-bind-try --symlink "
+            "--setenv --file --bind-data --ro-bind-data --chmod --overlay-src")
+
+
+WRAPPERS: dict[str, Wrapper] = {
+    "env": _w("uCSP", "--unset --chdir --split-string", assigns=True),
+    "command": _w(none="-v -V"),
+    "builtin": _w(),
+    "exec": _w("a"),
+    "nohup": _w(),
+    "time": _w("fo", "--format --output"),
+    "nice": _w("n", "--adjustment"),
+    "ionice": _w("cn", "--class --classdata", none="-p -P -u --pid --pgid --uid"),
+    "timeout": _w("sk", "--signal --kill-after", positional=1),
+    "stdbuf": _w("ioe", "--input --output --error"),
+    "setsid": _w(),
+    "sudo": _w("ugpCDhrtTUR", "--user --group --prompt --close-from --chdir --host --role "
+               "--type --command-timeout --other-user",
+               none="-l -v -k -K -V -e --list --validate --version --edit",
+               assigns=True, privileged=True),
+    "doas": _w("uC", privileged=True),
+    "run0": _w("u", "--user", privileged=True),
+    "pkexec": _w("", "--user", privileged=True),
+    "chroot": _w("", "--userspec --groups", positional=1),
+    "nsenter": _w("tSGwr", "--target --setuid --setgid --wd --root"),
+    "unshare": _w("R", "--root --wd"),
+    "xargs": _w("ILnPsdEa", "--max-args --max-procs --delimiter --arg-file --max-lines "
+                "--eof --max-chars --process-slot-var"),
+    "watch": _w("n", "--interval"),
+    "flock": _w("wEc", "--timeout --conflict-exit-code --command", positional=1,
+                code_flag="-c"),
+    "busybox": _w(none="--list --install --help"),
+    "strace": _w("oepsuEIXbPS", none="-p"),
+    "ltrace": _w("oepsuEn", none="-p"),
+    "taskset": _w("", positional=1, none="-p --pid"),
+    "chrt": _w("T", positional=1, none="-p --pid"),
+    "numactl": _w("NmCiPp"),
+    "runuser": _w("ugsgc", "--user --group --shell --command", privileged=True,
+                  code_flag="-c"),
+    "caffeinate": _w("tw"),
+    "catchsegv": _w(),
+    "rlwrap": _w("fhHlpPsSz"),
+    "proxychains": _w("f"),
+    "proxychains4": _w("f"),
+    "torsocks": _w("uPpa"),
+    "tsocks": _w(),
+    "faketime": _w("", positional=1),
+    "unbuffer": _w(),
+    "firejail": _w(),
+    "cpulimit": _w("lpe", "--limit --pid --exe"),
+    "dbus-launch": _w(),
+    "xvfb-run": _w("nsfep", "--server-num --server-args --auth-file --error-file"),
+    "systemd-run": _w("pEuM", "--property --setenv --unit --machine --uid --gid"),
+    "script": _w("c", "--command", code_flag="-c"),
+    "screen": _w("ScplLRTtxXe", none="-ls -list -r -R -x -wipe"),
+    "parallel": _w("jSPd", "--jobs --sshlogin --delimiter --joblog --arg-file"),
+    "sg": _w("", positional=1, code_flag="-c"),
+    # Privilege droppers and container init programs: `gosu USER CMD`, `tini -- CMD`.
+    "gosu": _w(positional=1, privileged=True),
+    "su-exec": _w(positional=1, privileged=True),
+    "setpriv": _w("", "--reuid --regid --groups --inh-caps --ambient-caps --bounding-set "
+                  "--securebits --selinux-label --apparmor-profile --landlock-access "
+                  "--landlock-rule --pdeathsig --ruid --euid --rgid --egid"),
+    "chpst": _w("ugUbnlLmdofcpe"),
+    "fakeroot": _w("lsi", "--lib --faked --save-file --load-file"),
+    "tini": _w("pe"),
+    "dumb-init": _w("r", "--rewrite"),
+    "chronic": _w(),
+    "torify": _w(),
+    "setarch": _w(positional=1),
+    "linux32": _w(), "linux64": _w(), "i386": _w(), "x86_64": _w(),
+    "dbus-run-session": _w("", "--config-file --dbus-daemon"),
+    "ssh-agent": _w("aEtP", none="-k -D -d"),
+    "bwrap": _w("", _BWRAP_1, long2=_BWRAP_2),
+    "watchexec": _w("wWeEfspd", "--watch --exts --filter --ignore --signal --shell "
+                    "--debounce --delay-run --workdir --env --project-origin --on-busy-update",
+                    code_long="--shell-code"),
+    "entr": _w(code_flag="-s"),
+    "nodemon": _w("wem", "--watch --ext --ignore --signal --delay --config",
+                  code_long="--exec", code_flag="-x"),
+    "hyperfine": _w("wrmMpcsnLPuSNN", "--warmup --runs --min-runs --max-runs --prepare "
+                    "--cleanup --setup --command-name --parameter-scan --parameter-step-size "
+                    "--parameter-list --shell --time-unit --export-asciidoc --export-csv "
+                    "--export-json --export-markdown --export-orgmode --output --style "
+                    "--sort --input", code_long="--prepare --cleanup --setup",
+                    code_operands=-1),
+    "trap": _w(none="-l -p", code_operands=1),
+    "nix-shell": _w("pIAE", "--packages --include --attr --expr --arg --argstr",
+                    code_long="--run --command"),
+    # Project runners: `poetry run CMD`, `uv run CMD`, `bundle exec CMD`, `op run -- CMD`.
+    "poetry": _w("CP", "--directory --project", sub="run"),
+    "uv": _w("pw", "--with --python --package --extra --group --env-file --directory "
+             "--project --with-requirements --index --index-url --only-group",
+             sub="run"),
+    "pipenv": _w(sub="run"),
+    "pdm": _w("p", "--project", sub="run"),
+    "hatch": _w("e", "--env", sub="run"),
+    "conda": _w("np", "--name --prefix --cwd", sub="run"),
+    "mamba": _w("np", "--name --prefix --cwd", sub="run"),
+    "micromamba": _w("np", "--name --prefix --cwd", sub="run"),
+    "bundle": _w(sub="exec"),
+    "direnv": _w(positional=1, sub="exec"),
+    "aws-vault": _w("", "--duration --region --mfa-token --prompt", positional=1,
+                    sub="exec"),
+    "op": _w("", "--env-file --account", sub="run"),
+    "doppler": _w("pc", "--project --config --token --fallback", sub="run",
+                  code_long="--command"),
+    "dotenv": _w("ecv", "--env-file"),
+    "npm": _w("w", "--package --workspace", sub="exec", code_flag="-c",
+              code_long="--call"),
+    "yarn": _w(sub="exec"),
+    "pnpm": _w("C", "--dir --filter", sub="exec dlx"),
+    "bunx": _w("", "--bun"),
+    "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
+              "--file --impure", positional=64, sub="develop shell"),
+    "then": _w(), "do": _w(), "else": _w(),
+}
+"""Wrappers by program name; each runs the command found after its options."""
