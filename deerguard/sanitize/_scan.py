@@ -18,28 +18,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-import regex  # type: ignore[import-untyped]  # no stubs in the dev environment
-
 from ._chars import (
     GT_CHARS,
-    IGNORABLE_CLASS,
-    IGNORABLE_RANGES,
     LT_CHARS,
     PIPE_CHARS,
-    SEPARATORS,
     SLASH_CHARS,
     char_skeleton,
     is_ignorable,
     is_tag_block,
     is_variation_selector,
-    letter_equivalents,
     skeleton,
 )
+from ._markers import MARKER_CHUNK, fallback_markers, is_fence, marker_chunks, marker_pattern
 from ._profile import TagProfile
 
 __all__ = ["Plan", "Region", "compile_profile", "plan", "plan_fail_closed", "ncr"]
@@ -122,94 +116,6 @@ class Compiled:
     max_words: int
 
 
-# Combining marks that attach to Latin letters: skipped between the letters of a marker.
-_MARK_RANGES = (
-    (0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F),
-)  # fmt: skip
-_MARKS = "".join(f"\\u{low:04x}-\\u{high:04x}" for low, high in _MARK_RANGES)
-# Characters that may fence a boundary marker (`--- END USER INPUT ---`, `=== ... ===`,
-# `<<<...>>>`, `[...]`): after NFKC, one of these, or a bracket look-alike.
-_FENCE = frozenset("-=#*~_+<>[](){}|/\\\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2500\u2501")
-
-
-def _is_fence(ch: str) -> bool:
-    if ch in _FENCE or ch in LT_CHARS or ch in GT_CHARS:
-        return True
-    return unicodedata.normalize("NFKC", ch) in _FENCE
-
-
-def _marker_pattern(skeletons: tuple[str, ...]) -> Any:
-    if not skeletons:
-        return None
-    table = letter_equivalents()
-    seps = "".join(sorted(SEPARATORS))
-    gap = f"[\\s\\x1c-\\x1f{regex.escape(seps)}{IGNORABLE_CLASS}{_MARKS}]*"
-    alts = []
-    for sk in sorted(skeletons, key=len, reverse=True):
-        parts = []
-        for letter in sk:
-            chars = table.get(letter, "") + letter + letter.upper()
-            parts.append("[" + regex.escape(chars) + "]")
-        alts.append(gap.join(parts))
-    return regex.compile("(?:" + "|".join(alts) + ")", regex.V0)
-
-
-@lru_cache(maxsize=1)
-def _compact_table() -> dict[int, int | None]:
-    """str.translate table giving the skeleton of marker text (a superset filter)."""
-    table: dict[int, int | None] = {}
-    for letter, chars in letter_equivalents().items():
-        for ch in chars:
-            table[ord(ch)] = ord(letter)
-    for ch in SEPARATORS:
-        table[ord(ch)] = None
-    for cp in range(0x3001):
-        if chr(cp).isspace():
-            table[cp] = None
-    for low, high in (*IGNORABLE_RANGES, *_MARK_RANGES):
-        for cp in range(low, high + 1):
-            table[cp] = None
-    return table
-
-
-_ASCII_COMPACT = {ord(ch): None for ch in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f-_.:"}
-
-
-_CHUNK = 1 << 16
-
-
-def _compact(chunk: str) -> str:
-    if chunk.isascii():
-        return chunk.lower().translate(_ASCII_COMPACT)
-    return chunk.translate(_compact_table()).lower()
-
-
-def _marker_chunks(text: str, skeletons: tuple[str, ...]) -> list[int]:
-    """Starts of the 64 KB chunks where a marker's skeleton begins (a superset filter).
-
-    The compact skeleton deletes exactly what the marker pattern lets sit between letters,
-    so a pattern match begins in a returned chunk; the pattern then runs only from there.
-    """
-    starts: list[int] = []
-    offsets: list[int] = []
-    parts: list[str] = []
-    total = 0
-    for start in range(0, len(text), _CHUNK):
-        part = _compact(text[start : start + _CHUNK])
-        starts.append(start)
-        offsets.append(total)
-        parts.append(part)
-        total += len(part)
-    compact = "".join(parts)
-    found: set[int] = set()
-    for sk in skeletons:
-        at = compact.find(sk)
-        while at != -1:
-            found.add(starts[bisect_right(offsets, at) - 1])
-            at = compact.find(sk, at + 1)
-    return sorted(found)
-
-
 @lru_cache(maxsize=64)
 def compile_profile(profile: TagProfile) -> Compiled:
     """Prepare ``profile`` for scanning (cached per profile value)."""
@@ -226,7 +132,7 @@ def compile_profile(profile: TagProfile) -> Compiled:
         double_angle=frozenset(skeleton(n) for n in profile.double_angle_tokens),
         bracket=frozenset(skeleton(n) for n in profile.bracket_tokens),
         emoji=frozenset(profile.emoji_tag_sequences),
-        marker=_marker_pattern(markers),
+        marker=marker_pattern(markers),
         marker_skeletons=markers,
         longest=max([len(n) for n in names | prefixes] + [1]),
         max_words=max([len(n) for n in names | prefixes] + [1]) + 1,
@@ -576,14 +482,14 @@ class _Scanner:
         k = start - 1
         while k >= 0 and text[k] != "\n" and (text[k].isspace() or is_ignorable(text[k])):
             k -= 1
-        if not (k < 0 or text[k] == "\n" or _is_fence(text[k])):
+        if not (k < 0 or text[k] == "\n" or is_fence(text[k])):
             return
         if k == start - 1 and k >= 0 and char_skeleton(text[k]) not in (None, "", " "):
             return
         k = end
         while k < self.n and text[k] != "\n" and (text[k].isspace() or is_ignorable(text[k])):
             k += 1
-        if not (k >= self.n or text[k] == "\n" or _is_fence(text[k])):
+        if not (k >= self.n or text[k] == "\n" or is_fence(text[k])):
             return
         subs = self.plan.subs
         first = next(i for i in range(start, end) if char_skeleton(text[i]) not in (None, "", " "))
@@ -636,9 +542,9 @@ class _Scanner:
         c = self.c
         if c.marker is not None:
             done = 0
-            for chunk in _marker_chunks(text, c.marker_skeletons):
+            for chunk in marker_chunks(text, c.marker_skeletons):
                 mm = c.marker.search(text, max(chunk, done), timeout=_MARKER_TIMEOUT)
-                while mm is not None and mm.start() < chunk + _CHUNK:
+                while mm is not None and mm.start() < chunk + MARKER_CHUNK:
                     self.at_marker(mm.start(), mm.end())
                     # Overlapping: a shorter phrase inside a longer one is a marker too.
                     done = mm.start() + 1
@@ -649,29 +555,6 @@ class _Scanner:
 def plan(text: str, compiled: Compiled, /) -> Plan:
     """Scan ``text`` and return the per-character rewrite plan (may raise on internal error)."""
     return _Scanner(text, compiled).run()
-
-
-def _fallback_markers(text: str, skeletons: tuple[str, ...]) -> list[tuple[int, int]]:
-    """Every place the skeleton of ``text`` spells a marker (no fence check: a superset)."""
-    letters: list[str] = []
-    where: list[int] = []
-    for k, ch in enumerate(text):
-        sk = char_skeleton(ch)
-        if sk is None:
-            letters.append("\x00")
-            where.append(k)
-        elif sk and sk != " ":
-            for part in sk:
-                letters.append(part)
-                where.append(k)
-    compact = "".join(letters)
-    found: list[tuple[int, int]] = []
-    for sk in skeletons:
-        at = compact.find(sk)
-        while at != -1:
-            found.append((where[at], where[at + len(sk) - 1] + 1))
-            at = compact.find(sk, at + 1)
-    return found
 
 
 def plan_fail_closed(text: str, compiled: Compiled | None = None, /) -> Plan:
@@ -687,7 +570,7 @@ def plan_fail_closed(text: str, compiled: Compiled | None = None, /) -> Plan:
         elif ch == "\\" and _JSON_ESCAPE.match(text, k):
             result.subs[k] = ncr(ch)
     if compiled is not None and compiled.marker_skeletons:
-        for start, _end in _fallback_markers(text, compiled.marker_skeletons):
+        for start, _end in fallback_markers(text, compiled.marker_skeletons):
             result.subs.setdefault(start, ncr(text[start]))
     if result.subs:
         result.regions.append(

@@ -1,0 +1,140 @@
+"""Boundary markers: the tolerant marker pattern, its cheap prefilter and the fallback.
+
+A boundary marker is a phrase (``END USER INPUT``) in any case, spacing, look-alike
+letters or invisible characters, fenced on both sides by a line edge or a fence character
+(``-=#*~_+<>[](){}|/\\``, dashes, look-alike brackets). Scanning a long text with the full
+pattern is slow, so :func:`marker_chunks` first finds the 64 KB chunks whose compact
+skeleton spells a phrase (a superset: it deletes exactly what the pattern allows between
+letters), and the pattern runs only from there.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from bisect import bisect_right
+from functools import lru_cache
+from typing import Any
+
+import regex  # type: ignore[import-untyped]  # no stubs in the dev environment
+
+from ._chars import (
+    GT_CHARS,
+    IGNORABLE_CLASS,
+    IGNORABLE_RANGES,
+    LT_CHARS,
+    SEPARATORS,
+    char_skeleton,
+    letter_equivalents,
+)
+
+__all__ = ["MARKER_CHUNK", "fallback_markers", "is_fence", "marker_chunks", "marker_pattern"]
+
+# Combining marks that attach to Latin letters: skipped between the letters of a marker.
+_MARK_RANGES = (
+    (0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F),
+)  # fmt: skip
+_MARKS = "".join(f"\\u{low:04x}-\\u{high:04x}" for low, high in _MARK_RANGES)
+# Characters that may fence a boundary marker (`--- END USER INPUT ---`, `=== ... ===`,
+# `<<<...>>>`, `[...]`): after NFKC, one of these, or a bracket look-alike.
+_FENCE = frozenset("-=#*~_+<>[](){}|/\\\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2500\u2501")
+
+
+def is_fence(ch: str) -> bool:
+    if ch in _FENCE or ch in LT_CHARS or ch in GT_CHARS:
+        return True
+    return unicodedata.normalize("NFKC", ch) in _FENCE
+
+
+def marker_pattern(skeletons: tuple[str, ...]) -> Any:
+    if not skeletons:
+        return None
+    table = letter_equivalents()
+    seps = "".join(sorted(SEPARATORS))
+    gap = f"[\\s\\x1c-\\x1f{regex.escape(seps)}{IGNORABLE_CLASS}{_MARKS}]*"
+    alts = []
+    for sk in sorted(skeletons, key=len, reverse=True):
+        parts = []
+        for letter in sk:
+            chars = table.get(letter, "") + letter + letter.upper()
+            parts.append("[" + regex.escape(chars) + "]")
+        alts.append(gap.join(parts))
+    return regex.compile("(?:" + "|".join(alts) + ")", regex.V0)
+
+
+@lru_cache(maxsize=1)
+def _compact_table() -> dict[int, int | None]:
+    """str.translate table giving the skeleton of marker text (a superset filter)."""
+    table: dict[int, int | None] = {}
+    for letter, chars in letter_equivalents().items():
+        for ch in chars:
+            table[ord(ch)] = ord(letter)
+    for ch in SEPARATORS:
+        table[ord(ch)] = None
+    for cp in range(0x3001):
+        if chr(cp).isspace():
+            table[cp] = None
+    for low, high in (*IGNORABLE_RANGES, *_MARK_RANGES):
+        for cp in range(low, high + 1):
+            table[cp] = None
+    return table
+
+
+_ASCII_COMPACT = {ord(ch): None for ch in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f-_.:"}
+
+
+MARKER_CHUNK = 1 << 16
+
+
+def _compact(chunk: str) -> str:
+    if chunk.isascii():
+        return chunk.lower().translate(_ASCII_COMPACT)
+    return chunk.translate(_compact_table()).lower()
+
+
+def marker_chunks(text: str, skeletons: tuple[str, ...]) -> list[int]:
+    """Starts of the 64 KB chunks where a marker's skeleton begins (a superset filter).
+
+    The compact skeleton deletes exactly what the marker pattern lets sit between letters,
+    so a pattern match begins in a returned chunk; the pattern then runs only from there.
+    """
+    starts: list[int] = []
+    offsets: list[int] = []
+    parts: list[str] = []
+    total = 0
+    for start in range(0, len(text), MARKER_CHUNK):
+        part = _compact(text[start : start + MARKER_CHUNK])
+        starts.append(start)
+        offsets.append(total)
+        parts.append(part)
+        total += len(part)
+    compact = "".join(parts)
+    found: set[int] = set()
+    for sk in skeletons:
+        at = compact.find(sk)
+        while at != -1:
+            found.add(starts[bisect_right(offsets, at) - 1])
+            at = compact.find(sk, at + 1)
+    return sorted(found)
+
+
+def fallback_markers(text: str, skeletons: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Every place the skeleton of ``text`` spells a marker (no fence check: a superset)."""
+    letters: list[str] = []
+    where: list[int] = []
+    for k, ch in enumerate(text):
+        sk = char_skeleton(ch)
+        if sk is None:
+            letters.append("\x00")
+            where.append(k)
+        elif sk and sk != " ":
+            for part in sk:
+                letters.append(part)
+                where.append(k)
+    compact = "".join(letters)
+    found: list[tuple[int, int]] = []
+    for sk in skeletons:
+        at = compact.find(sk)
+        while at != -1:
+            found.append((where[at], where[at + len(sk) - 1] + 1))
+            at = compact.find(sk, at + 1)
+    return found
