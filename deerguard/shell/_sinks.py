@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._checks import check_args, check_package, check_write, interpreter_family
-from ._code import destructive_paths, scan_markers, shell_strings, written_paths
+from ._code import destructive_paths, eval_sources, scan_markers, shell_strings, written_paths
 from ._files import file_taint
 from ._flow import Flow
 from ._parse import parse
@@ -269,6 +269,16 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         if norm is not None and is_critical(norm):
             run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes {norm}",
                     None)
+    fetches, reads_stdin = eval_sources(text)
+    if fetches:
+        run.add("shell.tainted-exec", code.span, f"{inv.name} code downloads code and "
+                "evaluates it", None)
+    if reads_stdin and stdin is not None:
+        src = first_source(stdin.taint)
+        if src is not None:
+            run.add("shell.tainted-exec", code.span, f"{inv.name} code evaluates its "
+                    "stdin, which is fetched or decoded data",
+                    f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
     for path, _start, _end in written_paths(text, language=language):
         check_write(run.add, run.cp.paths, Field(path, code.span), run.cwd,
                     f"{inv.name} code writes")
@@ -317,17 +327,17 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             break
         if t in flags:
             if i + 1 < len(args):
-                interp_code(run, args[i + 1], family, inv)
+                interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
             return exec_flow(run, inv)
         code = _cluster_code(t, family, flags)
         if code is not None:
             # -pe CODE, -e'CODE', -lne CODE, -c'CODE': the code flag inside a cluster.
             if code:
-                interp_code(run, Field(code, f.span, f.taint), family, inv)
+                interp_code(run, Field(code, f.span, f.taint), family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 1:], run.cwd)
             elif i + 1 < len(args):
-                interp_code(run, args[i + 1], family, inv)
+                interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
             return exec_flow(run, inv)
         if family == "python" and t == "-m" and i + 1 < len(args):
