@@ -59,6 +59,8 @@ from .sanitize import (
     load_tag_profile,
     neutralize,
     neutralize_content,
+    sanitize_inbound,
+    sanitize_tool_result,
     wrap_untrusted,
 )
 from .shell import Classification, Classifier, ShellPolicy, classify
@@ -103,6 +105,8 @@ __all__ = [
     "read_receipt",
     "render_ledger",
     "resolve_model",
+    "sanitize_inbound",
+    "sanitize_tool_result",
     "stamp_receipt",
     "strip_caller_provenance",
     "validate_snapshot",

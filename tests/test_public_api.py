@@ -17,7 +17,8 @@ PINNED_TOP_LEVEL = {
     "classify", "Classification", "Classifier", "ShellPolicy",
     # sanitize
     "neutralize", "Neutralized", "Neutralizer", "neutralize_content", "TagProfile",
-    "load_tag_profile", "wrap_untrusted", "Wrapped", "is_remote_content",
+    "load_tag_profile", "wrap_untrusted", "Wrapped", "is_remote_content", "sanitize_inbound",
+    "sanitize_tool_result",
     # authz
     "Authorizer", "AuthzDecision", "Principal", "principal_from_context", "resolve_model",
     # provenance

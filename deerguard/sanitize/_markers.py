@@ -15,7 +15,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Any
 
-import regex  # type: ignore[import-untyped]  # no stubs in the dev environment
+import regex
 
 from ._chars import (
     GT_CHARS,
