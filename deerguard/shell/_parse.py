@@ -54,6 +54,8 @@ _TOP: frozenset[str] = frozenset()
 # that the young collections are few and cheap, and most commands skip the lock entirely.
 _GC_PAUSE_MIN_CHARS = 4_096
 _gc_lock = threading.Lock()
+# CPython only (3.7+); other interpreters keep the plain pause.
+_HAS_FREEZE = all(hasattr(gc, name) for name in ("freeze", "unfreeze", "get_freeze_count"))
 _gc_pausers = 0
 _gc_was_enabled = False
 
@@ -75,7 +77,7 @@ def _gc_paused(size: int) -> Iterator[None]:
         with _gc_lock:
             _gc_pausers -= 1
             if _gc_pausers == 0:
-                if gc.get_freeze_count() == 0:
+                if _HAS_FREEZE and gc.get_freeze_count() == 0:
                     _promote_young_objects()
                 if _gc_was_enabled:
                     gc.enable()
