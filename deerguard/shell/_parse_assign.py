@@ -14,6 +14,8 @@ from deerguard.shell._parse_state import Pending
 from deerguard.shell.ast import Assignment, Literal, Redirect, Word
 
 _REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">")
+_REDIRECT_OPS3 = frozenset(op for op in _REDIRECT_OPS if len(op) == 3)
+_REDIRECT_OPS2 = frozenset(op for op in _REDIRECT_OPS if len(op) == 2)
 
 
 class AssignRedirectParser(ExpansionParser):
@@ -123,7 +125,14 @@ class AssignRedirectParser(ExpansionParser):
             return None
         if s[i] in "<>" and i + 1 < n and s[i + 1] == "(" and fd is None:
             return None  # process substitution: a word
-        op = next((o for o in _REDIRECT_OPS if s.startswith(o, i, n)), None)
+        # The longest operator of _REDIRECT_OPS at ``i`` (the region may end before ``s``).
+        op: str | None = None
+        if s[i : min(i + 3, n)] in _REDIRECT_OPS3:
+            op = s[i : i + 3]
+        elif s[i : min(i + 2, n)] in _REDIRECT_OPS2:
+            op = s[i : i + 2]
+        elif s[i] != "&":
+            op = s[i]
         if op is None or (op[0] == "&" and fd is not None):
             return None
         self.i = i + len(op)

@@ -53,9 +53,13 @@ class CommandParser(AssignRedirectParser):
     def parse_list(self, stops: frozenset[str]) -> tuple[Statement, ...]:
         """Statements until end of input or a token in ``stops`` (or an enclosing stop)."""
         stmts: list[Statement] = []
-        if not self.enter():
-            self.leave()
-            return ()
+        st = self.st
+        st.depth += 1  # ``enter()`` inlined for the common case (within the limit)
+        if st.depth > st.max_depth or st.aborted:
+            st.depth -= 1
+            if not self.enter():
+                self.leave()
+                return ()
         active = self.stops
         for stop in stops:
             active[stop] = active.get(stop, 0) + 1

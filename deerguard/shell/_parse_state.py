@@ -79,7 +79,8 @@ class Base:
         self.in_subst = 0  # how many $( ) / <( ) bodies enclose the cursor
         # Extglob paren matching memo per region end: (matches, scanned from, scanned to).
         self.paren_memo: dict[int, tuple[dict[int, int], int, int]] = {}
-        self._peek_key = (-1, -1)
+        self._peek_i = -1  # memo of peek_reserved: cursor and region end it answered for
+        self._peek_n = -1
         self._peek_val: str | None = None
 
     # --- helpers --------------------------------------------------------------------------
@@ -130,13 +131,14 @@ class Base:
     def peek_reserved(self) -> str | None:
         # Asked several times at each command start (stop check, pipeline, command): memo.
         i = self.i
-        if i >= self.n or self.s[i] not in _RESERVED_FIRST:
+        n = self.n
+        if i >= n or self.s[i] not in _RESERVED_FIRST:
             return None
-        key = (i, self.n)
-        if key == self._peek_key:
+        if i == self._peek_i and n == self._peek_n:
             return self._peek_val
-        m = RESERVED_RE.match(self.s, self.i, self.n)
-        self._peek_key = key
+        m = RESERVED_RE.match(self.s, i, n)
+        self._peek_i = i
+        self._peek_n = n
         self._peek_val = m.group() if m else None
         return self._peek_val
 
