@@ -157,15 +157,21 @@ def _ssh(fields: list[Field], j: int) -> Remote:
 
 
 def _nsenter(fields: list[Field], j: int) -> Remote:
+    """nsenter's options (they precede its command): ``-t 1`` / ``--all`` is the host."""
     out = Remote()
-    texts = [f.text for f in fields[j:]]
-    for k, t in enumerate(texts):
-        nxt = texts[k + 1] if k + 1 < len(texts) else ""
+    n = len(fields)
+    while j < n and fields[j].text.startswith("-"):
+        t = fields[j].text
+        nxt = fields[j + 1].text if j + 1 < n else ""
         if (t in ("-t", "--target") and nxt == "1") or t in ("-t1", "--target=1") or (
                 t in ("-a", "--all")):
-            out.escapes.append((fields[j + k], "nsenter enters the namespaces of PID 1 (the "
+            out.escapes.append((fields[j], "nsenter enters the namespaces of PID 1 (the "
                                 "host's init)"))
             break
+        if t == "--":
+            break
+        j += 2 if t in ("-t", "--target", "-S", "-G", "-w", "-r", "--setuid", "--setgid",
+                        "--wd", "--root") else 1
     return out
 
 

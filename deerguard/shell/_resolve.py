@@ -144,9 +144,7 @@ def resolve(fields: list[Field]) -> Resolution:
             start = _subcommand(fields, start, spec)
             if start < 0:
                 return Resolution(chain)
-        elif name == "runuser" and not any(
-                f.text in ("-u", "--user") or f.text.startswith("--user=")
-                for f in fields[i + 1:]):
+        elif name == "runuser" and not _has_user_option(fields, i + 1):
             return Resolution(chain)  # runuser [-l] USER -c CMD: su's syntax
         wrappers.append(name)
         privileged = privileged or spec.privileged
@@ -250,6 +248,17 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             continue
         break
     return j, None, j >= n
+
+
+def _has_user_option(fields: list[Field], j: int) -> bool:
+    """``runuser -u USER CMD`` (a wrapper) rather than ``runuser [-l] USER -c CMD``."""
+    while j < len(fields) and fields[j].text.startswith("-") and fields[j].text != "--":
+        t = fields[j].text
+        if t in ("-u", "--user") or t.startswith(("--user=", "-u")):
+            return True
+        j += 2 if t in ("-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w",
+                        "--whitelist-environment") else 1
+    return False
 
 
 def _subcommand(fields: list[Field], j: int, spec: Wrapper) -> int:
