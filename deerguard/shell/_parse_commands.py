@@ -131,6 +131,11 @@ class CommandParser(AssignRedirectParser):
             elif c == "\n":
                 term = "\n"
                 self.newline()
+        if self.posmap is None:
+            base = self.base
+            if term is None or term == "\n":
+                return new_statement((base + start, cmd.span[1]), cmd, term)
+            return new_statement((base + start, base + end), cmd, term)
         if term is None or term == "\n":
             end = self.local(cmd.span[1])
         return new_statement(self.sp(start, end), cmd, term)
@@ -336,13 +341,18 @@ class CommandParser(AssignRedirectParser):
                 self.i = i + 1
                 continue
             words.append(word)
-        begin = self.abs(start)
+        begin = base + start if posmap is None else self.abs(start)
         end = words[-1].span[1] if words else begin
         if assigns and assigns[-1].span[1] > end:
             end = assigns[-1].span[1]
         if redirs and redirs[-1].span[1] > end:
             end = redirs[-1].span[1]
-        return new_simple((begin, end), tuple(assigns), tuple(words), tuple(redirs))
+        return new_simple(
+            (begin, end),
+            tuple(assigns) if assigns else (),
+            tuple(words),
+            tuple(redirs) if redirs else (),
+        )
 
     def function_parens(self, start: int, name_word: Word) -> Command | None:
         name = name_word.literal_value()
