@@ -312,3 +312,19 @@ def test_download_cradles_inside_interpreter_code_block(command: str) -> None:
 def test_interpreter_code_that_fetches_data_or_evaluates_local_input_is_not_a_cradle(
         command: str) -> None:
     assert "shell.tainted-exec" not in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "$(which rm) -rf /", "\"$(command -v curl)\" u | sh", "p=$(type -P rm); $p -rf ~",
+])
+def test_program_lookups_resolve_to_the_named_program(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK
+    assert "shell.dynamic-command" in result.rule_ids  # the directory is still unknown
+
+
+@pytest.mark.parametrize("command", [
+    "c=${a:-r}${b:-m}; $c -rf /", "t=${T:-/}; rm -rf $t", "d=$X/; rm -rf $d",
+])
+def test_assignments_keep_each_possible_value_of_their_expansions(command: str) -> None:
+    assert "shell.recursive-delete" in classify(command).rule_ids

@@ -287,6 +287,13 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     passed: str | None = None
     if name in ("basename", "dirname") and args and all(f.static for f in args):
         passed = basename_output(name, texts)
+    elif name in ("which", "command", "type", "whence") and args and all(
+            f.static for f in args) and (name == "which" or any(
+            t in ("-v", "-p", "-P", "-a", "-pa") for t in texts)):
+        # $(which rm), $(command -v rm): the named program, in a directory of PATH that is
+        # not known statically (so the name resolves and still counts as dynamic).
+        passed = "\n".join(t if "/" in t else DYN + "/" + t for t in texts
+                           if not t.startswith("-"))
     if name == "find":
         # find prints paths under its roots: xargs after it works on them (ROOT/*).
         roots = [f.text for f in args[:next((i for i, f in enumerate(args)

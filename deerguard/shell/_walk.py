@@ -312,8 +312,18 @@ class Run:
             var = Var(alts=(items[0] if items else "",), taint=frozenset(taint),
                       items=tuple(items))
         else:
-            value = self.exp.expand_one(a.value) if a.value is not None else Field("", a.span)
-            var = Var(alts=(value.text,), taint=value.taint)
+            exp = self.exp
+            saved, exp.alts_seen = exp.alts_seen, 1
+            value = exp.expand_one(a.value) if a.value is not None else Field("", a.span)
+            alts = [value.text]
+            if a.value is not None:
+                # c=${x:-r}${y:-m}; $c: keep each possible value (bounded), like words do.
+                for choice in range(1, min(exp.alts_seen, 4)):
+                    alt = exp.expand_one(a.value, choice).text
+                    if alt not in alts and len(alt) <= _MAX_VALUE:
+                        alts.append(alt)
+            exp.alts_seen = saved
+            var = Var(alts=tuple(alts), taint=value.taint)
         self.check_assignment(a.name, value, a.span)
         if persist:
             old = self.env.get(a.name)
