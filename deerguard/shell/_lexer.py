@@ -16,6 +16,7 @@ from deerguard.shell.ast import (
     Command,
     Comment,
     Literal,
+    ParamExp,
     ParseIssue,
     Redirect,
     Script,
@@ -263,6 +264,74 @@ def new_literal(span: tuple[int, int], value: str) -> Literal:
     node = _new(Literal)
     _lit_span(node, span)
     _lit_value(node, value)
+    return node
+
+
+_pe = ParamExp.__dict__
+_pe_set = tuple(
+    _pe[name].__set__ for name in ("span", "name", "short", "prefix", "index", "op", "args")
+)
+_as = Assignment.__dict__
+_as_set = tuple(
+    _as[name].__set__ for name in ("span", "name", "value", "append", "index", "array")
+)
+_rd = Redirect.__dict__
+_rd_set = tuple(_rd[name].__set__ for name in ("span", "op", "target", "fd", "heredoc"))
+
+
+def new_param(
+    span: tuple[int, int],
+    name: str,
+    short: bool,
+    prefix: str = "",
+    index: Word | None = None,
+    op: str | None = None,
+    args: tuple[Word, ...] = (),
+) -> ParamExp:
+    """``ParamExp(...)`` (all fields, in order), built without the dataclass ``__init__``."""
+    node = _new(ParamExp)
+    a, b, c, d, e, f, g = _pe_set
+    a(node, span)
+    b(node, name)
+    c(node, short)
+    d(node, prefix)
+    e(node, index)
+    f(node, op)
+    g(node, args)
+    return node
+
+
+def new_assignment(
+    span: tuple[int, int],
+    name: str,
+    value: Word | None,
+    append: bool,
+    index: Word | None,
+    array: tuple[Word, ...] | None,
+) -> Assignment:
+    """``Assignment(...)`` (all fields, in order), built without the dataclass ``__init__``."""
+    node = _new(Assignment)
+    a, b, c, d, e, f = _as_set
+    a(node, span)
+    b(node, name)
+    c(node, value)
+    d(node, append)
+    e(node, index)
+    f(node, array)
+    return node
+
+
+def new_redirect(
+    span: tuple[int, int], op: str, target: Word | None, fd: str | None
+) -> Redirect:
+    """``Redirect(span, op, target, fd)`` (no heredoc yet), without the dataclass ``__init__``."""
+    node = _new(Redirect)
+    a, b, c, d, e = _rd_set
+    a(node, span)
+    b(node, op)
+    c(node, target)
+    d(node, fd)
+    e(node, None)
     return node
 
 

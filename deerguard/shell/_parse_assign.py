@@ -8,6 +8,8 @@ from deerguard.shell._lexer import (
     NAME_RE,
     RawPart,
     heredoc_delimiter,
+    new_assignment,
+    new_redirect,
 )
 from deerguard.shell._parse_expand import ExpansionParser
 from deerguard.shell._parse_state import Pending
@@ -88,7 +90,7 @@ class AssignRedirectParser(ExpansionParser):
             array = self.array_elements()
         else:
             value = self.word(assign=True)
-        return Assignment(self.sp(start, self.i), m.group(), value, append, index, array)
+        return new_assignment(self.sp(start, self.i), m.group(), value, append, index, array)
 
     def array_elements(self) -> tuple[Word, ...]:
         open_at = self.i
@@ -141,7 +143,7 @@ class AssignRedirectParser(ExpansionParser):
         if target is None:
             self.issue(self.i, f"expected a word after '{op}'", incomplete=self.i >= n)
         end = self.local(target.span[1]) if target is not None else i + len(op)
-        red = Redirect(self.sp(start, end), op, target, fd)
+        red = new_redirect(self.sp(start, end), op, target, fd)
         if op in ("<<", "<<-") and target is not None:
             raw = s[self.local(target.span[0]) : self.local(target.span[1])]
             delim, quoted = heredoc_delimiter(raw)

@@ -16,6 +16,7 @@ from deerguard.shell._lexer import (
     RawPart,
     merge_literals,
     new_literal,
+    new_param,
 )
 from deerguard.shell._parse_words import Pending, WordParser
 from deerguard.shell.ast import (
@@ -116,7 +117,7 @@ class ExpansionParser(WordParser):
             else:
                 self.issue(start, "unclosed ${", incomplete=True)
         self.leave()
-        return ParamExp(self.sp(start, self.i), name, False, prefix, index, op, tuple(args))
+        return new_param(self.sp(start, self.i), name, False, prefix, index, op, tuple(args))
 
     def skip_to_brace(self) -> None:
         j = self.s.find("}", self.i, self.n)

@@ -18,6 +18,7 @@ from deerguard.shell._lexer import (
     decode_ansi_c,
     merge_literals,
     new_literal,
+    new_param,
     new_word,
     plain_word,
 )
@@ -29,7 +30,6 @@ from deerguard.shell.ast import (
     DoubleQuoted,
     Escaped,
     Literal,
-    ParamExp,
     ProcSubst,
     SingleQuoted,
     Statement,
@@ -298,10 +298,10 @@ class WordParser(Base):
         m = NAME_RE.match(s, i + 1, n)
         if m:
             self.i = m.end()
-            return ParamExp(self.sp(i, m.end()), m.group(), short=True)
+            return new_param(self.sp(i, m.end()), m.group(), True)
         if nxt.isdigit() and nxt.isascii() or nxt in _SPECIAL_PARAMS and nxt:
             self.i = i + 2
-            return ParamExp(self.sp(i, i + 2), nxt, short=True)
+            return new_param(self.sp(i, i + 2), nxt, True)
         self.i = i + 1
         return new_literal(self.sp(i, i + 1), "$")
 
