@@ -20,7 +20,7 @@ from ._words import DYN, NO_TAINT, Field, Source, Taint
 __all__ = ["basename_output", "dir_key", "download_name", "download_target", "file_taint", "in_dir",
            "track_writes"]
 
-_ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "cpio", "unrar",
+_ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "zip", "7z", "7za", "cpio", "unrar",
                         "busybox-tar"})
 _MAX_FILES = 256
 
@@ -113,7 +113,9 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
     elif name == "git":
         _git_clone(run_files, args, fetched, cwd)
     elif name in _ARCHIVERS and taint:
-        _extract(run_files, inv, taint, cwd)
+        if name != "zip":
+            _extract(run_files, inv, taint, cwd)
+        _archive_out(run_files, inv, taint, cwd)
 
 
 def _git_clone(files: dict[str, Taint], args: list[Field], fetched: Taint,
@@ -144,8 +146,35 @@ def _git_clone(files: dict[str, Taint], args: list[Field], fetched: Taint,
         _put(files, dir_key(path), fetched)
 
 
+def _archive_out(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: str | None
+                 ) -> None:
+    """The archive ``tar cf FILE ...`` / ``zip FILE ...`` writes carries what it read."""
+    texts = [f.text for f in inv.args]
+    out: str | None = None
+    if inv.name in ("unzip", "unrar", "cpio"):
+        return
+    if inv.name in ("zip", "7z", "7za"):
+        ops = [t for t in texts if not t.startswith("-") and t not in ("a", "u")]
+        out = ops[0] if ops else None
+    else:
+        for k, t in enumerate(texts):
+            nxt = texts[k + 1] if k + 1 < len(texts) else None
+            if t.startswith("--file="):
+                out = t.split("=", 1)[1]
+            elif (t == "--file" or (not t.startswith("--") and t.endswith("f") and (
+                    t.startswith("-") or k == 0))) and nxt is not None:
+                out = nxt
+    if out and out != "-":
+        _put(files, norm_path(out, cwd), taint)
+
+
 def _extract(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: str | None) -> None:
     texts = [f.text for f in inv.args]
+    if inv.name in ("7z", "7za") and "x" not in texts and "e" not in texts:
+        return
+    if inv.name == "cpio" and not any(t in ("-i", "--extract") or (
+            t.startswith("-") and not t.startswith("--") and "i" in t) for t in texts):
+        return
     if inv.name in ("tar", "bsdtar", "gtar", "busybox-tar"):
         first = texts[0] if texts else ""
         extracting = any(t in ("-x", "--extract", "--get") or (

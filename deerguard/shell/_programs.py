@@ -18,7 +18,7 @@ from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation
-from ._secrets import HTTP_CLIENTS, secret_file, secret_printer, sent_args
+from ._secrets import HTTP_CLIENTS, bulk_secret_source, secret_file, secret_printer, sent_args
 from ._sinks import (
     AWKS,
     awk_program,
@@ -243,7 +243,8 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     if printed:
         run.add("shell.sensitive-read", inv.word.span, f"{name} prints private key "
                 "material", None)
-    if name not in R.METADATA_ONLY and secret_file(args):
+    if name not in R.METADATA_ONLY and (secret_file(args) or
+                                        bulk_secret_source(name, args, run.cwd)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if name in R.NETWORK_SENDERS:
         leaked = [s for s in taint if s.kind == "secret"]

@@ -11,9 +11,10 @@ given to a network tool as an auth header or option is how it authenticates, not
 from __future__ import annotations
 
 from . import _rules as R
+from ._paths import norm_path
 from ._words import Field
 
-__all__ = ["HTTP_CLIENTS", "secret_file", "secret_printer", "sent_args"]
+__all__ = ["HTTP_CLIENTS", "bulk_secret_source", "secret_file", "secret_printer", "sent_args"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -76,3 +77,33 @@ def sent_args(args: list[Field]) -> list[Field]:
             continue  # httpie / xh header item: Authorization:Bearer\ $TOKEN
         out.append(f)
     return out
+
+
+_BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "rsync", "scp",
+                           "sftp", "rclone", "gsutil", "s3cmd", "aws", "restic", "borg"})
+_SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.config",
+                           "/var/run/secrets", "/run/secrets", "~/.local/share"})
+
+
+def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
+    """An archiver or copier reading a whole directory that holds secrets (``tar cz ~``,
+    ``rsync -a ~/ host:``, ``aws s3 sync /etc s3://b``): its output carries them."""
+    if name not in _BULK_READERS:
+        return False
+    texts = [f.text for f in args]
+    if name in ("tar", "bsdtar", "gtar") and not any(
+            t in ("-c", "--create") or (t[:1] != "-" and k == 0 and "c" in t) or (
+                t.startswith("-") and not t.startswith("--") and "c" in t)
+            for k, t in enumerate(texts)):
+        return False
+    operands = [f for f in args if not f.text.startswith("-")]
+    if name in ("rsync", "scp", "sftp", "rclone", "gsutil", "s3cmd", "aws") and operands:
+        operands = operands[:-1]  # the last operand is the destination
+    for f in operands:
+        path = norm_path(f.text.rstrip("/") or "/", cwd)
+        if path is None:
+            continue
+        if path in _SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
+                                     path.count("/") == 2):
+            return True
+    return False
