@@ -332,15 +332,32 @@ class WordParser(Base):
     def backtick(self, *, quoted: bool) -> CmdSubst:
         """`` `...` ``: unescape ``\\$ \\` \\\\`` (and ``\\"`` in double quotes), parse the body."""
         s, n, start = self.s, self.n, self.i
+        j = start + 1
+        close = s.find("`", j, n)
+        end = n if close < 0 else close
+        if self.posmap is None and s.find("\\", j, end) < 0:
+            # No backslash before the closing backtick (the common case): nothing to unescape,
+            # so parse the body in place as its own script (no copy, no sub-parser).
+            if close < 0:
+                self.issue(start, "unclosed backtick substitution", incomplete=True)
+            after = min(end + 1, n)
+            saved_stops, saved_pending, saved_subst = self.stops, self.pending, self.in_subst
+            self.n, self.stops, self.pending, self.in_subst = end, {}, [], 0
+            self.i = j
+            body = self.parse_list(_EMPTY)
+            if self.pending:
+                self.finish()
+            self.n, self.stops, self.pending = n, saved_stops, saved_pending
+            self.in_subst = saved_subst
+            self.i = after
+            base = self.base
+            return CmdSubst((base + start, base + after), body, True)
         buf: list[str] = []
         dropped: list[int] = []  # local positions of removed backslashes
-        j = start + 1
         run = j
         escapes = '$`\\"' if quoted else "$`\\"
-        close = s.find("`", j, n)
-        if s.find("\\", j, n if close < 0 else close) < 0:
-            # No backslash before the closing backtick: nothing to unescape (common case).
-            j = n if close < 0 else close
+        if s.find("\\", j, end) < 0:
+            j = end  # nothing to unescape (only the offsets need mapping)
         while j < n and s[j] != "`":  # scan escapes (skipped when no backslash came first)
             m = BACKTICK_SPECIAL_RE.search(s, j, n)
             if m is None:
