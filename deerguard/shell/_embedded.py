@@ -27,7 +27,8 @@ _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remoteco
 _OPTION_CODE_PROGRAMS = frozenset({"tmux", "git", "ssh", "scp", "sftp", "tar", "gtar",
                                    "bsdtar", "zip", "rsync", "man", "vim", "vi", "nvim",
                                    "view", "ex", "less", "make", "gmake", "npx", "bunx",
-                                   "pnpx"})
+                                   "pnpx", "sed", "gsed", "psql", "mysql", "mariadb",
+                                   "sqlite3", "gdb", "lldb", "complete", "compgen"})
 
 
 def _git_value(setting: str) -> str | None:
@@ -105,11 +106,69 @@ def embedded_code(inv: Invocation) -> list[Field]:
             take(f, t.split("!", 1)[1])
         elif name in ("make", "gmake") and t.startswith("SHELL="):
             take(f, t.split("=", 1)[1])
+        elif name in ("sed", "gsed") and not t.startswith("-") or (
+                name in ("sed", "gsed") and t in ("-e", "--expression") and nxt is not None):
+            script = nxt if t in ("-e", "--expression") and nxt is not None else f
+            for code in _sed_exec(script.text):
+                take(script, code)
+            if not t.startswith("-"):
+                break  # only the first operand is the script (the rest are files)
+        elif name in ("complete", "compgen") and t == "-C" and nxt is not None:
+            take(nxt, nxt.text)  # complete -C CMD: run to produce completions
+        elif name in _CLIENT_ESCAPES and t in _CLIENT_ESCAPES[name] and nxt is not None:
+            for line in nxt.text.replace(";", "\n").splitlines():
+                line = line.strip()
+                for prefix in ("\\!", "\\! ", "system ", "!", "shell ", ".shell ", ".system "):
+                    if line.startswith(prefix):
+                        take(nxt, line[len(prefix):])  # psql -c '\! cmd', gdb -ex '!cmd'
+                        break
         elif name in ("npx", "bunx", "pnpx") and t in ("-c", "--call") and nxt is not None:
             take(nxt, nxt.text)  # npx -c 'CMD': a command string run by a shell
         elif name in ("npx", "bunx", "pnpx") and t.startswith("--call="):
             take(f, t.split("=", 1)[1])
     return out
+
+
+# Database and debugger clients whose command option runs shell escapes (\! cmd, !cmd).
+_CLIENT_ESCAPES = {"psql": ("-c", "--command"), "mysql": ("-e", "--execute"),
+                   "mariadb": ("-e", "--execute"), "sqlite3": ("-cmd",),
+                   "gdb": ("-ex", "-iex", "--eval-command"), "lldb": ("-o", "--one-line"),
+                   "complete": ("-C",), "compgen": ("-C",)}
+
+
+def _sed_exec(script: str) -> list[str]:
+    """GNU sed commands that run shell code: ``e CMD`` and the ``e`` flag of ``s///e``."""
+    out: list[str] = []
+    for part in script.replace(";", "\n").splitlines():
+        cmd = part.strip().lstrip("0123456789,$~!+ ")
+        if cmd.startswith("e ") and cmd[2:].strip():
+            out.append(cmd[2:].strip())
+        elif cmd.startswith("s") and len(cmd) > 3:
+            pieces = _split_unescaped(cmd[2:], cmd[1])
+            if len(pieces) >= 3 and "e" in pieces[2] and pieces[2].isalnum():
+                out.append(pieces[1])
+    return out
+
+
+def _split_unescaped(text: str, delim: str) -> list[str]:
+    """Split a sed ``s`` body on ``delim``; ``\\delim`` stands for the delimiter itself."""
+    pieces: list[str] = []
+    cur: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            cur.append(text[i + 1] if text[i + 1] == delim else text[i:i + 2])
+            i += 2
+            continue
+        if ch == delim:
+            pieces.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    pieces.append("".join(cur))
+    return pieces
 
 
 _TMUX_RUN = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw",

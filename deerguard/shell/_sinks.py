@@ -24,8 +24,9 @@ from ._words import DYN, NO_TAINT, Field, Source, Var, first_source
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["awk_program", "download_exec", "exec_flow", "interp_code", "interpreter_program",
-           "run_code", "script_sink", "shell_program", "stdin_sink", "su_program"]
+__all__ = ["awk_program", "code_variable", "download_exec", "exec_flow", "interp_code",
+           "interpreter_program", "run_code", "script_sink", "shell_program", "stdin_sink",
+           "su_program"]
 
 STDIN_PATHS = frozenset({"-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"})
 _DYN_VAR = "__deerguard_dynamic"
@@ -42,6 +43,29 @@ def download_exec(run: Run, word: Field, taint: frozenset[Source], name: str) ->
     detail = f"{src.describe()} was written to {word.text}" if src else None
     run.add("shell.download-exec", word.span, f"runs {word.text}, a file written with "
             "fetched or decoded data in the same command", detail)
+
+
+def code_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:
+    """``PROMPT_COMMAND=CODE``, ``PS4='$(CODE)'``, ``BASH_ENV=FILE``: classify what runs."""
+    src = first_source(value.taint)
+    if src is not None:
+        run.add("shell.tainted-exec", span, f"{name} runs fetched or decoded code",
+                f"{src.describe()} reaches {name}")
+        return
+    if name in ("BASH_ENV", "ENV"):
+        path = norm_path(value.text, run.cwd)
+        taint = file_taint(run.files, path)
+        if taint:
+            download_exec(run, Field(value.text, span), taint, name)
+        return
+    if DYN in value.text:
+        return
+    text = value.text
+    if name != "PROMPT_COMMAND":
+        if "$(" not in text and "`" not in text:
+            return
+        text = ": " + text  # a prompt string: only its substitutions run
+    run.run_code(Field(text, span), name, span, None, positional=[])
 
 
 def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:

@@ -85,6 +85,7 @@ _SAFE_BUILTINS = frozenset({"cd", "pwd", "echo", "printf", "true", "false", ":",
                             "wait", "break", "continue", "set", "declare", "typeset",
                             "readonly", "eval", "source", ".", "command", "builtin", "exec",
                             "pushd", "popd", "umask", "trap", "let", "alias", "type", "hash"})
+_CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
 _ASSIGN_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
 
@@ -344,8 +345,10 @@ class Run:
         elif name == "PATH":
             self.add("shell.path-change", span, "changes PATH, which decides what every "
                      "command name runs", None)
-        elif name in ("BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4") and value.text:
-            self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
+        elif name in _CODE_VARS and value.text:
+            if name not in ("PS0", "PS1", "PS2"):
+                self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
+            S.code_variable(self, name, value, span)
 
     def simple(self, cmd: ast.SimpleCommand, stdin: Flow | None) -> Flow:
         if not cmd.words:
