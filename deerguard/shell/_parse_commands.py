@@ -145,9 +145,16 @@ class CommandParser(AssignRedirectParser):
         first = self.pipeline()
         if first is None:
             return None
+        s, n, st = self.s, self.n, self.st
+        if not st.aborted:  # fast exit: no ``&&``/``||`` follows (most statements)
+            at = self.i
+            if at < n and s[at] in " \t\\":
+                self.blanks()
+                at = self.i
+            if at + 1 >= n or (s[at] != "&" and s[at] != "|") or s[at + 1] != s[at]:
+                return first
         cmds: list[Command] = [first]
         ops: list[str] = []
-        s, n, st = self.s, self.n, self.st
         while not st.aborted:
             at = self.i
             if at < n and s[at] in " \t\\":  # skip the call when not at a blank
@@ -202,9 +209,16 @@ class CommandParser(AssignRedirectParser):
             # ``time`` / ``!`` with no command: keep the prefix covered by a node.
             first = SimpleCommand(self.sp(self.i, self.i))
             negated = negated or not timed
+        s, n, st = self.s, self.n, self.st
+        if not negated and not timed and not st.aborted:  # fast exit: no ``|`` follows
+            i = self.i
+            if i < n and s[i] in " \t\\":
+                self.blanks()
+                i = self.i
+            if i >= n or s[i] != "|":
+                return first
         cmds: list[Command] = [first]
         ops: list[str] = []
-        s, n, st = self.s, self.n, self.st
         while not st.aborted:
             i = self.i
             if i < n and s[i] in " \t\\":  # skip the call when not at a blank
