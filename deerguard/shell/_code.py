@@ -84,8 +84,10 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
     with spaces. The second value is true when a shell-running call takes a non-literal
     argument (dynamic code). Linear in ``len(code)``.
     """
-    backtick = language in ("perl", "ruby", "php")
+    backtick = language in ("perl", "ruby", "php", "julia")  # julia: run(`cmd`)
     calls = _CALLS_COMMON if language == "python" else _CALLS_COMMON + _CALLS_NOT_PYTHON
+    if language == "osascript":
+        calls = (*calls, "script")  # do shell script "cmd"
     lits = _literals(code, backtick)
     out: list[Snippet] = []
     dynamic = False
@@ -123,7 +125,7 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
                     code, start - len(between) + between.rindex("(")) == "system":
                 out.append(Snippet(value[1:], start, end))
             continue
-        if language in ("perl", "ruby") and between[-1:] in (" ", "\t") and \
+        if language in ("perl", "ruby", "osascript") and between[-1:] in (" ", "\t") and \
                 _ident_before(code, start) in calls:
             group.append((start, end, value))  # perl/ruby: system "cmd" or exec "rm", "/"
             in_list = True

@@ -90,6 +90,7 @@ INTERPRETER_CODE_FLAGS: MappingProxyType[str, frozenset[str]] = MappingProxyType
     "deno": _fs("eval"),
     "bun": _fs("-e", "--eval", "-p", "--print"),
     "osascript": _fs("-e"),
+    "julia": _fs("-e", "--eval", "-E", "--print"),
     "pwsh": _fs("-c", "-command", "-Command"),
     "Rscript": _fs("-e"),
     "tclsh": _fs(),
