@@ -97,8 +97,7 @@ class WordParser(Base):
                 return plain_word(span, m.group())
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
-        st = self.st
-        while self.i < n and not st.aborted:
+        while self.i < n and not self.st.aborted:
             i = self.i
             c = s[i]
             if c in _QUOTE_START:  # first: no literal run or other case starts with these
