@@ -6,14 +6,18 @@ import gc
 
 import pytest
 
+import deerguard.shell._parse as parse_module
 from deerguard.shell._parse import parse
 
 BIG = "echo a | b && c; " * 2000  # well above the pause threshold
 
 
 @pytest.mark.skipif(not hasattr(gc, "freeze"), reason="gc.freeze is CPython-only")
-def test_large_parse_does_not_leave_its_tree_in_the_young_generation() -> None:
+def test_large_parse_does_not_leave_its_tree_in_the_young_generation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """After a large parse the next young collection must not rescan the whole new tree."""
+    monkeypatch.setattr(parse_module, "_promote_ok", True)  # in case a test froze objects
     assert gc.isenabled()
     script = parse(BIG)
     assert len(script.statements) == 2000
@@ -23,8 +27,11 @@ def test_large_parse_does_not_leave_its_tree_in_the_young_generation() -> None:
 
 
 @pytest.mark.skipif(not hasattr(gc, "freeze"), reason="gc.freeze is CPython-only")
-def test_large_parse_keeps_an_applications_frozen_objects_frozen() -> None:
+def test_large_parse_keeps_an_applications_frozen_objects_frozen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Apps freeze objects before fork (copy-on-write); a parse must not unfreeze them."""
+    monkeypatch.setattr(parse_module, "_promote_ok", True)
     keep = [object() for _ in range(10)]
     gc.freeze()
     try:
@@ -33,6 +40,9 @@ def test_large_parse_keeps_an_applications_frozen_objects_frozen() -> None:
         parse(BIG)
         assert gc.get_freeze_count() == before
         assert gc.isenabled()
+        parse(BIG)  # promotion is now off for good: the frozen set is not even counted again
+        assert gc.get_freeze_count() == before
+        assert parse_module._promote_ok is False
     finally:
         gc.unfreeze()
     del keep

@@ -54,15 +54,17 @@ _TOP: frozenset[str] = frozenset()
 # that the young collections are few and cheap, and most commands skip the lock entirely.
 _GC_PAUSE_MIN_CHARS = 4_096
 _gc_lock = threading.Lock()
-# CPython only (3.7+); other interpreters keep the plain pause.
-_HAS_FREEZE = all(hasattr(gc, name) for name in ("freeze", "unfreeze", "get_freeze_count"))
+# CPython only (3.7+); other interpreters keep the plain pause. Switched off for good once
+# the application is seen to freeze objects itself: ``get_freeze_count()`` walks the whole
+# frozen set, which must not become a per-parse cost.
+_promote_ok = all(hasattr(gc, name) for name in ("freeze", "unfreeze", "get_freeze_count"))
 _gc_pausers = 0
 _gc_was_enabled = False
 
 
 @contextmanager
 def _gc_paused(size: int) -> Iterator[None]:
-    global _gc_pausers, _gc_was_enabled
+    global _gc_pausers, _gc_was_enabled, _promote_ok
     if size < _GC_PAUSE_MIN_CHARS:
         yield
         return
@@ -77,8 +79,11 @@ def _gc_paused(size: int) -> Iterator[None]:
         with _gc_lock:
             _gc_pausers -= 1
             if _gc_pausers == 0:
-                if _HAS_FREEZE and gc.get_freeze_count() == 0:
-                    _promote_young_objects()
+                if _promote_ok:
+                    if gc.get_freeze_count() == 0:
+                        _promote_young_objects()
+                    else:
+                        _promote_ok = False
                 if _gc_was_enabled:
                     gc.enable()
 
