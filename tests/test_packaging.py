@@ -73,12 +73,17 @@ def test_readme_main_command_works_verbatim_on_a_fresh_copy(tmp_path: Path) -> N
     # The installed package (not the source tree) ships and reads the default policies.
     python = copy / ".venv" / "bin" / "python"
     probe = (
-        "import deerguard._resources as r, pathlib;"
-        "p = r.policy_path('shell/default.toml');"
-        "print(p); print(len(r.read_policy_text('shell/default.toml')))"
+        "import deerguard, deerguard._resources as r\n"
+        "from deerguard.shell import default_policy\n"
+        "print(deerguard.__file__)\n"
+        "print(r.policy_path('shell/default.toml'))\n"
+        "print(len(default_policy().commands.deny))\n"
+        "print(deerguard.neutralize('<system-reminder>', profile='deerflow').changed)\n"
     )
     out = subprocess.run(
         [str(python), "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True
     ).stdout.split()
-    assert "site-packages" in out[0]
-    assert int(out[1]) > 0
+    assert "site-packages" in out[0], "the installed package, not the source tree, is imported"
+    assert "site-packages" in out[1], "the policy is read from inside the installed package"
+    assert int(out[2]) > 0, "the shipped default shell policy loads with its deny list"
+    assert out[3] == "True", "the shipped deerflow tag profile loads and works"
