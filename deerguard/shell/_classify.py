@@ -132,7 +132,7 @@ class Classifier:
         script = parse(text)
         run.script(script)
         issues = script.issues
-        if any(issue.internal for issue in issues):
+        if issues and any(issue.internal for issue in issues):
             # The parser failed on its own (a bug): what the command does is unknown.
             run.add("internal-error", (0, len(text)), "internal error while parsing the "
                     "command: its meaning is unknown, so it is blocked", None)
@@ -146,8 +146,10 @@ class Classifier:
         elif run.too_deep:
             raw_scan(run, text)
         if not pre and not run.findings:
-            return Classification(Verdict.PASS, (), tuple(dict.fromkeys(run.commands)),
-                                  command)
+            names = run.commands
+            # One program (the common case) needs no de-duplication.
+            return Classification(Verdict.PASS, (), tuple(names) if len(names) < 2 else
+                                  tuple(dict.fromkeys(names)), command)
         findings = tuple(sorted([*pre, *run.findings],
                                 key=lambda f: (f.span.start, f.span.end, f.rule_id)))
         verdict = worst(f.severity for f in findings)

@@ -8,6 +8,8 @@ in the background, are fork bombs whatever their spelling.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import ast
@@ -130,6 +132,39 @@ def _always_true(condition: tuple[ast.Statement, ...], until: bool) -> bool:
     return name in ("true", ":") or (name in ("[", "test") and len(c.words) <= 3)
 
 
+# Field names of each node type, computed once: ``dataclasses.fields`` per node dominated
+# the walks below on scripts with thousands of functions or loops.
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {
+    t: tuple(f.name for f in dataclasses.fields(t)) for t in ast._NODE_TYPES}
+_NODE_SET = frozenset(ast._NODE_TYPES)
+
+
+def _walk(node: ast.Node, visit: Callable[[ast.Node], bool]) -> None:
+    """Same visits in the same order as :func:`ast.walk` (depth-first, source order,
+    pruned where ``visit`` returns False), iterative, with the field names precomputed."""
+    stack: list[ast.Node] = [node]
+    pop = stack.pop
+    push = stack.append
+    names = _FIELD_NAMES
+    nodes = _NODE_SET
+    while stack:
+        current = pop()
+        if visit(current) is False:
+            continue
+        children: list[ast.Node] = []
+        for name in names[type(current)]:
+            value = getattr(current, name)
+            kind = type(value)
+            if kind in nodes:
+                children.append(value)
+            elif kind is tuple:
+                for item in value:
+                    if type(item) in nodes:
+                        children.append(item)
+        while children:
+            push(children.pop())
+
+
 def _spawns_background(body: tuple[ast.Statement, ...]) -> bool:
     found = False
 
@@ -140,7 +175,7 @@ def _spawns_background(body: tuple[ast.Statement, ...]) -> bool:
         return not found and not isinstance(node, ast.FunctionDef)
 
     for st in body:
-        ast.walk(st, visit)
+        _walk(st, visit)
     return found
 
 
@@ -163,7 +198,7 @@ def _calls_itself(fn: ast.FunctionDef) -> bool:
             found = True
         return not found
 
-    ast.walk(fn.body, visit)
+    _walk(fn.body, visit)
     return found
 
 

@@ -301,7 +301,7 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
                                              if f.text.startswith(("-", "(", "!"))),
                                             len(args))]] or ["."]
         passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
-    if taint or name in ("scp", "rsync", "sftp", "git"):
+    if taint or name in ("scp", "rsync", "sftp") or (name == "git" and "clone" in texts):
         track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
                      run.map_span(inv.word.span)), run.cwd)
     if name in ("cat", "tee") and stdin is not None and stdin.text is not None and \

@@ -19,6 +19,10 @@ __all__ = ["HTTP_CLIENTS", "bulk_secret_source", "secret_file", "secret_printer"
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
     _PRINTERS.setdefault(_name, []).append((_words, _hard))
+# Per program, the first word of every row (None when a row needs no word): a command
+# that holds none of them prints no secret, without building a set of its arguments.
+_FIRST_WORDS: dict[str, frozenset[str | None]] = {
+    _name: frozenset(w[0] if w else None for w, _ in _rows) for _name, _rows in _PRINTERS.items()}
 
 
 def secret_printer(name: str, texts: list[str]) -> bool | None:
@@ -29,6 +33,9 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
     """
     rows = _PRINTERS.get(name)
     if rows is None:
+        return None
+    firsts = _FIRST_WORDS[name]
+    if None not in firsts and firsts.isdisjoint(texts):
         return None
     hard: bool | None = None
     present = set(texts)
