@@ -13,6 +13,7 @@ optimal for ``*``-only globs, so there is no backtracking: time is linear in the
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "glob_match",
     "has_control",
     "is_glob",
+    "lookalike_names",
     "name_problem",
     "pattern_problem",
 ]
@@ -149,3 +151,39 @@ def glob_match(name: str, pattern: str) -> bool:
     if "*" not in pattern:
         return name == pattern
     return compile_glob(pattern).matches(name)
+
+
+def _plain(name: str) -> bool:
+    """Return whether ``name`` is already in folded form (ASCII, no space, no upper case)."""
+    return name.isascii() and " " not in name and not any("A" <= c <= "Z" for c in name)
+
+
+def lookalike_names(name: str) -> tuple[str, ...]:
+    """Return the names ``name`` reads as once disguises are removed (``()`` if it is plain).
+
+    A requested name that differs from a denied one only by case, surrounding or inner
+    whitespace, invisible (format) characters, combining marks, compatibility forms
+    (fullwidth, math alphanumerics) or Cyrillic/Greek look-alike letters reads as that
+    denied name to a person, and to a tool registry or model provider that normalizes names.
+    The authorizer checks these readings against deny rules so such a name is never allowed
+    more than the name it imitates. Linear in ``len(name)``.
+    """
+    if _plain(name):
+        return ()
+    from ..sanitize._chars import CONFUSABLES  # shared look-alike table; lazy (import cost)
+
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFKD", name):
+        if ch.isspace() or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        if not ch.isascii():
+            mapped = CONFUSABLES.get(ch.lower())
+            if mapped is not None:
+                ch = mapped.upper() if ch.isupper() else mapped
+        kept.append(ch)
+    same_case = unicodedata.normalize("NFC", "".join(kept))
+    out: list[str] = []
+    for variant in (same_case, same_case.casefold()):
+        if variant and variant != name and variant not in out and name_problem(variant) is None:
+            out.append(variant)
+    return tuple(out)

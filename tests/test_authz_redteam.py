@@ -1,0 +1,60 @@
+"""Red-team properties of the authorizer: a disguised name is never allowed more than the
+name it imitates (case, whitespace, invisibles, compatibility forms, look-alike letters)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deerguard.authz import Authorizer, Principal
+
+_POLICY = {
+    "roles": {
+        "user": {
+            "tools": {"allow": "*", "deny": ["bash", "web_*_admin"]},
+            "models": {"allow": ["gpt-4o*"], "deny": ["gpt-4o-realtime*"]},
+        }
+    }
+}
+
+DISGUISES = [
+    ("tool", "bash "),
+    ("tool", " bash"),
+    ("tool", "ba sh"),
+    ("tool", "BASH"),
+    ("tool", "Bash"),
+    ("tool", "ba\u200bsh"),
+    ("tool", "bash\ufeff"),
+    ("tool", "\uff42\uff41\uff53\uff48"),  # fullwidth
+    ("tool", "\U0001d41b\U0001d41a\U0001d42c\U0001d421"),  # math bold
+    ("tool", "b\u0430sh"),  # Cyrillic a
+    ("tool", "b\u0251sh"),  # Latin alpha
+    ("tool", "ba\u0301sh"),  # combining mark
+    ("tool", "web_x_\u0430dmin"),
+    ("model", "gpt-4o-\uff52ealtime"),
+    ("model", "gpt-4o-Realtime-preview"),
+    ("tool", "WEB_x_ADMIN"),
+]
+
+
+@pytest.mark.parametrize(("rtype", "name"), DISGUISES)
+def test_a_disguised_denied_name_is_denied(rtype: str, name: str) -> None:
+    authz = Authorizer.from_mapping(_POLICY)
+    action = "call" if rtype == "tool" else "use"
+    decision = authz.authorize(Principal(roles=("user",)), rtype, name, action)
+    assert decision.allow is False
+    assert decision.reasons[0].code == "denied-look-alike"
+
+
+@pytest.mark.parametrize("name", ["web_search", "python", "gpt_tool", "Web_Search", "tool-ü"])
+def test_plain_names_keep_their_decision(name: str) -> None:
+    authz = Authorizer.from_mapping(_POLICY)
+    assert authz.authorize(Principal(roles=("user",)), "tool", name, "call").allow is True
+
+
+def test_a_disguised_denied_name_is_filtered_out_of_lists() -> None:
+    authz = Authorizer.from_mapping(_POLICY)
+    names = ["web_search", "bash ", "BASH", "b\u0430sh", "python"]
+    assert authz.filter_resources(Principal(roles=("user",)), "tool", names) == [
+        "web_search",
+        "python",
+    ]
