@@ -11,7 +11,8 @@ Deviations from RFC 8785, both deliberate:
   Consequence: an
   integer and a float are written alike (and hash alike) only while the float's ES form has no
   exponent, i.e. for integral floats below 1e21 (``10**20 == 1e20`` hash equal, ``10**21`` and
-  ``1e21`` do not).
+  ``1e21`` do not). Integers longer than 13,000 bits (about 3,900 digits) are refused with a
+  clear error, so the answer never depends on the interpreter's integer-to-string digit limit.
 * Only ``dict``-like mappings with ``str`` keys, ``list``/``tuple``, ``str``, ``int``,
   ``float``, ``bool`` and ``None`` are accepted (plus subclasses such as ``StrEnum`` and
   ``IntEnum``, written as their plain value). Sets, bytes and other objects are refused
@@ -127,6 +128,9 @@ def _string(value: str, path: _Path) -> str:
     return _encode_basestring(value)
 
 
+_MAX_INT_BITS = 13_000
+
+
 def _scalar(value: object, path: _Path) -> str | None:
     """Return the canonical text of a scalar, or None when ``value`` is a container."""
     if value is None:
@@ -140,7 +144,19 @@ def _scalar(value: object, path: _Path) -> str | None:
     if isinstance(value, bool):  # bool subclasses cannot exist, but stay explicit
         return "true" if value else "false"
     if isinstance(value, int):
-        return int.__repr__(value)
+        # Bounded so the answer never depends on sys.set_int_max_str_digits (and stays cheap):
+        # 13,000 bits is about 3,900 digits, under every interpreter limit.
+        bits = int.bit_length(value)
+        if bits > _MAX_INT_BITS:
+            raise _fail(
+                path,
+                f"integer of {bits} bits is too large for canonical JSON (at most "
+                f"{_MAX_INT_BITS} bits); encode it as a string",
+            )
+        try:
+            return int.__repr__(value)
+        except ValueError as exc:  # an interpreter with a lower digit limit
+            raise _fail(path, f"integer too large to print here ({exc}); use a string") from None
     if isinstance(value, float):
         number = float(value)
         if math.isnan(number) or math.isinf(number):
