@@ -87,6 +87,9 @@ class Var:
     items: tuple[str, ...] | None = None
 
 
+_DEFAULT_IFS_TABLE = str.maketrans("\t\n", "  ")
+
+
 @dataclass(slots=True)
 class _Builder:
     fields: list[Field] = field(default_factory=list)
@@ -111,21 +114,29 @@ class _Builder:
             self.add(text, quoted=False)
             return
         keep = set(self.taint)
-        pieces: list[str] = []
-        start = 0
-        n = len(text)
-        i = 0
-        while i <= n:
-            if i == n or text[i] in ifs:
-                pieces.append(text[start:i])
-                start = i + 1
-            i += 1
-        for index, piece in enumerate(pieces):
-            if index:
+        # Split at every IFS character (C-level: map them all to the first, then split).
+        if len(ifs) == 1:
+            pieces = text.split(ifs)
+        elif ifs == " \t\n":
+            pieces = text.translate(_DEFAULT_IFS_TABLE).split(" ")
+        else:
+            pieces = text.translate({ord(c): ifs[0] for c in ifs[1:]}).split(ifs[0])
+        if pieces[0]:
+            self.add(pieces[0], quoted=False)
+        # Between two pieces the field ends; ending again with nothing added in between
+        # changes nothing, so a run of separators costs one end, not one per character.
+        pending = False
+        for piece in pieces[1:]:
+            if piece:
                 self.end(span)
                 self.taint = set(keep)
-            if piece:
                 self.add(piece, quoted=False)
+                pending = False
+            else:
+                pending = True
+        if pending:
+            self.end(span)
+            self.taint = set(keep)
 
     def end(self, span: tuple[int, int]) -> None:
         if self.open and len(self.fields) < _MAX_FIELDS:
