@@ -361,8 +361,14 @@ class Run:
         exp = self.exp
         exp.alts_seen = 1
         fields: list[Field] = []
+        literal = ast.Literal
         for w in cmd.words:
-            fields.extend(exp.expand(w))
+            parts = w.parts
+            if len(parts) == 1 and type(parts[0]) is literal:
+                # The Expander's first fast path, inlined: one literal is one field.
+                fields.append(Field(parts[0].value, w.span))
+            else:
+                fields.extend(exp.expand(w))
         if cmd.redirects:
             stdin = self.redirect_input(cmd.redirects, stdin)
         out = self.invoke(fields, stdin, prefix) if fields else EMPTY
