@@ -272,10 +272,21 @@ def check_package(add: Add, inv: Invocation) -> None:
             return
 
 
+# Every program a branch of check_program names (besides the mkfs* prefix).
+_PROGRAM_CHECKED = frozenset({
+    "rm", "rmdir", "unlink", "find", "dd", "cp", "mv", "install", "ln", "rsync", "kill",
+    "pkill", "killall", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
+    "setfacl", "git", "rg", "ripgrep", "crontab", "nc", "ncat", "netcat", "nc.traditional",
+    "nc.openbsd", "socat"}) | frozenset(R.DISK_FORMATTERS)
+
+
 def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                   ) -> list[list[Field]]:
     """Run the program-specific rules for ``inv``; return sub-commands it runs (find -exec)."""
     name = inv.name
+    if name not in _PROGRAM_CHECKED and not name.startswith("mkfs"):
+        check_package(add, inv)  # no branch below names it: straight to the final else
+        return []
     if name in ("rm", "rmdir", "unlink"):
         check_rm(add, inv, cwd)
     elif name == "find":

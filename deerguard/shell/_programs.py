@@ -89,6 +89,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return EMPTY
     if name in run.funcs and not inv.wrappers:
         return run.call_function(run.funcs[name], inv.args)
+    if name not in _DISPATCHED and interpreter_family(name) is None:
+        return _plain(run, inv, stdin)
     if name in R.SHELLS:
         return shell_program(run, inv, stdin)
     if name == "ssh" and stdin is not None:
@@ -158,10 +160,24 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                 run.files["*"] = inside
             run.cwd = None
         return EMPTY
+    return _plain(run, inv, stdin)
+
+
+# Every name the dispatch in program() tests before the plain-program rules (interpreters
+# aside): any other name goes straight to _plain.
+_DISPATCHED = frozenset({
+    "ssh", "at", "batch", "su", "runuser", "sg", "eval", "source", ".", "export", "declare",
+    "typeset", "local", "readonly", "alias", "read", "mapfile", "readarray", "set", "printf",
+    "sudo", "doas", "run0", "cd", "pushd"}) | frozenset(R.SHELLS) | frozenset(AWKS)
+
+
+def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
+    """The rules of a program that is not a shell, interpreter or builtin with a sink."""
+    name = inv.name
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
         run.invoke(sub, None, [])
     for code in embedded_code(inv):
-        run.run_code(code, f"{name} option", word.span, None, positional=[])
+        run.run_code(code, f"{name} option", inv.word.span, None, positional=[])
     if name in R.DATA_COMMANDS:
         return _echo(inv)
     secret = check_args(run.add, run.cp.paths, name, _path_args(inv), run.cwd)
