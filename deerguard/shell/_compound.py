@@ -132,10 +132,14 @@ def _always_true(condition: tuple[ast.Statement, ...], until: bool) -> bool:
     return name in ("true", ":") or (name in ("[", "test") and len(c.words) <= 3)
 
 
-# Field names of each node type, computed once: ``dataclasses.fields`` per node dominated
-# the walks below on scripts with thousands of functions or loops.
+# Field names of each node type that may hold child nodes, computed once:
+# ``dataclasses.fields`` per node dominated the walks below on scripts with thousands of
+# functions or loops. Fields annotated as plain data (spans, names, flags) never hold a node.
+_DATA_FIELDS = frozenset({"Span", "bool", "str", "str | None", "int", "int | None",
+                          "tuple[str, ...]", "tuple[int, int]"})
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {
-    t: tuple(f.name for f in dataclasses.fields(t)) for t in ast._NODE_TYPES}
+    t: tuple(f.name for f in dataclasses.fields(t) if f.type not in _DATA_FIELDS)
+    for t in ast._NODE_TYPES}
 _NODE_SET = frozenset(ast._NODE_TYPES)
 
 
