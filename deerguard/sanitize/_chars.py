@@ -56,6 +56,12 @@ SEPARATORS = frozenset(
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties) plus every other format
 # character (category Cf), as sorted inclusive ranges.
 _IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    # C0/C1 control characters that are not whitespace (NUL, ESC, DEL, ...): invisible, and
+    # dropped by many serializers and tokenizers, so `<sys\x00tem-reminder>` reads as the tag
+    (0x0000, 0x0008),
+    (0x000E, 0x001B),
+    (0x007F, 0x0084),
+    (0x0086, 0x009F),
     (0x00AD, 0x00AD),
     (0x034F, 0x034F),
     (0x0600, 0x0605),  # the remaining format characters (Cf) from here on are invisible too
@@ -71,6 +77,8 @@ _IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x202A, 0x202E),
     (0x2060, 0x206F),
     (0x3164, 0x3164),
+    # lone surrogates: not encodable; UTF-8 encoders drop or replace them
+    (0xD800, 0xDFFF),
     (0xFE00, 0xFE0F),
     (0xFEFF, 0xFEFF),
     (0xFFA0, 0xFFA0),
@@ -110,9 +118,10 @@ CONFUSABLES: dict[str, str] = {
 
 
 def is_ignorable(ch: str) -> bool:
-    """Return whether ``ch`` is invisible: default-ignorable or a format character (Cf)."""
+    """Return whether ``ch`` is invisible: default-ignorable, format (Cf), non-space control
+    character or lone surrogate."""
     cp = ord(ch)
-    if cp < 0xAD:
+    if 0x1C <= cp < 0x7F or cp == 0x85:
         return False
     for low, high in _IGNORABLE_RANGES:
         if cp < low:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -237,55 +237,87 @@ class NeutralizedContent:
         }
 
 
-def _text_of(block: Any) -> str | None:
-    if isinstance(block, str):
-        return block
-    if isinstance(block, Mapping) and block.get("type") == "text":
-        value = block.get("text")
-        if isinstance(value, str):
-            return value
-    return None
+# Nesting deeper than this (lists in lists, tool_result blocks holding blocks) is not read:
+# message content from a framework is two or three levels deep; the bound keeps the walk
+# recursion-safe on hostile shapes.
+_MAX_CONTENT_DEPTH = 64
+
+_Path = tuple[Any, ...]
+# Block types whose ``content`` is more content the model reads (Anthropic tool results and
+# search results, which hold strings or text blocks).
+_NESTING_BLOCKS = frozenset({"tool_result", "search_result", "document"})
+
+
+def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
+    """Append, in reading order, the path and value of every text slot under ``node``.
+
+    Text slots are strings in lists/tuples, the ``text`` of a text block (type ``text``,
+    ``*_text`` such as OpenAI's ``input_text``/``output_text``, or untyped), and the
+    ``content`` of a block that nests content (``tool_result``, untyped). Other blocks
+    (images, tool calls) are kept as they are.
+    """
+    if isinstance(node, str):
+        out.append((path, node))
+        return
+    if len(path) >= _MAX_CONTENT_DEPTH:
+        return
+    if isinstance(node, Mapping):
+        kind = node.get("type")
+        typed = isinstance(kind, str)
+        text = node.get("text")
+        if isinstance(text, str) and (not typed or kind == "text" or kind.endswith("_text")):
+            out.append(((*path, "text"), text))
+        nested = node.get("content")
+        if isinstance(nested, str | list | tuple) and (not typed or kind in _NESTING_BLOCKS):
+            _slots(nested, (*path, "content"), out)
+        return
+    if isinstance(node, list | tuple):
+        for index, item in enumerate(node):
+            _slots(item, (*path, index), out)
+
+
+def _replace(node: Any, changes: list[tuple[_Path, str]], depth: int) -> Any:
+    """Return a copy of ``node`` with each (relative path, new text) applied; shares the rest."""
+    if len(changes) == 1 and len(changes[0][0]) == depth:
+        return changes[0][1]
+    groups: dict[Any, list[tuple[_Path, str]]] = {}
+    for path, value in changes:
+        groups.setdefault(path[depth], []).append((path, value))
+    if isinstance(node, Mapping):
+        copied = {**node}
+        for key, sub in groups.items():
+            copied[key] = _replace(node[key], sub, depth + 1)
+        return copied
+    items = list(node)
+    for index, sub in groups.items():
+        items[index] = _replace(node[index], sub, depth + 1)
+    return tuple(items) if isinstance(node, tuple) else items
 
 
 def _neutralize_content(neutralizer: Neutralizer, content: Any) -> NeutralizedContent:
     if isinstance(content, str):
         result = neutralizer.neutralize(content)
         return NeutralizedContent(result.text, result.findings, result.edits)
-    if isinstance(content, Mapping):
-        if _text_of(content) is None:
-            return NeutralizedContent(content)
-        single = _neutralize_content(neutralizer, [content])
-        if not single.changed:
-            return NeutralizedContent(content)
-        return NeutralizedContent(single.content[0], single.findings, single.edits)
-    if not isinstance(content, Sequence) or isinstance(content, bytes | bytearray):
+    if not isinstance(content, Mapping | list | tuple):
         return NeutralizedContent(content)
-    blocks = list(content)
-    texts: list[tuple[int, int, str]] = []  # (block index, offset in joined, text)
-    offset = 0
-    for index, block in enumerate(blocks):
-        value = _text_of(block)
-        if value is not None:
-            texts.append((index, offset, value))
-            offset += len(value)
-    if not texts:
+    slots: list[tuple[_Path, str]] = []
+    _slots(content, (), slots)
+    if not slots:
         return NeutralizedContent(content)
-    joined = "".join(value for _, _, value in texts)
+    joined = "".join(value for _, value in slots)
     result_plan = neutralizer._plan(joined)
     if not result_plan.subs:
         return NeutralizedContent(content)
     summary = _result(joined, result_plan, neutralizer.profile.name)
-    new_blocks = list(blocks)
     keys = sorted(result_plan.subs)
-    for index, start, value in texts:
+    changes: list[tuple[_Path, str]] = []
+    start = 0
+    for path, value in slots:
         end = start + len(value)
-        if bisect_left(keys, start) == bisect_left(keys, end):
-            continue
-        rewritten = _apply(joined, result_plan.subs, keys, start, end)
-        block = blocks[index]
-        new_blocks[index] = rewritten if isinstance(block, str) else {**block, "text": rewritten}
-    shaped: Any = tuple(new_blocks) if isinstance(content, tuple) else new_blocks
-    return NeutralizedContent(shaped, summary.findings, summary.edits)
+        if bisect_left(keys, start) != bisect_left(keys, end):
+            changes.append((path, _apply(joined, result_plan.subs, keys, start, end)))
+        start = end
+    return NeutralizedContent(_replace(content, changes, 0), summary.findings, summary.edits)
 
 
 def neutralize_content(
@@ -293,10 +325,12 @@ def neutralize_content(
 ) -> NeutralizedContent:
     """Neutralize message content in the shapes frameworks use, keeping its shape.
 
-    ``content`` is a string, one ``{"type": "text", "text": ...}`` block, or a list (or
-    tuple) of strings, text blocks and other blocks (images, tool calls), which are kept as
-    they are and in order; any other value is returned untouched. The text
-    parts are read as one concatenation, so a tag split across adjacent blocks
+    ``content`` is a string, one block, or a list (or tuple, nested) of strings, text blocks
+    (``text``, ``input_text``, ``output_text`` or untyped blocks with a ``text``) and
+    other blocks (images, tool calls), which are kept as they are and in order; the
+    ``content`` of a block that nests content (``tool_result``) is read too. Any other value
+    (``None``, numbers, bytes) is returned untouched. The text parts are read as one
+    concatenation, so a tag split across adjacent blocks
     (``["<system-", "reminder>"]``) is still caught; each rewrite lands in the block that
     holds the character. Unchanged content is returned as the same object. Same guarantees
     as :func:`neutralize`; the input is never mutated.

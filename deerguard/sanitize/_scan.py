@@ -69,6 +69,17 @@ _JSON_ESCAPE = re.compile(r"\\+(?:[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2}))")
 _JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
 
 
+def revealable(ch: str) -> bool:
+    """Return whether an invisible ``ch`` is shown as a character reference when escaped.
+
+    Control characters and lone surrogates count as invisible inside a tag name but are left
+    as they are: their references do not read back as the same character (HTML maps
+    ``&#x80;`` to the euro sign and ``&#xD800;``/``&#x0;`` to U+FFFD).
+    """
+    cp = ord(ch)
+    return cp > 0x9F and not 0xD800 <= cp <= 0xDFFF and is_ignorable(ch)
+
+
 def ncr(ch: str) -> str:
     """Return the HTML character reference that shows ``ch`` as visible ASCII text."""
     if ch == "<":
@@ -297,7 +308,7 @@ class _Scanner:
                             j += 1
                         k = m.end()
                         continue
-            elif ch in _BRACKETS or is_ignorable(ch):
+            elif ch in _BRACKETS or revealable(ch):
                 subs[k] = ncr(ch)
             k += 1
 
@@ -495,7 +506,7 @@ class _Scanner:
         first = next(i for i in range(start, end) if char_skeleton(text[i]) not in (None, "", " "))
         subs.setdefault(first, ncr(text[first]))
         for i in range(start, end):
-            if is_ignorable(text[i]):
+            if revealable(text[i]):
                 subs.setdefault(i, ncr(text[i]))
         self.plan.regions.append(Region(RULE_MARKER, start, end, "boundary marker neutralized"))
 
