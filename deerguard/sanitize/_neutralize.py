@@ -265,7 +265,9 @@ def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
         kind = node.get("type")
         typed = isinstance(kind, str)
         text = node.get("text")
-        if isinstance(text, str) and (not typed or kind == "text" or kind.endswith("_text")):
+        if isinstance(text, str) and (
+            not isinstance(kind, str) or kind == "text" or kind.endswith("_text")
+        ):
             out.append(((*path, "text"), text))
         nested = node.get("content")
         if isinstance(nested, str | list | tuple) and (not typed or kind in _NESTING_BLOCKS):
