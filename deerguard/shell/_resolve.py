@@ -98,6 +98,15 @@ def resolve(fields: list[Field]) -> Resolution:
     Returns every program on the way (wrappers first). The last invocation is the program;
     when a wrapper runs a command *string* instead (``watch 'a; b'``), ``code`` holds it.
     """
+    if fields:
+        # Fast path: a static program that is neither a wrapper nor a container tool (the
+        # first pass of the loop below, without its bookkeeping).
+        first = fields[0]
+        if DYN not in first.text:
+            name = program_name(first.text)
+            if name not in WRAPPERS and name not in CONTAINER_PROGRAMS and name != "busybox":
+                return Resolution([Invocation(name, first, None, (), [], False, False,
+                                              fields=fields, start=1, chain=[], depth=0)])
     chain: list[Invocation] = []
     wrappers: list[str] = []
     privileged = False

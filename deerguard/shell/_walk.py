@@ -237,8 +237,9 @@ class Run:
 
     def body(self, statements: tuple[ast.Statement, ...], stdin: Flow | None) -> Flow:
         out = EMPTY
+        command = self.command
         for st in statements:
-            out = _union(out, self.command(st.command, stdin, background=st.background))
+            out = _union(out, command(st.command, stdin))
         return out
 
     def script(self, script: ast.Script) -> Flow:
@@ -260,6 +261,8 @@ class Run:
                     self.add("shell.nesting-too-deep", cmd.span, "syntax nested deeper than "
                              "the classifier follows", None)
                 return EMPTY
+            if type(cmd) is ast.SimpleCommand:
+                return self.simple(cmd, stdin)  # the common case, without _command's frame
             return self._command(cmd, stdin)
         finally:
             self.node_depth -= 1
@@ -357,7 +360,8 @@ class Run:
             self.redirect_input(cmd.redirects, None)
             self.redirect_output(cmd.redirects, EMPTY)
             return EMPTY
-        prefix = [(a.name, self.assign(a, persist=False)) for a in cmd.assignments]
+        prefix = [(a.name, self.assign(a, persist=False)) for a in cmd.assignments] \
+            if cmd.assignments else []
         exp = self.exp
         exp.alts_seen = 1
         fields: list[Field] = []
@@ -373,7 +377,7 @@ class Run:
             stdin = self.redirect_input(cmd.redirects, stdin)
         out = self.invoke(fields, stdin, prefix) if fields else EMPTY
         # Variables with several possible values: classify each alternative too.
-        for choice in range(1, min(exp.alts_seen, 8)):
+        for choice in range(1, min(exp.alts_seen, 8)) if exp.alts_seen > 1 else ():
             alt: list[Field] = []
             for w in cmd.words:
                 alt.extend(exp.expand(w, choice))
