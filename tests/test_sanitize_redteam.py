@@ -6,7 +6,7 @@ import html
 
 import pytest
 
-from deerguard.sanitize import neutralize, neutralize_content
+from deerguard.sanitize import neutralize, neutralize_content, wrap_untrusted
 
 # Control characters (NUL, ESC, DEL, C1) and lone surrogates are invisible and dropped by many
 # serializers/tokenizers, so a name holding them reads as the tag once they are gone.
@@ -88,3 +88,26 @@ def test_very_deep_content_never_raises() -> None:
         deep = [deep]
     result = neutralize_content(deep)
     assert result.content is deep or result.changed
+
+
+CLUSTERS = [
+    "ab\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466cd",
+    "\U0001f1fa\U0001f1f8\U0001f1eb\U0001f1f7\U0001f1e9\U0001f1ea",
+    "e\u0301e\u0301e\u0301e\u0301",
+    "x\r\ny\r\nz",
+    "\U0001f44d\U0001f3fdx\U0001f44d\U0001f3fd",
+    "\u0915\u094d\u200d\u0937 \u0915\u094d\u200c\u0937",
+    "1\ufe0f\u20e32\ufe0f\u20e3",
+]
+
+
+@pytest.mark.parametrize("text", CLUSTERS)
+def test_a_budget_cut_never_splits_a_grapheme_cluster(text: str) -> None:
+    regex = pytest.importorskip("regex")
+    boundaries = {m.start() for m in regex.finditer(r"\X", text)} | {len(text)}
+    for budget in range(len(text) + 1):
+        wrapped = wrap_untrusted(text, source="web", budget=budget)
+        kept = len(text) - wrapped.omitted
+        assert kept in boundaries, (budget, wrapped.content)
+        assert len(wrapped.content) <= budget
+        assert text.startswith(wrapped.content[:kept])

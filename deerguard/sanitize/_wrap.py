@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import string
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,21 +74,69 @@ def _marker(omitted: int) -> str:
     return f"\n[truncated: {omitted} more characters]"
 
 
+_ZWJ = "\u200d"
+_MAX_CLUSTER_BACKOFF = 256  # a "cluster" longer than this (Zalgo text) is cut anyway
+
+
+def _extends(ch: str) -> bool:
+    """Return whether ``ch`` continues the grapheme cluster before it."""
+    cp = ord(ch)
+    return (
+        ch == _ZWJ
+        or ch == "\u200c"  # zero-width non-joiner
+        or 0xFE00 <= cp <= 0xFE0F  # variation selectors
+        or 0x1F3FB <= cp <= 0x1F3FF  # emoji skin-tone modifiers
+        or 0xE0020 <= cp <= 0xE007F  # emoji tag sequences (subdivision flags)
+        or 0xE0100 <= cp <= 0xE01EF
+        or unicodedata.category(ch) in ("Mn", "Me", "Mc")
+    )
+
+
+def _cluster_cut(text: str, keep: int) -> int:
+    """Move the cut ``keep`` left so it does not split a grapheme cluster (emoji ZWJ
+    sequences, flags, combining marks, Indic conjuncts, CR LF); bounded backoff, so linear."""
+    if keep <= 0 or keep >= len(text):
+        return keep
+    limit = max(0, keep - _MAX_CLUSTER_BACKOFF)
+    start = keep
+    while keep > limit:
+        before, after = text[keep - 1], text[keep]
+        if (
+            _extends(after)
+            or before == _ZWJ
+            or (before == "\r" and after == "\n")
+            or (unicodedata.combining(before) == 9 and after.isalpha())  # virama conjunct
+        ):
+            keep -= 1
+            continue
+        if 0x1F1E6 <= ord(after) <= 0x1F1FF and 0x1F1E6 <= ord(before) <= 0x1F1FF:
+            run = keep
+            while run > limit and 0x1F1E6 <= ord(text[run - 1]) <= 0x1F1FF:
+                run -= 1
+            if (keep - run) % 2:  # odd count before the cut: it splits a flag pair
+                keep -= 1
+        break
+    return keep if keep > limit or limit == 0 else start
+
+
 def _trim(text: str, budget: int) -> tuple[str, bool, int]:
-    """Trim raw ``text`` to ``budget`` characters, marker included when it fits."""
+    """Trim raw ``text`` to ``budget`` characters, marker included when it fits; the cut
+    never splits a grapheme cluster (an emoji sequence or a letter and its marks)."""
     if len(text) <= budget:
         return text, False, 0
-    keep = budget
+    keep = _cluster_cut(text, budget)
     marker = ""
-    for _ in range(3):  # the marker's length depends on the count it reports
+    for _ in range(4):  # the marker's length depends on the count it reports
         candidate = _marker(len(text) - keep)
         if len(candidate) >= budget:
-            marker, keep = "", budget
+            marker, keep = "", _cluster_cut(text, budget)
             break
-        keep = budget - len(candidate)
+        keep = _cluster_cut(text, budget - len(candidate))
         marker = _marker(len(text) - keep)
         if len(marker) == len(candidate):
             break
+    if keep + len(marker) > budget:
+        marker, keep = "", _cluster_cut(text, budget)
     return text[:keep] + marker, True, len(text) - keep
 
 
