@@ -154,6 +154,36 @@ ProcHook = Callable[[ast.ProcSubst], Taint]
 ArithHook = Callable[[ast.ArithExp | ast.ParamExp, Taint], None]
 
 
+def _static_text(parts: tuple[ast.WordPart, ...]) -> tuple[str, bool] | None:
+    """(text, quoted) of a word made only of literals, escapes and quotes without
+    expansions (``--msg="a b"``, ``a\\ b``); None otherwise. Same field as the builders give."""
+    out: list[str] = []
+    quoted = False
+    for part in parts:
+        kind = type(part)
+        if kind is ast.Literal:
+            out.append(part.value)  # type: ignore[union-attr]
+        elif kind is ast.SingleQuoted or kind is ast.AnsiCQuoted:
+            out.append(part.value)  # type: ignore[union-attr]
+            quoted = True
+        elif kind is ast.Escaped:
+            out.append(part.char)  # type: ignore[union-attr]
+            quoted = True
+        elif kind is ast.DoubleQuoted:
+            quoted = True
+            for inner in part.parts:  # type: ignore[union-attr]
+                k = type(inner)
+                if k is ast.Literal:
+                    out.append(inner.value)  # type: ignore[union-attr]
+                elif k is ast.Escaped:
+                    out.append(inner.char)  # type: ignore[union-attr]
+                else:
+                    return None
+        else:
+            return None
+    return "".join(out), quoted
+
+
 class Expander:
     """Expands words against an environment of known variables.
 
@@ -183,6 +213,10 @@ class Expander:
                 return [Field(part.value, word.span)]  # type: ignore[union-attr]
             if kind is ast.SingleQuoted or kind is ast.AnsiCQuoted:
                 return [Field(part.value, word.span, quoted=True)]  # type: ignore[union-attr]
+        if parts:
+            static = _static_text(parts)
+            if static is not None:
+                return [Field(static[0], word.span, quoted=static[1])]
         builders = [_Builder()]
         builders = self._parts(word.parts, builders, choice, quoted=False, span=word.span)
         out: list[Field] = []
