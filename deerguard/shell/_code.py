@@ -4,11 +4,13 @@ Interpreters (``python -c``, ``perl -e``, ``awk '{system(...)}'``...) run shell 
 through a handful of calls; :func:`shell_strings` finds the string literals given to those
 calls so the classifier can parse them as shell. :func:`scan_markers` finds risky path
 markers (``/etc/shadow``, ``/dev/tcp/``...) in text that is not shell, or that did not parse.
-Both are single linear passes: no regular expressions run over hostile text.
+Both are single linear passes: no backtracking regular expressions run over hostile
+text (only single-character-class searches).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 __all__ = ["Marker", "Snippet", "destructive_paths", "eval_sources", "scan_markers",
@@ -36,32 +38,59 @@ _CALLS_COMMON = ("system", "popen", "spawn", "spawnSync", "execSync", "shell_exe
 _CALLS_NOT_PYTHON = ("exec", "execFile")
 
 
+_STARTS = re.compile(r"['\"#]")  # what can open a literal or a comment
+_STARTS_BACKTICK = re.compile(r"['\"`]")
+_ENDS = {q: re.compile("[\\\\" + q + "]") for q in "'\"`"}  # a backslash or the closing quote
+_UNESCAPE = {"n": "\n", "t": "\t"}
+
+
 def _literals(code: str, backtick: bool) -> list[tuple[int, int, str]]:
-    """Return (start, end, value) of each quoted literal; unescapes ``\\x`` as ``x``."""
+    """Return (start, end, value) of each quoted literal; unescapes ``\\x`` as ``x``.
+
+    Linear: each step jumps (C-level search, single character classes) to the next
+    character that matters.
+    """
     out: list[tuple[int, int, str]] = []
     i, n = 0, len(code)
-    quotes = "'\"`" if backtick else "'\""
-    while i < n:
+    starts = _STARTS_BACKTICK if backtick else _STARTS
+    while True:
+        m = starts.search(code, i)
+        if m is None:
+            break
+        i = m.start()
         ch = code[i]
-        if ch in quotes:
-            j = i + 1
-            buf: list[str] = []
-            while j < n and code[j] != ch:
-                if code[j] == "\\" and j + 1 < n:
-                    nxt = code[j + 1]
-                    buf.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
-                    j += 2
-                    continue
-                buf.append(code[j])
-                j += 1
-            out.append((i, min(j + 1, n), ch + "".join(buf)))
-            i = j + 1
-        elif ch == "#" and backtick is False and (i == 0 or code[i - 1] in " \t\n;"):
-            # A comment (Python/Ruby/Perl/awk): skip to the end of the line.
-            while i < n and code[i] != "\n":
+        if ch == "#":
+            if i == 0 or code[i - 1] in " \t\n;":
+                # A comment (Python/Ruby/Perl/awk): skip to the end of the line.
+                nl = code.find("\n", i)
+                i = n if nl < 0 else nl
+            else:
                 i += 1
-        else:
-            i += 1
+            continue
+        ends = _ENDS[ch]
+        j = i + 1
+        buf: list[str] = []
+        while True:
+            e = ends.search(code, j)
+            if e is None:
+                buf.append(code[j:])
+                j = n
+                break
+            k = e.start()
+            buf.append(code[j:k])
+            if code[k] != "\\":
+                j = k  # the closing quote
+                break
+            if k + 1 < n:
+                nxt = code[k + 1]
+                buf.append(_UNESCAPE.get(nxt, nxt))
+                j = k + 2
+            else:
+                buf.append("\\")
+                j = n
+                break
+        out.append((i, min(j + 1, n), ch + "".join(buf)))
+        i = j + 1
     return out
 
 
