@@ -257,7 +257,7 @@ class GuardChain(AsyncRuns):
         denied: list[Decision],
         fallback: Callable[[], Any],
     ) -> Any:
-        if isinstance(value, Decision) and not value.allow:
+        if isinstance(value, Decision) and value.allow is not True:
             decision = self._as_deny(value, guard)
             denied.append(decision)
             raise Denied(decision)

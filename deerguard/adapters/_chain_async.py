@@ -88,7 +88,7 @@ class AsyncRuns(ChainCore):
                 denied.append(denial)
                 raise Denied(denial) from exc
             return produced[-1] if produced else await inner(call)
-        if isinstance(value, Decision) and not value.allow:
+        if isinstance(value, Decision) and value.allow is not True:
             decision = self._as_deny(value, guard)
             denied.append(decision)
             raise Denied(decision)

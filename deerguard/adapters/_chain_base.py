@@ -113,7 +113,7 @@ class ChainCore:
     @staticmethod
     def _as_deny(value: Decision, guard: object) -> Decision:
         reasons = value.reasons or (Reason("deerguard.denied", "denied by guard policy"),)
-        return replace(value, reasons=reasons, guard=value.guard or guard_name(guard))
+        return replace(value, allow=False, reasons=reasons, guard=value.guard or guard_name(guard))
 
     @staticmethod
     def _check(value: object, expected: type[Any], current: Any, guard: object) -> Any:
@@ -121,7 +121,8 @@ class ChainCore:
         if value is None:
             return current
         if isinstance(value, Decision):
-            return current if value.allow else ChainCore._as_deny(value, guard)
+            # only a literal True allows: Decision("no") or Decision(1) from a sloppy guard deny
+            return current if value.allow is True else ChainCore._as_deny(value, guard)
         if isinstance(value, expected):
             return value
         raise Malformed(f"expected None, {expected.__name__} or Decision, got {type(value)}")

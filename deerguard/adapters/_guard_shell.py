@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from .._result import Verdict
+from ..sanitize._chars import fold_name
 from ..shell import Classification, Classifier, ShellPolicy
 from ._values import Decision, HookContext, Reason, ToolCall, ToolResult
 
@@ -46,7 +47,8 @@ class SandboxAudit:
     """Classify each command sent to a bash tool: block, warn-and-run, and audit every call.
 
     ``tool_names`` (default ``("bash",)``) are the guarded tools and ``command_arg``
-    (``"command"``) the argument holding the command. A guarded call without a string command
+    (``"command"``) the argument holding the command; a name that disguises a guarded one
+    (``"Bash"``, ``"bash "``) is guarded too. A guarded call without a string command
     is blocked (fails closed). ``audit`` receives each record (default: the
     ``deerguard.audit`` logger at INFO, as JSON); records also accumulate in the run state
     under ``deerguard.sandbox_audit``. ``clock`` returns an aware datetime (default UTC now).
@@ -69,17 +71,29 @@ class SandboxAudit:
     ) -> None:
         self._classifier = Classifier(policy=policy)
         self.tool_names = frozenset(tool_names)
+        self._folded_names = frozenset(fold_name(n) for n in self.tool_names)
         self._arg = command_arg
         self._audit = audit or _log_sink
         self._clock = clock
         self._max = max_command_chars
+
+    def guards(self, tool_name: str) -> bool:
+        """Return whether calls to ``tool_name`` are classified.
+
+        Matched fail-closed: a name that only disguises a guarded one (case, whitespace,
+        invisible characters, fullwidth or look-alike letters: ``"Bash"``, ``"bash "``) is
+        guarded too, in case the framework's tool lookup normalizes names.
+        """
+        return tool_name in self.tool_names or (
+            isinstance(tool_name, str) and fold_name(tool_name) in self._folded_names
+        )
 
     def _key(self, call: ToolCall) -> str:
         return f"{_WARN_KEY}:{call.call_id or call.name}"
 
     def before_tool(self, ctx: HookContext, call: ToolCall) -> Decision | None:
         """Classify the command; deny on ``block``, remember a ``warn`` for after the run."""
-        if call.name not in self.tool_names:
+        if not self.guards(call.name):
             return None
         command = call.args.get(self._arg)
         if not isinstance(command, str):

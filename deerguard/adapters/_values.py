@@ -203,7 +203,7 @@ class Outcome(Generic[T]):
     @property
     def denied(self) -> bool:
         """True when a guard (or a fail-closed error) denied the call."""
-        return not self.decision.allow
+        return self.decision.allow is not True
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ __all__ = [
     "SEPARATORS",
     "SLASH_CHARS",
     "char_skeleton",
+    "fold_name",
     "is_ignorable",
     "is_tag_block",
     "is_variation_selector",
@@ -216,3 +217,23 @@ def letter_equivalents() -> dict[str, str]:
         if sk is not None and len(sk) == 1 and sk.isascii() and sk.isalnum():
             table.setdefault(sk, []).append(ch)
     return {key: "".join(sorted(set(chars))) for key, chars in table.items()}
+
+
+def fold_name(name: str, /) -> str:
+    """Return the name a person (or a normalizing registry) reads in a tool/resource ``name``.
+
+    Compatibility forms become plain letters (NFKD), whitespace, combining marks and
+    invisible characters are dropped, Cyrillic/Greek look-alikes become Latin, and case is
+    folded: ``"Ｂａｓｈ "``, ``"b\u0430sh"`` and ``"BASH"`` all fold to ``"bash"``. Used to
+    match guarded tool names fail-closed (a disguised name is still guarded). Linear.
+
+    >>> fold_name(" Web_Fetch\u200b")
+    'web_fetch'
+    """
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFKD", name):
+        if ch.isspace() or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        folded = ch.casefold()
+        kept.append(CONFUSABLES.get(folded, folded) if not ch.isascii() else folded)
+    return unicodedata.normalize("NFC", "".join(kept))

@@ -8,6 +8,7 @@ from typing import Any
 
 from .._result import Finding
 from ..provenance import append_tool_transform, strip_caller_provenance
+from ._chars import fold_name
 from ._neutralize import Neutralizer
 from ._profile import TagProfile
 
@@ -74,19 +75,21 @@ def is_remote_content(
     """Decide whether ``tool_name``'s result is untrusted remote content (truthy result).
 
     Remote: a name in ``remote_tools`` (default: web_fetch, web_search, image_search,
-    web_capture); or an MCP-sourced tool, whatever its name (an MCP server's ``fetch_url``
-    is covered): a name starting with ``mcp__``, a metadata key in ``MCP_METADATA_FLAGS``
-    with a truthy value (``mcp_server``, ``deerflow_mcp``, ...), or a metadata key in
-    ``MCP_SOURCE_KEYS`` (``source``, ``origin``, ...) whose value is ``"mcp"`` or starts with
-    ``mcp:``. Pure; never raises on odd metadata (a non-mapping is ignored).
+    web_capture), also when disguised by case, whitespace, invisibles or look-alike letters;
+    or an MCP-sourced tool, whatever its name (an MCP server's ``fetch_url`` is covered):
+    a name starting with ``mcp__``, a metadata key in ``MCP_METADATA_FLAGS`` with a truthy
+    value (``mcp_server``, ``deerflow_mcp``, ...), or a metadata key in ``MCP_SOURCE_KEYS``
+    (``source``, ``origin``, ...) whose value is ``"mcp"`` or starts with ``mcp:``. Pure;
+    never raises on odd metadata (a non-mapping is ignored).
 
     >>> bool(is_remote_content("fetch_url", {"source": "mcp"}))
     True
     """
     if isinstance(tool_name, str):
-        if tool_name in frozenset(remote_tools):
+        names = frozenset(remote_tools)
+        if tool_name in names or fold_name(tool_name) in {fold_name(n) for n in names}:
             return RemoteScope(True, f"{tool_name!r} is in the remote tool allowlist")
-        if tool_name.casefold().startswith(MCP_NAME_PREFIXES):
+        if fold_name(tool_name).startswith(MCP_NAME_PREFIXES):
             return RemoteScope(True, f"{tool_name!r} has an MCP tool-name prefix")
     if isinstance(metadata, Mapping):
         try:
