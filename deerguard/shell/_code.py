@@ -10,6 +10,7 @@ text (only single-character-class searches).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -44,11 +45,13 @@ _ENDS = {q: re.compile("[\\\\" + q + "]") for q in "'\"`"}  # a backslash or the
 _UNESCAPE = {"n": "\n", "t": "\t"}
 
 
-def _literals(code: str, backtick: bool) -> list[tuple[int, int, str]]:
+@functools.lru_cache(maxsize=4)
+def _literals(code: str, backtick: bool) -> tuple[tuple[int, int, str], ...]:
     """Return (start, end, value) of each quoted literal; unescapes ``\\x`` as ``x``.
 
     Linear: each step jumps (C-level search, single character classes) to the next
-    character that matters.
+    character that matters. Cached (a few entries): one interpreter's code is scanned by
+    :func:`shell_strings`, :func:`destructive_paths` and :func:`written_paths` in turn.
     """
     out: list[tuple[int, int, str]] = []
     i, n = 0, len(code)
@@ -91,7 +94,7 @@ def _literals(code: str, backtick: bool) -> list[tuple[int, int, str]]:
                 break
         out.append((i, min(j + 1, n), ch + "".join(buf)))
         i = j + 1
-    return out
+    return tuple(out)
 
 
 def _ident_before(code: str, pos: int) -> str:
