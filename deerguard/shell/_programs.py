@@ -108,7 +108,10 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         if fields:
             text = " ".join(f.text for f in fields)
             taint = frozenset().union(*(f.taint for f in fields))
-            code = Field(text, (fields[0].span[0], fields[-1].span[1]), taint)
+            # xargs eval: words read from stdin are appended with xargs' own span, which
+            # comes before the literal arguments: the span covers all of them, in order.
+            code = Field(text, (min(f.span[0] for f in fields), max(f.span[1] for f in fields)),
+                         taint)
             run.run_code(code, "eval", word.span, stdin, positional=[], shared_env=True)
         return EMPTY
     if name in ("source", "."):
