@@ -45,11 +45,14 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
     return hard
 
 
+_SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES)  # hashed: one lookup per argument
+
+
 def secret_file(args: list[Field]) -> bool:
     """An argument names a file that is secret wherever it is (``.env``, a shell history)."""
     for f in args:
         base = f.text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]
-        if base in R.SECRET_FILE_NAMES:
+        if base in _SECRET_FILE_SET:
             return True
     return False
 
