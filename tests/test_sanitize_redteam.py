@@ -111,3 +111,39 @@ def test_a_budget_cut_never_splits_a_grapheme_cluster(text: str) -> None:
         assert kept in boundaries, (budget, wrapped.content)
         assert len(wrapped.content) <= budget
         assert text.startswith(wrapped.content[:kept])
+
+
+def test_a_control_character_ends_a_name_as_well_as_joining_parts() -> None:
+    # ESC may be dropped (joining) or shown as a gap (ending the name): both readings count
+    for text in ("<think\x1bEND", "\\u003c\u200btool_result\x1bmore", "<tool_result\x00x>"):
+        assert neutralize(text).changed, text
+
+
+@pytest.mark.parametrize(
+    ("profile", "text"),
+    [
+        ("default", "<tool_resulte\u0301>"),  # e + combining acute composes to a non-ASCII letter
+        ("default", "\u2039tool_resulte\u0301"),
+        ("aggressive", "<a.\u0130x"),  # dotted capital I folds to i + combining dot
+    ],
+)
+def test_a_name_ending_where_a_mark_composes_is_still_read(profile: str, text: str) -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_sanitize_reader import find_forgeries
+
+    from deerguard.sanitize import Neutralizer
+
+    neutralizer = Neutralizer(profile=profile)
+    result = neutralizer.neutralize(text)
+    assert result.changed
+    assert find_forgeries(result.text, neutralizer.profile) == []
+
+
+@pytest.mark.parametrize(
+    "text", ["caf\u00e9 <b>x</b>", "<resume\u0301>", "<na\u00efve>", "<\u0130stanbul>"]
+)
+def test_accented_names_that_are_not_profile_tags_stay_identical(text: str) -> None:
+    assert neutralize(text).text is text

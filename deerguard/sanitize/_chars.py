@@ -57,12 +57,6 @@ SEPARATORS = frozenset(
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties) plus every other format
 # character (category Cf), as sorted inclusive ranges.
 _IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
-    # C0/C1 control characters that are not whitespace (NUL, ESC, DEL, ...): invisible, and
-    # dropped by many serializers and tokenizers, so `<sys\x00tem-reminder>` reads as the tag
-    (0x0000, 0x0008),
-    (0x000E, 0x001B),
-    (0x007F, 0x0084),
-    (0x0086, 0x009F),
     (0x00AD, 0x00AD),
     (0x034F, 0x034F),
     (0x0600, 0x0605),  # the remaining format characters (Cf) from here on are invisible too
@@ -78,8 +72,6 @@ _IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x202A, 0x202E),
     (0x2060, 0x206F),
     (0x3164, 0x3164),
-    # lone surrogates: not encodable; UTF-8 encoders drop or replace them
-    (0xD800, 0xDFFF),
     (0xFE00, 0xFE0F),
     (0xFEFF, 0xFEFF),
     (0xFFA0, 0xFFA0),
@@ -119,10 +111,9 @@ CONFUSABLES: dict[str, str] = {
 
 
 def is_ignorable(ch: str) -> bool:
-    """Return whether ``ch`` is invisible: default-ignorable, format (Cf), non-space control
-    character or lone surrogate."""
+    """Return whether ``ch`` is invisible: default-ignorable or a format character (Cf)."""
     cp = ord(ch)
-    if 0x1C <= cp < 0x7F or cp == 0x85:
+    if cp < 0xAD:
         return False
     for low, high in _IGNORABLE_RANGES:
         if cp < low:
@@ -146,6 +137,11 @@ def is_variation_selector(ch: str) -> bool:
 _PUNCT = LT_CHARS | GT_CHARS | SLASH_CHARS | PIPE_CHARS
 
 
+def _is_control_or_surrogate(ch: str) -> bool:
+    cp = ord(ch)
+    return cp <= 0x9F and unicodedata.category(ch) == "Cc" or 0xD800 <= cp <= 0xDFFF
+
+
 @lru_cache(maxsize=8192)
 def char_skeleton(ch: str) -> str | None:
     """Return the skeleton of one character: ``""`` if it vanishes, ``None`` if it ends a name.
@@ -157,6 +153,12 @@ def char_skeleton(ch: str) -> str | None:
     """
     if is_ignorable(ch) or ch in SEPARATORS:
         return ""
+    if _is_control_or_surrogate(ch):
+        # NUL, ESC, DEL, C1 controls and lone surrogates are invisible; a serializer may drop
+        # them (joining the parts around them) or show a gap, so they read as whitespace,
+        # which joins name parts and also ends a name: `<sys\x00tem-reminder>` and
+        # `<think\x1bX` are both read as tags.
+        return " "
     if ch in _PUNCT:
         return None  # bracket look-alikes such as U+1438 are letters, but end a name
     out: list[str] = []

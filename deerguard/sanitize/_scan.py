@@ -69,6 +69,12 @@ _JSON_ESCAPE = re.compile(r"\\+(?:[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2}))")
 _JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
 
 
+@lru_cache(maxsize=4096)
+def _leaves_mark(ch: str) -> bool:
+    """Whether ``ch`` folds (NFKC, case folding) to letters followed by a combining mark."""
+    return any(unicodedata.combining(c) for c in unicodedata.normalize("NFKC", ch).casefold())
+
+
 def revealable(ch: str) -> bool:
     """Return whether an invisible ``ch`` is shown as a character reference when escaped.
 
@@ -229,6 +235,10 @@ class _Scanner:
                 out.append(word)
                 size += len(word)
                 k = m.end()
+                if k < n and text[k] >= "\x80" and size > 1 and unicodedata.combining(text[k]):
+                    # a mark composes with the last letter (e + U+0301 -> é under NFKC): a
+                    # stricter reader sees a non-ASCII letter there, so the name may end before it
+                    cuts.append((k - 1, size - 1))
                 continue
             ch = text[k]
             sk = char_skeleton(ch)
@@ -241,6 +251,9 @@ class _Scanner:
             out.append(sk)
             size += len(sk)
             k += 1
+            if sk and _leaves_mark(ch):
+                # İ folds to i + U+0307: a stricter reader sees the name end after the i
+                cuts.append((k, size))
         return k, "".join(out), colons, cuts
 
     def read_words(self, k: int, limit: int) -> list[tuple[int, str, tuple[int, ...], bool]]:
