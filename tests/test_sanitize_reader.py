@@ -49,6 +49,13 @@ def _invisible(ch: str) -> bool:
     )
 
 
+def _gap(ch: str) -> bool:
+    cp = ord(ch)
+    if ch.isspace():
+        return False
+    return (cp <= 0x9F and unicodedata.category(ch) == "Cc") or 0xD800 <= cp <= 0xDFFF
+
+
 def _json_decode(match: re.Match[str]) -> str:
     tail = match.group().lstrip("\\").lower()
     if tail in ("u003c", "x3c"):
@@ -61,7 +68,9 @@ def _json_decode(match: re.Match[str]) -> str:
 def normalize(text: str) -> str:
     """Return the reader's normalized view of ``text``."""
     text = _JSON.sub(_json_decode, text)
-    text = "".join(ch for ch in text if not _invisible(ch))
+    # control characters (NUL, ESC, C1) and lone surrogates: dropped or shown as a gap by
+    # serializers, so read as whitespace (which both joins name parts and ends a name)
+    text = "".join(" " if _gap(ch) else ch for ch in text if not _invisible(ch))
     text = unicodedata.normalize("NFKC", text).casefold()
     out = []
     for ch in text:
