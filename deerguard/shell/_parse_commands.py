@@ -326,7 +326,7 @@ class CommandParser(AssignRedirectParser):
             if c in "\n;|)" or (c == "&" and not s.startswith("&>", i, n)):
                 break
             if c == "(":
-                if len(words) == 1 and not assigns:
+                if len(words) == 1 and not assigns and not redirs:
                     func = self.function_parens(start, words[0])
                     if func is not None:
                         return func
