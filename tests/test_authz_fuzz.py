@@ -15,6 +15,9 @@ sys.path.insert(0, str(FUZZ))
 import fuzz_authz_policy as harness  # noqa: E402
 from _harness import crashers, replay  # noqa: E402
 
+# Deterministic smoke run: a fixed seed and run count, so a red CI means a real finding.
+SMOKE_FLAGS = ("-seed=1", "-runs=20000", "-max_total_time=60", "-timeout=5")
+
 
 def test_seeds_cover_every_policy_file_of_the_corpus() -> None:
     seeds = list(harness.seeds())
@@ -49,7 +52,7 @@ def test_hostile_policy_documents_load_or_raise_policy_error(data: bytes) -> Non
 @pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris not installed")
 def test_atheris_smoke_run_finds_nothing() -> None:
     proc = subprocess.run(
-        [sys.executable, str(FUZZ / "fuzz_authz_policy.py"), "-max_total_time=10", "-timeout=5"],
+        [sys.executable, str(FUZZ / "fuzz_authz_policy.py"), *SMOKE_FLAGS],
         capture_output=True, text=True, check=False, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -15,6 +15,9 @@ sys.path.insert(0, str(FUZZ))
 import _harness  # noqa: E402
 import fuzz_citations  # noqa: E402
 
+# Deterministic smoke run: a fixed seed and run count, so a red CI means a real finding.
+SMOKE_FLAGS = ("-seed=1", "-runs=20000", "-max_total_time=60", "-timeout=5")
+
 
 def test_replays_every_seed_and_crasher_without_failure() -> None:
     inputs = [*fuzz_citations.seeds(), *_harness.crashers("citations")]
@@ -32,7 +35,7 @@ def test_atheris_smoke_run_finds_nothing() -> None:
     if importlib.util.find_spec("atheris") is None:
         pytest.skip("atheris is not installed")
     result = subprocess.run(
-        [sys.executable, str(FUZZ / "fuzz_citations.py"), "-max_total_time=10", "-timeout=5"],
+        [sys.executable, str(FUZZ / "fuzz_citations.py"), *SMOKE_FLAGS],
         capture_output=True,
         text=True,
         timeout=120,

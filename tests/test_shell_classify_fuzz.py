@@ -14,6 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 HARNESS = ROOT / "fuzz" / "fuzz_classify.py"
 
 
+# Deterministic smoke run: a fixed seed and run count, so a red CI means a real finding.
+SMOKE_FLAGS = ("-seed=1", "-runs=20000", "-max_total_time=60", "-timeout=5")
+
+
 def _load() -> ModuleType:
     spec = importlib.util.spec_from_file_location("fuzz_classify", HARNESS)
     assert spec is not None and spec.loader is not None
@@ -48,7 +52,7 @@ def test_harness_catches_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> N
 def test_atheris_smoke_run_finds_nothing_in_ten_seconds() -> None:
     pytest.importorskip("atheris")
     proc = subprocess.run(
-        [sys.executable, str(HARNESS), "-max_total_time=10", "-timeout=5"],
+        [sys.executable, str(HARNESS), *SMOKE_FLAGS],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -15,6 +15,9 @@ sys.path.insert(0, str(FUZZ))
 import fuzz_shell_parse as harness  # noqa: E402
 from _harness import crashers, replay  # noqa: E402
 
+# Deterministic smoke run: a fixed seed and run count, so a red CI means a real finding.
+SMOKE_FLAGS = ("-seed=1", "-runs=20000", "-max_total_time=60", "-timeout=5")
+
 
 def test_seeds_include_the_whole_parser_corpus() -> None:
     assert len(list(harness.seeds())) >= 300
@@ -34,7 +37,7 @@ def test_harness_detects_a_broken_invariant() -> None:
 @pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris not installed")
 def test_atheris_smoke_run_finds_nothing() -> None:
     proc = subprocess.run(
-        [sys.executable, str(FUZZ / "fuzz_shell_parse.py"), "-max_total_time=10", "-timeout=5"],
+        [sys.executable, str(FUZZ / "fuzz_shell_parse.py"), *SMOKE_FLAGS],
         capture_output=True, text=True, check=False, timeout=180,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
