@@ -155,7 +155,7 @@ def glob_match(name: str, pattern: str) -> bool:
 
 def _plain(name: str) -> bool:
     """Return whether ``name`` is already in folded form (ASCII, no space, no upper case)."""
-    return name.isascii() and " " not in name and not any("A" <= c <= "Z" for c in name)
+    return name.isascii() and " " not in name and (name.islower() or name == name.lower())
 
 
 def lookalike_names(name: str) -> tuple[str, ...]:
