@@ -3,6 +3,8 @@ name it imitates (case, whitespace, invisibles, compatibility forms, look-alike 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from deerguard.authz import Authorizer, Principal
@@ -58,3 +60,20 @@ def test_a_disguised_denied_name_is_filtered_out_of_lists() -> None:
         "web_search",
         "python",
     ]
+
+
+def test_a_policy_file_saved_with_a_byte_order_mark_loads_the_same(tmp_path: Any) -> None:
+    from deerguard.authz import Authorizer as _A
+
+    rows = "p, user, *, tool, bash, call, deny\np, user, *, tool, *, call, allow\n"
+    plain, bom = tmp_path / "plain.csv", tmp_path / "bom.csv"
+    plain.write_text(rows, encoding="utf-8")
+    bom.write_text("\ufeff" + rows, encoding="utf-8")
+    model = "policies/authz/model.conf"
+    user = Principal(roles=("user",))
+    for name in ("bash", "web_search"):
+        expected = _A.from_casbin(model, plain).authorize(user, "tool", name, "call").allow
+        assert _A.from_casbin(model, bom).authorize(user, "tool", name, "call").allow == expected
+    roles = tmp_path / "roles.yaml"
+    roles.write_text("\ufeffroles:\n  user:\n    tools: {allow: ['*'], deny: [bash]}\n", "utf-8")
+    assert _A.from_file(roles).authorize(user, "tool", "bash", "call").allow is False

@@ -18,9 +18,9 @@ __all__ = ["parse_policy_csv", "read_text"]
 
 
 def read_text(path: str | Path, /) -> str:
-    """Read a model or policy file as UTF-8; an unreadable file raises PolicyError."""
+    """Read a model or policy file as UTF-8 (a leading BOM is dropped); unreadable: PolicyError."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise PolicyError(
             f"cannot read file: {exc}", file=str(path), hint="pass a readable UTF-8 file"
