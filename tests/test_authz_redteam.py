@@ -77,3 +77,25 @@ def test_a_policy_file_saved_with_a_byte_order_mark_loads_the_same(tmp_path: Any
     roles = tmp_path / "roles.yaml"
     roles.write_text("\ufeffroles:\n  user:\n    tools: {allow: ['*'], deny: [bash]}\n", "utf-8")
     assert _A.from_file(roles).authorize(user, "tool", "bash", "call").allow is False
+
+
+@pytest.mark.parametrize(
+    "tenant", ["Beta", "BETA", "beta ", "b\u0435ta", "\uff42\uff45\uff54\uff41"]
+)
+def test_a_disguised_tenant_still_gets_its_tenant_denies(tenant: str) -> None:
+    authz = Authorizer.from_file("corpora/authz/tenants_roles.yaml")
+    exact = authz.authorize(
+        Principal(roles=("user",), tenant="beta"), "mcp_server", "github", "connect"
+    )
+    assert exact.allow is False
+    decision = authz.authorize(
+        Principal(roles=("user",), tenant=tenant), "mcp_server", "github", "connect"
+    )
+    assert decision.allow is False
+    assert decision.reasons[0].code == "denied-look-alike"
+
+
+def test_an_unrelated_tenant_keeps_the_global_rules() -> None:
+    authz = Authorizer.from_file("corpora/authz/tenants_roles.yaml")
+    user = Principal(roles=("user",), tenant="Gamma")
+    assert authz.authorize(user, "mcp_server", "github", "connect").allow is True

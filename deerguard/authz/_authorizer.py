@@ -18,7 +18,8 @@ from typing import Any, Protocol
 
 from ..errors import ConfigError
 from ._compiled import NO_MATCH, CompiledPolicy, Match, compile_policy
-from ._glob import CONTROL_CHARACTERS, MAX_NAME_LENGTH, lookalike_names, name_problem
+from ._glob import CONTROL_CHARACTERS, MAX_NAME_LENGTH, name_problem
+from ._lookalike import lookalike_denial
 from ._models import ModelChoice, resolve_model_with
 from ._principal import TRUSTED_CONTEXT_KEYS, Principal, principal_from_context
 from ._rolesfile import load_roles_file, roles_from_mapping
@@ -255,26 +256,9 @@ class Authorizer:
                     False, resource_type, name, action, default_reasons, DEFAULT_DENY, "default"
                 )
             if match.allow is True:
-                for reading in lookalike_names(name):
-                    seen = snapshot.decide(
-                        roles, principal.tenant or "", resource_type, reading, action
-                    )
-                    if seen.row is not None and seen.allow is not True:
-                        return AuthzDecision._make(
-                            False,
-                            resource_type,
-                            name,
-                            action,
-                            (
-                                AuthzReason(
-                                    "denied-look-alike",
-                                    f"{name!r} reads as {reading!r}, which {seen.rule} denies",
-                                ),
-                            ),
-                            seen.rule,
-                            "policy",
-                            seen.row.origin,
-                        )
+                denial = lookalike_denial(snapshot, principal, resource_type, name, action)
+                if denial is not None:
+                    return denial
             return AuthzDecision._make(
                 match.allow is True,  # only a literal True allows
                 resource_type,
