@@ -50,7 +50,11 @@ def marker_pattern(skeletons: tuple[str, ...]) -> Any:
         return None
     table = letter_equivalents()
     seps = "".join(sorted(SEPARATORS))
-    gap = f"[\\s\\x1c-\\x1f{regex.escape(seps)}{IGNORABLE_CLASS}{_MARKS}]*"
+    # controls and lone surrogates read as gaps too (see char_skeleton)
+    gap = (
+        f"[\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff{regex.escape(seps)}"
+        f"{IGNORABLE_CLASS}{_MARKS}]*"
+    )
     alts = []
     for sk in sorted(skeletons, key=len, reverse=True):
         parts = []
@@ -73,13 +77,18 @@ def _compact_table() -> dict[int, int | None]:
     for cp in range(0x3001):
         if chr(cp).isspace():
             table[cp] = None
-    for low, high in (*IGNORABLE_RANGES, *_MARK_RANGES):
+    for low, high in (*IGNORABLE_RANGES, *_MARK_RANGES, *_GAP_RANGES):
         for cp in range(low, high + 1):
             table[cp] = None
     return table
 
 
-_ASCII_COMPACT = {ord(ch): None for ch in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f-_.:"}
+# control characters and lone surrogates: gaps between marker letters (see marker_pattern)
+_GAP_RANGES = ((0x00, 0x1F), (0x7F, 0x9F), (0xD800, 0xDFFF))
+_ASCII_COMPACT = {
+    **{cp: None for cp in (*range(0x20), 0x7F)},
+    **{ord(ch): None for ch in " -_.:"},
+}
 
 
 MARKER_CHUNK = 1 << 16

@@ -75,6 +75,11 @@ def _leaves_mark(ch: str) -> bool:
     return any(unicodedata.combining(c) for c in unicodedata.normalize("NFKC", ch).casefold())
 
 
+def _blank(ch: str) -> bool:
+    """Whitespace, an invisible, or a control/lone surrogate (read as a gap) around a marker."""
+    return ch.isspace() or is_ignorable(ch) or char_skeleton(ch) == " "
+
+
 def revealable(ch: str) -> bool:
     """Return whether an invisible ``ch`` is shown as a character reference when escaped.
 
@@ -504,14 +509,14 @@ class _Scanner:
     def at_marker(self, start: int, end: int) -> None:
         text = self.text
         k = start - 1
-        while k >= 0 and text[k] != "\n" and (text[k].isspace() or is_ignorable(text[k])):
+        while k >= 0 and text[k] != "\n" and _blank(text[k]):
             k -= 1
         if not (k < 0 or text[k] == "\n" or is_fence(text[k])):
             return
         if k == start - 1 and k >= 0 and char_skeleton(text[k]) not in (None, "", " "):
             return
         k = end
-        while k < self.n and text[k] != "\n" and (text[k].isspace() or is_ignorable(text[k])):
+        while k < self.n and text[k] != "\n" and _blank(text[k]):
             k += 1
         if not (k >= self.n or text[k] == "\n" or is_fence(text[k])):
             return
