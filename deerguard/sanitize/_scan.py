@@ -66,6 +66,8 @@ _ASCII_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)[\s>/]")
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 _ASCII_NEXT = re.compile(r"[ \t\r\n]+([A-Za-z0-9]+)(?=[ \t\r\n>/=\"'])")
 _JSON_ESCAPE = re.compile(r"\\+(?:[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2}))")
+# a JSON-escaped bracket or slash ending right before a marker reads as a fence (\u003c)
+_JSON_FENCE_BEFORE = re.compile(r"\\(?:[uU]00(?:3[cCeE]|2[fF])|[xX](?:3[cCeE]|2[fF]))\Z")
 _JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
 
 
@@ -240,7 +242,7 @@ class _Scanner:
                 out.append(word)
                 size += len(word)
                 k = m.end()
-                if k < n and text[k] >= "\x80" and size > 1 and unicodedata.combining(text[k]):
+                if k < n and text[k] >= "\x80" and size > 1 and self._mark_follows(k):
                     # a mark composes with the last letter (e + U+0301 -> é under NFKC): a
                     # stricter reader sees a non-ASCII letter there, so the name may end before it
                     cuts.append((k - 1, size - 1))
@@ -260,6 +262,13 @@ class _Scanner:
                 # İ folds to i + U+0307: a stricter reader sees the name end after the i
                 cuts.append((k, size))
         return k, "".join(out), colons, cuts
+
+    def _mark_follows(self, k: int) -> bool:
+        """Whether a combining mark follows at ``k``, past up to 32 invisible characters."""
+        text, stop = self.text, min(self.n, k + 33)
+        while k < stop and is_ignorable(text[k]):
+            k += 1
+        return k < stop and unicodedata.combining(text[k]) != 0
 
     def read_words(self, k: int, limit: int) -> list[tuple[int, str, tuple[int, ...], bool]]:
         """Read up to ``limit`` space-separated words.
@@ -511,9 +520,15 @@ class _Scanner:
         k = start - 1
         while k >= 0 and text[k] != "\n" and _blank(text[k]):
             k -= 1
-        if not (k < 0 or text[k] == "\n" or is_fence(text[k])):
+        json_fence = k >= 0 and _JSON_FENCE_BEFORE.search(text, max(0, k - 5), k + 1) is not None
+        if not (k < 0 or text[k] == "\n" or is_fence(text[k]) or json_fence):
             return
-        if k == start - 1 and k >= 0 and char_skeleton(text[k]) not in (None, "", " "):
+        if (
+            k == start - 1
+            and k >= 0
+            and not json_fence
+            and char_skeleton(text[k]) not in (None, "", " ")
+        ):
             return
         k = end
         while k < self.n and text[k] != "\n" and _blank(text[k]):
