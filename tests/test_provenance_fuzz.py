@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from _fuzz_support import run_smoke
 
 FUZZ = Path(__file__).resolve().parent.parent / "fuzz"
 sys.path.insert(0, str(FUZZ))
 
 import _harness  # noqa: E402
 import fuzz_citations  # noqa: E402
-
-# Deterministic smoke run: a fixed seed and run count, so a red CI means a real finding.
-SMOKE_FLAGS = ("-seed=1", "-runs=20000", "-max_total_time=60", "-timeout=5")
 
 
 def test_replays_every_seed_and_crasher_without_failure() -> None:
@@ -32,13 +28,5 @@ def test_harness_checks_invariants_on_hostile_bytes() -> None:
 
 @pytest.mark.slow
 def test_atheris_smoke_run_finds_nothing() -> None:
-    if importlib.util.find_spec("atheris") is None:
-        pytest.skip("atheris is not installed")
-    result = subprocess.run(
-        [sys.executable, str(FUZZ / "fuzz_citations.py"), *SMOKE_FLAGS],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=FUZZ.parent,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    proc = run_smoke("fuzz_citations.py")
+    assert proc.returncode == 0, proc.stderr[-3000:]

@@ -1,0 +1,31 @@
+"""Shared runner for the atheris smoke runs of every fuzz harness (used by tests/test_*_fuzz.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FUZZ = ROOT / "fuzz"
+
+# Deterministic smoke run: a fixed seed and run count, so a red CI means a real finding
+# (a time-bounded random run made CI flaky). The time cap only bounds very slow machines.
+SMOKE_FLAGS = ("-seed=1", "-runs=20000", "-max_total_time=60", "-timeout=5")
+
+
+def run_smoke(harness: str) -> subprocess.CompletedProcess[str]:
+    """Run ``fuzz/<harness>`` under atheris with :data:`SMOKE_FLAGS`; skip without atheris."""
+    if importlib.util.find_spec("atheris") is None:
+        pytest.skip("atheris is not installed")
+    return subprocess.run(
+        [sys.executable, str(FUZZ / harness), *SMOKE_FLAGS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,  # instrumenting every loaded module takes a while on a busy machine
+    )
