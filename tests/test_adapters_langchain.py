@@ -4,13 +4,13 @@ tool calls, guarded by deerguard's middleware."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from _lc_fakes import scripted, tool_call
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_core.tools import StructuredTool
+from langchain_core.tools import InjectedToolCallId, StructuredTool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command, interrupt
 
@@ -331,3 +331,40 @@ def test_principal_from_a_dataclass_context_schema() -> None:
     )
     agent.invoke({"messages": [HumanMessage("go")]}, context=Ctx("u1", "guest"))
     assert model.offered_tools[0] == ["web_fetch"]
+
+
+def _command_fetch(calls: list[str]) -> StructuredTool:
+    """A remote tool that answers with a ``Command`` adding its ToolMessage to the history."""
+    def web_fetch(url: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command[Any]:
+        calls.append(url)
+        message = ToolMessage(FORGED, tool_call_id=tool_call_id, name="web_fetch")
+        return Command(update={"messages": [ToolMessage("older", tool_call_id="x"), message]})
+
+    return StructuredTool.from_function(web_fetch, name="web_fetch", description="Fetch.")
+
+
+def test_tool_answering_with_a_command_still_has_its_message_neutralized() -> None:
+    calls: list[str] = []
+    model = scripted(tool_call("web_fetch", {"url": "https://x.example"}), "ok")
+    result = _run(model, [_command_fetch(calls)],
+                  [ToolResultSanitizationMiddleware()])
+    assert calls == ["https://x.example"]
+    older, message = _tool_messages(result)
+    assert older.content == "older"  # only the message answering this call is guarded
+    seen = [m for m in model.histories[1] if isinstance(m, ToolMessage)][-1]
+    for text in (str(message.content), str(seen.content)):
+        assert "<system-reminder>" not in text
+        assert "&lt;system-reminder&gt;" in text
+    assert "deerguard_command" not in message.response_metadata
+    assert message.response_metadata["deerguard_tool_transforms"][0]["name"] == "neutralize"
+
+
+def test_command_without_a_tool_message_passes_unchanged() -> None:
+    def web_fetch(url: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command[Any]:
+        return Command(update={"messages": [ToolMessage("fine", tool_call_id=tool_call_id)]},
+                       goto=())
+
+    tool = StructuredTool.from_function(web_fetch, name="web_fetch", description="Fetch.")
+    model = scripted(tool_call("web_fetch", {"url": "u"}), "ok")
+    result = _run(model, [tool], [ToolResultSanitizationMiddleware()])
+    assert _tool_messages(result)[0].content == "fine"

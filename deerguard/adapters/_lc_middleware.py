@@ -6,6 +6,7 @@ into ``MissingExtraError``).
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal, NotRequired
@@ -257,11 +258,12 @@ class DeerguardMiddleware(AgentMiddleware[DeerguardState, Any, Any]):
         """Run the tool hooks around the tool execution."""
         ctx = self._context(request.state, request.runtime, advance=False)
         seen: list[ToolMessage | Command[Any]] = []
+        call_id = str(request.tool_call.get("id") or "")
 
         def execute(call: ToolCall) -> ToolResult:
             raw = handler(self._tool_request_back(request, call))
             seen.append(raw)
-            return _neutral_tool_result(raw)
+            return _neutral_tool_result(raw, call_id)
 
         outcome = self.chain.run_tool(ctx, self._tool_call(request), execute)
         return _finish_tool(request, outcome.decision, outcome.result, seen)
@@ -274,22 +276,63 @@ class DeerguardMiddleware(AgentMiddleware[DeerguardState, Any, Any]):
         """Async :meth:`wrap_tool_call`."""
         ctx = self._context(request.state, request.runtime, advance=False)
         seen: list[ToolMessage | Command[Any]] = []
+        call_id = str(request.tool_call.get("id") or "")
 
         async def execute(call: ToolCall) -> ToolResult:
             raw = await handler(self._tool_request_back(request, call))
             seen.append(raw)
-            return _neutral_tool_result(raw)
+            return _neutral_tool_result(raw, call_id)
 
         outcome = await self.chain.arun_tool(ctx, self._tool_call(request), execute)
         return _finish_tool(request, outcome.decision, outcome.result, seen)
 
 
-def _neutral_tool_result(raw: ToolMessage | Command[Any]) -> ToolResult:
+def _command_message(raw: Command[Any], call_id: str) -> tuple[int, ToolMessage] | None:
+    """Locate the tool message a ``Command`` adds to ``update["messages"]`` (the one answering
+    ``call_id``, else the last one): (index in the list, message)."""
+    update = raw.update
+    value = update.get("messages") if isinstance(update, Mapping) else None
+    if not isinstance(value, (list, tuple)):
+        return None  # create_agent's ToolNode accepts message updates only in this form
+    found: tuple[int, ToolMessage] | None = None
+    for index, message in enumerate(value):
+        if isinstance(message, ToolMessage):
+            found = (index, message)
+            if message.tool_call_id == call_id:
+                break
+    return found
+
+
+def _neutral_tool_result(raw: ToolMessage | Command[Any], call_id: str) -> ToolResult:
     if isinstance(raw, ToolMessage):
         return cv.to_tool_result(raw)
-    # A Command updates graph state directly; guards see an empty success result and the
-    # command itself goes through unchanged.
-    return ToolResult(content="", metadata={"deerguard_command": True})
+    # A Command updates graph state directly. The tool message it adds to the history is
+    # what the model will read, so the guards see (and may rewrite) that message; other
+    # state keys are the tool's own business and pass unchanged.
+    located = _command_message(raw, call_id)
+    if located is None:
+        return ToolResult(content="", metadata={"deerguard_command": True})
+    result = cv.to_tool_result(located[1])
+    return ToolResult(content=result.content, status=result.status,
+                      metadata={**result.metadata, "deerguard_command": True})
+
+
+def _command_back(raw: Command[Any], call_id: str, result: ToolResult) -> Command[Any]:
+    """``raw`` with its tool message carrying the guards' content, status and metadata."""
+    located = _command_message(raw, call_id)
+    if located is None:
+        return raw
+    index, message = located
+    metadata = {k: v for k, v in result.metadata.items() if k != "deerguard_command"}
+    neutral = ToolResult(content=result.content, status=result.status, metadata=metadata)
+    replaced = cv.tool_message_back(message, neutral)
+    if replaced is message:
+        return raw
+    update: Any = raw.update  # a Mapping: _command_message checked it
+    items = list(update["messages"])
+    items[index] = replaced
+    new_update = {**update, "messages": items}
+    return dataclasses.replace(raw, update=new_update)
 
 
 def _finish_tool(
@@ -312,4 +355,4 @@ def _finish_tool(
     raw = seen[-1]
     if isinstance(raw, ToolMessage):
         return cv.tool_message_back(raw, result)
-    return raw
+    return _command_back(raw, str(request.tool_call.get("id") or ""), result)
