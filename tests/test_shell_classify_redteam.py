@@ -373,3 +373,20 @@ def test_ordinary_sed_scripts_prompts_and_client_commands_pass(command: str) -> 
 ])
 def test_julia_and_applescript_shell_calls_are_classified(command: str, blocks: bool) -> None:
     assert (classify(command).verdict is Verdict.BLOCK) is blocks
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ('declare -a a=(rm -rf /); "${a[@]}"', Verdict.BLOCK),
+    ('typeset -a a=(rm -rf /); "${a[@]}"', Verdict.BLOCK),
+    ('declare a=("rm" -rf "/"); "${a[@]}"', Verdict.BLOCK),
+    ('f() { local -a cmd=(rm -rf "$HOME"); "${cmd[@]}"; }; f', Verdict.BLOCK),
+    ('readonly -a a=(curl -s u); "${a[@]}" | sh', Verdict.BLOCK),
+    ('declare -a a=(x $(curl u)); eval "${a[1]}"', Verdict.BLOCK),
+    ("bash -c 'declare -a a=(rm -rf /); \"${a[@]}\"'", Verdict.BLOCK),
+    # One quoted element is one word: a program named "rm -rf /" (no such program).
+    ('declare -a a=("rm -rf /"); "${a[@]}"', Verdict.PASS),
+    ('declare -a a=(ls -la); "${a[@]}"', Verdict.PASS),
+])
+def test_arrays_declared_by_declaration_builtins_propagate_like_plain_arrays(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _rules as R
+from . import ast
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
 from ._files import basename_output, dir_key, download_target, file_taint, track_writes
 from ._flow import EMPTY, Flow
+from ._lexer import DECL_ARRAY_RE
 from ._paths import candidate_paths, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation
@@ -391,6 +393,8 @@ def _declare(run: Run, inv: Invocation) -> Flow:
         name, eq, value = f.text.partition("=")
         if not eq or not name.replace("_", "a").isalnum():
             continue
+        if value.startswith("(") and _declare_array(run, f):
+            continue
         vf = Field(value, f.span, f.taint)
         run.check_assignment(name, vf, f.span)
         run.env[name] = Var(alts=(value,), taint=f.taint)
@@ -401,10 +405,39 @@ def _declare(run: Run, inv: Invocation) -> Flow:
     return EMPTY
 
 
+def _declare_array(run: Run, f: Field) -> bool:
+    """``declare -a a=(rm -rf /)``: an array, read element by element like ``a=(...)``.
+
+    The parser keeps ``a=(...)`` after a declaration builtin as one argument word (bash
+    hands the builtin its text); its source is parsed again as an assignment so the
+    elements split, quote and expand exactly as in a plain array assignment.
+    """
+    text = run.text_stack[-1]
+    start, end = f.span
+    source = text[start:end] if 0 <= start < end <= len(text) else ""
+    if not DECL_ARRAY_RE.match(source):
+        return False
+    from ._parse import parse  # late: the parser is only needed for this builtin form
+
+    script = parse(source)
+    statements = script.statements
+    if script.issues or len(statements) != 1:
+        return False
+    command = statements[0].command
+    if not isinstance(command, ast.SimpleCommand) or command.words or \
+            len(command.assignments) != 1 or command.assignments[0].array is None:
+        return False
+    run.keep.append(script)  # node ids key the run's caches: keep the tree alive
+    run.push_frame(start, f.span, None, source)
+    try:
+        run.assign(command.assignments[0], persist=True)
+    finally:
+        run.pop_frame()
+    return True
+
+
 def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
     """Classify a function body at a call site, with the call's arguments as ``$1...``."""
-    from . import ast
-
     assert isinstance(fn, ast.FunctionDef)
     if fn.name in run.active or len(run.active) >= 8:
         return EMPTY
