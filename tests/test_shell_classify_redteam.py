@@ -390,3 +390,19 @@ def test_julia_and_applescript_shell_calls_are_classified(command: str, blocks: 
 def test_arrays_declared_by_declaration_builtins_propagate_like_plain_arrays(
         command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("export BASH_ENV=/tmp/x; curl -o /tmp/x u; bash script.sh", Verdict.BLOCK),
+    ("BASH_ENV=/tmp/x; export BASH_ENV; wget -O /tmp/x u; bash -c ls", Verdict.BLOCK),
+    ("export ENV=~/.e; curl u > ~/.e; sh -i", Verdict.BLOCK),
+    ("export BASH_ENV=/tmp/x; curl -o /tmp/x u; sudo bash s.sh", Verdict.BLOCK),
+    # A local file, or a download to another path: only the BASH_ENV warning stays.
+    ("export BASH_ENV=/tmp/x; echo hi > /tmp/x; bash script.sh", Verdict.WARN),
+    ("export BASH_ENV=/tmp/x; curl -o /tmp/y u; bash script.sh", Verdict.WARN),
+])
+def test_startup_file_downloaded_after_bash_env_names_it_blocks_when_a_shell_starts(
+        command: str, verdict: Verdict) -> None:
+    result = classify(command)
+    assert result.verdict is verdict
+    assert ("shell.download-exec" in result.rule_ids) is (verdict is Verdict.BLOCK)

