@@ -451,14 +451,21 @@ _ALWAYS_SET = frozenset({"PWD", "USER", "LOGNAME", "PATH", "HOSTNAME", "UID", "E
 _NO_ARGS = Var(alts=("",), items=())
 
 
-_SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY",
-                 "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY")
+_SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY",
+                 "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY",
+                 "SIGNING_KEY", "ENCRYPTION_KEY", "MASTER_KEY", "COOKIE", "BEARER")
+# Short words that name a secret only as a whole ``_``-separated part of a longer name:
+# ``GH_PAT``, ``MYSQL_PWD``, ``DB_PASS``, ``AWS_CREDS`` (but not ``PATH``, ``PWD``, ``PASS``).
+_SECRET_PARTS = frozenset({"PAT", "PWD", "PASS", "PW", "CREDS", "JWT", "OTP", "TOTP"})
 
 
 def _secret_name(name: str) -> bool:
     """A variable name that conventionally holds a secret (``GITHUB_TOKEN``, ``DB_PASSWORD``)."""
     upper = name.upper()
-    return any(w in upper for w in _SECRET_WORDS)
+    if any(w in upper for w in _SECRET_WORDS):
+        return True
+    parts = upper.split("_")
+    return len(parts) > 1 and any(part in _SECRET_PARTS for part in parts)
 
 
 def _op_letter(pe: ast.ParamExp) -> str | None:
