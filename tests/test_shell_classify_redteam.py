@@ -242,6 +242,9 @@ def test_code_flags_inside_option_clusters_are_found(command: str) -> None:
 @pytest.mark.parametrize(("command", "blocks"), [
     ("kill -9 -1", True), ("kill -TERM 1", True), ("kill -- -1", True),
     ("kill -1 4242", False), ("kill 4242", False), ("pkill -f worker", False),
+    ("pkill -u root", True), ("pkill -9 --uid=0", True), ("killall -u root -s KILL", True),
+    ("sudo killall5 -9", True), ("pkill -u root nginx", False), ("pkill -u me", False),
+    ("pkill -u $USER node", False),
 ])
 def test_killing_every_process_or_init_blocks(command: str, blocks: bool) -> None:
     assert ("shell.kill-all" in classify(command).rule_ids) is blocks

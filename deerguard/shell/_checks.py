@@ -191,6 +191,42 @@ def check_kill(add: Add, inv: Invocation) -> None:
                 return
     elif inv.name in ("pkill", "killall") and any(f.text in (".", ".*", "-1") for f in args):
         add("shell.kill-all", inv.word.span, f"{inv.name} matches every process", None)
+    elif inv.name in ("pkill", "killall") and _kills_all_of_root(args):
+        add("shell.kill-all", inv.word.span, f"{inv.name} signals every process of root "
+            "(init, sshd, the container's own processes)", None)
+    elif inv.name == "killall5":
+        add("shell.kill-all", inv.word.span, "killall5 signals every process", None)
+
+
+_USER_OPTS = frozenset({"-u", "-U", "--euid", "--uid", "--user"})
+_PGREP_VALUE_OPTS = frozenset({"-g", "-G", "-P", "-s", "-t", "-F", "--pgroup", "--group",
+                               "--parent", "--session", "--terminal", "--pidfile", "--signal",
+                               "--ns", "--nslist", "-o", "-y", "--older-than", "--younger-than",
+                               "-r", "--runstates", "-c", "--cgroup"})
+
+
+def _kills_all_of_root(args: list[Field]) -> bool:
+    """``pkill -u root`` / ``killall -u 0``: a root user selection with no name pattern."""
+    root = False
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        value: str | None = None
+        if t in _USER_OPTS:
+            value = args[i + 1].text if i + 1 < len(args) else ""
+            i += 1
+        elif t.startswith(("--euid=", "--uid=", "--user=")):
+            value = t.partition("=")[2]
+        elif t[:2] in ("-u", "-U") and len(t) > 2:
+            value = t[2:]
+        elif t in _PGREP_VALUE_OPTS:
+            i += 1
+        elif not t.startswith("-") or t == "--":
+            return False  # a name or pattern narrows the selection
+        if value is not None and not {"root", "0"}.isdisjoint(value.split(",")):
+            root = True
+        i += 1
+    return root
 
 
 def check_inplace(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -> None:
@@ -275,7 +311,7 @@ def check_package(add: Add, inv: Invocation) -> None:
 # Every program a branch of check_program names (besides the mkfs* prefix).
 _PROGRAM_CHECKED = frozenset({
     "rm", "rmdir", "unlink", "find", "dd", "cp", "mv", "install", "ln", "rsync", "kill",
-    "pkill", "killall", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
+    "pkill", "killall", "killall5", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
     "setfacl", "git", "rg", "ripgrep", "crontab", "nc", "ncat", "netcat", "nc.traditional",
     "nc.openbsd", "socat"}) | frozenset(R.DISK_FORMATTERS)
 
@@ -313,7 +349,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                 path = norm_path(f.text, cwd)
                 if path is not None and is_critical(path):
                     add("shell.recursive-delete", f.span, f"mv moves away {path}", None)
-    elif name in ("kill", "pkill", "killall"):
+    elif name in ("kill", "pkill", "killall", "killall5"):
         check_kill(add, inv)
     elif name in ("tee", "truncate", "shred"):
         for f in _opts_and_operands(inv.args)[1]:
