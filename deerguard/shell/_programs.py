@@ -32,7 +32,7 @@ from ._sinks import (
     stdin_sink,
     su_program,
 )
-from ._words import DYN, NO_TAINT, Field, Source, Var, first_source
+from ._words import DYN, NO_TAINT, Field, Source, Var, first_source, secret_name
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -302,7 +302,8 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
         taint.add(Source("decode", name, run.map_span(inv.word.span)))
         return Flow(frozenset(taint), name, inv.word.span)
     if (name in R.ENV_DUMPERS and not args) or (name in ("export", "declare") and
-                                                 texts in (["-p"], ["-x"], ["-px"])):
+                                                 texts in (["-p"], ["-x"], ["-px"])) or (
+            name == "printenv" and any(secret_name(t) for t in texts)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if secret or printed is not None:
         taint.add(Source("secret", name, run.map_span(inv.word.span)))

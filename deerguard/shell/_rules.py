@@ -114,8 +114,12 @@ FETCHERS = _fs("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "fetch
 
 NETWORK_SENDERS = _fs("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh",
                       "scp", "sftp", "rsync", "ftp", "tftp", "http", "https", "xh", "mail",
-                      "sendmail", "mutt", "openssl", "gsutil", "s3cmd", "rclone", "aws")
-"""Programs that can send what they read to another machine."""
+                      "sendmail", "mutt", "openssl", "gsutil", "s3cmd", "rclone", "aws",
+                      # A name looked up in DNS reaches the resolver and the domain's
+                      # nameserver: $(cat secret).evil.com is exfiltration.
+                      "dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6",
+                      "traceroute", "traceroute6", "tracepath", "mtr", "whois", "getent")
+"""Programs that can send what they read (or are given) to another machine."""
 
 DECODERS = _fs("base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg", "rev",
                "gunzip", "zcat", "bunzip2", "xz", "unxz", "zstd", "gzip", "tr", "od")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 
-__all__ = ["DYN", "Field", "Source", "Var", "Expander"]
+__all__ = ["DYN", "Field", "Source", "Var", "Expander", "secret_name"]
 
 DYN = "\ufffc"
 """Stands for text that cannot be known statically."""
@@ -339,7 +339,7 @@ class Expander:
                 # is cat /etc/shadow, rm -rf $DIR/ may be rm -rf /. An agent's `bash -c`
                 # has no arguments either ($1.. empty). Both worlds are checked.
                 var = _EMPTY
-                if _secret_name(name):
+                if secret_name(name):
                     # $AWS_SECRET_ACCESS_KEY, $GITHUB_TOKEN: unknown, but a secret.
                     return self._lookup_secret(pe, name, choice)
         if pe.prefix == "!" or (pe.op == "@" and _op_letter(pe) == "P"):
@@ -459,7 +459,7 @@ _SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY
 _SECRET_PARTS = frozenset({"PAT", "PWD", "PASS", "PW", "CREDS", "JWT", "OTP", "TOTP"})
 
 
-def _secret_name(name: str) -> bool:
+def secret_name(name: str) -> bool:
     """A variable name that conventionally holds a secret (``GITHUB_TOKEN``, ``DB_PASSWORD``)."""
     upper = name.upper()
     if any(w in upper for w in _SECRET_WORDS):
