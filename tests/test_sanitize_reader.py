@@ -21,8 +21,8 @@ from deerguard.sanitize import TagProfile
 ROOT = Path(__file__).resolve().parent.parent
 
 # Its own tables (deliberately written out again, not imported).
-_LT = "<‹〈〈⟨˂ᐸ❮"
-_GT = ">›〉〉⟩˃ᐳ❯"
+_LT = "<‹〈〈⟨˂ᐸ❮«《⟪≪"
+_GT = ">›〉〉⟩˃ᐳ❯»》⟫≫"
 _SLASH = "/∕⁄"
 _DASHES = "‐‑‒–—―−"
 _LOOKALIKE = {

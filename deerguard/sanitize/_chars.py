@@ -33,12 +33,15 @@ __all__ = [
 
 # `<`-equivalents: ASCII, fullwidth, small form, and the look-alike brackets a model reads as
 # an angle bracket (single guillemet, angle brackets of three blocks, modifier arrowheads,
-# Canadian syllabics, ornamental brackets).
+# Canadian syllabics, ornamental brackets), and the doubled forms (double guillemet,
+# CJK double angle brackets, mathematical double angles, much-less-than).
 LT_CHARS = frozenset(
     "<\uff1c\ufe64\ufe3f\u2039\u2329\u3008\u27e8\u02c2\u1438\u276e\u276c\u29fc\u2770"
+    "\u00ab\u300a\u27ea\u226a\ufe3d"
 )
 GT_CHARS = frozenset(
     ">\uff1e\ufe65\ufe40\u203a\u232a\u3009\u27e9\u02c3\u1433\u276f\u276d\u29fd\u2771"
+    "\u00bb\u300b\u27eb\u226b\ufe3e"
 )
 # `/`-equivalents (closing tags): ASCII, fullwidth, division and fraction slashes, box drawing.
 SLASH_CHARS = frozenset("/\uff0f\u2215\u2044\u2571\u29f8\u1427")
