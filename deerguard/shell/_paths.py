@@ -112,16 +112,19 @@ def _home_variants(globs: Iterable[str]) -> tuple[str, ...]:
 class PathRules:
     """Compiled path globs for one policy: sensitive, persistence, system and protected."""
 
-    __slots__ = ("sensitive", "persistence", "system", "protected", "_cache", "_indexed")
+    __slots__ = ("sensitive", "persistence", "system", "git_hooks", "protected", "_cache",
+                 "_indexed")
 
     def __init__(self, protected: Iterable[str]) -> None:
         self.sensitive = _home_variants(R.SENSITIVE_READ_GLOBS)
         self.persistence = _home_variants(R.PERSISTENCE_GLOBS)
         self.system = R.SYSTEM_WRITE_GLOBS
+        self.git_hooks = R.GIT_HOOK_GLOBS
         self.protected = _home_variants(protected)
         self._cache: dict[tuple[str, str], bool] = {}
         self._indexed = {kind: tuple((_prefix(g), g) for g in getattr(self, kind))
-                         for kind in ("sensitive", "persistence", "system", "protected")}
+                         for kind in ("sensitive", "persistence", "system", "git_hooks",
+                                      "protected")}
 
     def match(self, path: str, kind: str) -> bool:
         """True when normalized ``path`` matches a glob of ``kind`` (either direction)."""

@@ -64,6 +64,7 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.chmod-world", _W, "makes files world-writable or setuid"),
     Rule("shell.git-destructive", _W, "discards or overwrites git history or files"),
     Rule("shell.git-config-exec", _W, "git -c can run arbitrary programs through config"),
+    Rule("shell.git-hook", _W, "writes a git hook, which later git commands run"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
 )
 
@@ -179,7 +180,7 @@ PACKAGE_MANAGERS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
 """Package managers and the subcommands that change what is installed."""
 
 DISK_FORMATTERS = _fs("mkfs", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted",
-                      "cfdisk", "sgdisk", "mkdosfs", "mkntfs", "format", "blkdiscard")
+                      "cfdisk", "sgdisk", "mkdosfs", "mkntfs", "blkdiscard")
 
 DENY_DEVICE_PREFIXES = ("/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd",
                         "/dev/mmcblk", "/dev/disk", "/dev/dm-", "/dev/md", "/dev/mapper/",
@@ -196,18 +197,20 @@ CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", 
 SENSITIVE_READ_GLOBS = (
     "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
     "/etc/sudoers", "/etc/sudoers.d/*", "/etc/ssh/ssh_host_*_key", "/proc/*/environ",
-    "/proc/*/task/*/environ", "/proc/*/mem", "/proc/kcore", "/root/*",
+    "/proc/*/task/*/environ", "/proc/*/mem", "/proc/kcore",
     "~/.ssh/id_*", "~/.ssh/*_rsa", "~/.ssh/*_ed25519", "~/.ssh/*_ecdsa", "~/.ssh/*.pem",
     "*/.ssh/id_rsa", "*/.ssh/id_ed25519", "*/.ssh/id_ecdsa", "*/.ssh/id_dsa",
     "~/.aws/credentials", "~/.config/gcloud/*", "~/.azure/*",
     "~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.git-credentials",
-    "~/.pgpass", "~/.npmrc", "~/.ssh", "~/.aws", "~/.gnupg", "/root/.ssh",
+    "~/.pgpass", "~/.npmrc", "~/.ssh", "~/.aws", "~/.gnupg",
     "~/.pypirc", "~/.gnupg/*", "~/.password-store/*",
     "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*", "/etc/ssl/private/*",
     "~/.terraform.d/credentials.tfrc.json", "~/.config/doctl/*", "~/.oci/config", "~/.boto",
     "~/.s3cfg", "~/.vault-token", "~/.config/hub", "~/.cargo/credentials*",
 )
-"""Files whose contents are secrets (globs; ``*`` also crosses ``/``)."""
+"""Files whose contents are secrets (globs; ``*`` also crosses ``/``). A ``~/`` glob also
+covers ``/root/``, ``/home/*/`` and ``/Users/*/``: ``/root`` is root's home, and a project
+cloned under it is no more secret than one under ``~``."""
 
 PERSISTENCE_GLOBS = (
     "~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
@@ -218,9 +221,13 @@ PERSISTENCE_GLOBS = (
     "/etc/cron*", "/var/spool/cron/*", "/etc/systemd/*", "~/.config/systemd/*",
     "~/.config/autostart/*", "/etc/rc.local", "/etc/init.d/*", "/etc/ld.so.preload",
     "~/Library/LaunchAgents/*", "/Library/LaunchDaemons/*", "/Library/LaunchAgents/*",
-    "/root/.bashrc", "/root/.profile", "/root/.ssh/*", "~/.gitconfig", "*/.git/hooks/*",
+    "/root/.bashrc", "/root/.profile", "/root/.ssh/*", "~/.gitconfig",
 )
 """Files whose modification makes code run later (startup files, keys, sudoers, cron)."""
+
+GIT_HOOK_GLOBS = ("*/.git/hooks/*", ".git/hooks/*")
+"""Git hooks: code a repository's own git commands run (installing one is a common
+contributor step, so it warns instead of blocking like persistence)."""
 
 SYSTEM_WRITE_GLOBS = (
     "/etc/*", "/bin/*", "/sbin/*", "/usr/bin/*", "/usr/sbin/*", "/usr/local/bin/*",

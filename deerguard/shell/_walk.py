@@ -15,12 +15,13 @@ from .._result import Finding, Span, Verdict
 from . import _compound as C
 from . import _programs as P
 from . import _redirect as RD
+from . import _rules as R
 from . import _sinks as S
 from . import ast
 from ._checks import check_remote
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
-from ._paths import PathRules
+from ._paths import PathRules, norm_path
 from ._policy import ShellPolicy
 from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
@@ -437,7 +438,11 @@ class Run:
                 cp.listing.clear()
         if not any(verdicts):
             return
-        if verdicts[0]:
+        if verdicts[0] and _project_file(inv.word.text, self.cwd, cp.paths):
+            # ./scripts/shutdown runs that file of the project, not the system program.
+            self.add("shell.warned-command", inv.word.span, f"{inv.word.text} is a project "
+                     f"file named like the denied program {name}", _via(inv))
+        elif verdicts[0]:
             self.add("shell.denied-command", inv.word.span, f"{name} is denied by policy",
                      _via(inv))
         elif verdicts[1]:
@@ -458,6 +463,22 @@ class Run:
 
     def call_function(self, fn: ast.FunctionDef, args: list[Field]) -> Flow:
         return P.call_function(self, fn, args)
+
+
+def _project_file(text: str, cwd: str | None, paths: PathRules) -> bool:
+    """A program word that runs a file below the working directory (``./x/init``,
+    ``scripts/halt``): relative, with a directory part, no ``..``, and not in a system
+    directory when the working directory is known (``cd /sbin && ./halt`` is halt)."""
+    if "/" not in text or text.startswith(("/", "~")) or DYN in text or \
+            ".." in text.split("/"):
+        return False
+    if cwd is None:
+        return True
+    full = norm_path(text, cwd)
+    if full is None:
+        return False
+    parent = full.rsplit("/", 1)[0] or "/"
+    return parent not in R.CRITICAL_DIRS and not paths.match(full, "system")
 
 
 def _via(inv: Invocation) -> str | None:
