@@ -119,10 +119,32 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
             continue
         if recursive and (is_critical(path) or no_preserve):
             add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
+        elif recursive and cwd is None and _ancestor(t.text):
+            # rm -rf ../..: above a working directory that is not known (it may be / or ~).
+            add("shell.dynamic-delete", t.span, "recursive delete above the working "
+                "directory, whose location is not known statically", None)
         elif path.startswith("/") and not path.startswith(("/tmp", "/var/tmp")) and (
                 path.startswith(("/etc/", "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/",
                                  "/boot/", "/lib/", "/usr/lib/"))):
             add("shell.system-write", t.span, f"deletes the system file {path}", None)
+
+
+def _ancestor(text: str) -> bool:
+    """A relative path naming a directory above its start (``..``, ``../..``, ``a/../..``):
+    deleting it deletes the working directory's parents, which may be ``/`` or ``~``."""
+    if text.startswith(("/", "~")):
+        return False
+    names: list[str] = []
+    ups = 0
+    for part in text.split("/"):
+        if part == "..":
+            if names:
+                names.pop()
+            else:
+                ups += 1
+        elif part not in ("", "."):
+            names.append(part)
+    return ups > 0 and not names
 
 
 def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
@@ -158,8 +180,9 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     return subs
 
 
-_WORLD_MODES = ("777", "0777", "1777", "a+rwx", "ugo+rwx", "a+w", "o+w", "+s", "u+s", "g+s",
-                "4755", "4777", "2755", "6755", "666", "0666", "a+rw", "o+rw", "ugo+rw",
+# setgid alone (g+s, 2775) is the usual shared-directory setting: not listed.
+_WORLD_MODES = ("777", "0777", "1777", "a+rwx", "ugo+rwx", "a+w", "o+w", "+s", "u+s",
+                "4755", "4777", "6755", "666", "0666", "a+rw", "o+rw", "ugo+rw",
                 "o+rwx", "+w", "a=rwx", "u=rwx,g=rwx,o=rwx")
 
 
@@ -258,6 +281,12 @@ def _inplace_files(args: list[Field]) -> list[Field]:
     return out
 
 
+# git's own credential helpers (``store``, ``cache``) and the common platform ones: naming
+# one runs no program of the agent's choosing.
+_GIT_CREDENTIAL_HELPERS = frozenset({"store", "cache", "osxkeychain", "manager", "manager-core",
+                                     "libsecret", "wincred", ""})
+
+
 def check_git(add: Add, inv: Invocation) -> None:
     args = inv.args
     i = 0
@@ -282,16 +311,23 @@ def check_git(add: Add, inv: Invocation) -> None:
     elif sub == "reset" and "--hard" in texts:
         add("shell.git-destructive", span, "git reset --hard discards local changes", None)
     elif sub == "clean" and any((t.startswith("-") and not t.startswith("--") and "f" in t)
-                                or t == "--force" for t in texts):
+                                or t == "--force" for t in texts) and not any(
+            t == "--dry-run" or (t.startswith("-") and not t.startswith("--") and "n" in t)
+            for t in texts):  # -n / --dry-run only lists what would be deleted
         add("shell.git-destructive", span, "git clean -f deletes untracked files", None)
     elif sub == "config" and any(
-            t.lower().startswith(("core.pager", "core.sshcommand", "core.hookspath",
-                                  "core.fsmonitor", "core.editor", "core.askpass",
-                                  "credential.helper", "diff.external", "gpg.program"))
+            (t.lower().startswith(("core.pager", "core.sshcommand", "core.hookspath",
+                                   "core.fsmonitor", "core.editor", "core.askpass",
+                                   "credential.helper", "diff.external", "gpg.program"))
+             and not (t.lower().startswith("credential.helper") and i + 1 < len(texts) and
+                      texts[i + 1].split(" ", 1)[0] in _GIT_CREDENTIAL_HELPERS))
             or (t.lower().startswith("alias.") and i + 1 < len(texts) and
                 texts[i + 1].startswith("!"))
             for i, t in enumerate(texts)):
         add("shell.git-config-exec", span, "git config sets a key that runs programs", None)
+
+
+_UV_PIP_CHANGES = frozenset({"install", "uninstall", "sync"})
 
 
 def check_package(add: Add, inv: Invocation) -> None:
@@ -301,7 +337,14 @@ def check_package(add: Add, inv: Invocation) -> None:
     subs = R.PACKAGE_MANAGERS.get(name)
     if subs is None:
         return
-    for f in inv.args:
+    args = inv.args
+    if name == "uv":
+        operands = [f for f in args if not f.text.startswith("-")]
+        if operands and operands[0].text == "pip":
+            # uv pip install/uninstall/sync change packages; list/show/freeze/compile read.
+            args = operands[1:2]
+            subs = _UV_PIP_CHANGES
+    for f in args:
         t = f.text
         if "*" in subs or t in subs:
             add("shell.package-install", (inv.word.span[0], f.span[1]),

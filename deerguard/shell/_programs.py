@@ -164,6 +164,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             if inside:
                 run.files["*"] = inside
             run.cwd = None
+        # $PWD follows: the known directory, or unknown after cd "$X" (never the default ".").
+        run.env["PWD"] = Var(alts=(run.cwd,)) if run.cwd is not None else Var(alts=(DYN,))
+        run.env_version += 1
         return EMPTY
     return _plain(run, inv, stdin)
 
@@ -192,9 +195,25 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-grep"})
 
 
+# Options that point a tool at its own configuration (kubectl --kubeconfig ~/.kube/config,
+# gpg --homedir ~/.gnupg): the tool reads it as it would by default, nothing is disclosed.
+_CONFIG_OPTIONS = ("--kubeconfig", "--homedir")
+
+
 def _path_args(inv: Invocation) -> list[Field]:
     """Arguments that may name files: a grep's pattern is data, not a path."""
     args = inv.args
+    if any(f.text.startswith(_CONFIG_OPTIONS) for f in args):
+        kept: list[Field] = []
+        skip = False
+        for f in args:
+            if skip:
+                skip = False
+            elif f.text in _CONFIG_OPTIONS:
+                skip = True
+            elif not f.text.startswith(tuple(o + "=" for o in _CONFIG_OPTIONS)):
+                kept.append(f)
+        args = kept
     if inv.name not in _GREPS:
         return args
     if any(f.text in ("-e", "-f", "--regexp", "--file") or f.text.startswith("--regexp=")
@@ -308,7 +327,12 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     if secret or printed is not None:
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     passed: str | None = None
-    if name in ("basename", "dirname") and args and all(f.static for f in args):
+    if name == "pwd" and not any(not t.startswith("-") for t in texts):
+        pwd = run.env.get("PWD")
+        passed = pwd.alts[0] if pwd is not None and len(pwd.alts) == 1 else "."
+        if pwd is None and run.cwd is not None:
+            passed = run.cwd
+    elif name in ("basename", "dirname") and args and all(f.static for f in args):
         passed = basename_output(name, texts)
     elif name in ("which", "command", "type", "whence") and args and all(
             f.static for f in args) and (name == "which" or any(

@@ -132,14 +132,15 @@ ENV_DUMPERS = _fs("env", "printenv", "set", "export", "declare", "typeset", "com
 
 METADATA_ONLY = _fs("ls", "stat", "chmod", "chown", "chgrp", "test", "[", "file", "du",
                     "realpath", "readlink", "dirname", "basename", "ssh", "ssh-add",
-                    "ssh-keygen", "touch", "mkdir", "echo", "printf", "cd", "pushd", "git")
+                    "ssh-keygen", "touch", "mkdir", "echo", "printf", "cd", "pushd", "git",
+                    "find", "tree")
 """Programs that name a path without reading its contents (or use a key legitimately)."""
 
 PACKAGE_MANAGERS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
     "pip": _fs("install", "uninstall", "download"),
     "pip3": _fs("install", "uninstall", "download"),
     "pipx": _fs("install", "uninstall", "inject", "run"),
-    "uv": _fs("add", "remove", "tool", "pip"),
+    "uv": _fs("add", "remove", "tool", "pip", "sync"),
     "npm": _fs("install", "i", "add", "ci", "uninstall", "remove", "rm", "update", "exec",
                "link"),
     "pnpm": _fs("install", "i", "add", "remove", "update", "dlx"),

@@ -441,11 +441,14 @@ _DEFAULTS: dict[str, Var] = {
     "SHELL": Var(alts=("bash",)),
     "BASH": Var(alts=("/bin/bash",)),
     "0": Var(alts=("bash",)),
+    # The working directory: unknown, but a directory, not attacker-chosen text. "$PWD/build"
+    # is ./build; a cd to a known directory replaces it (cd / && rm -rf "$PWD" is rm -rf /).
+    "PWD": Var(alts=(".",)),
 }
 
 
 _EMPTY = Var(alts=(DYN, ""))
-_ALWAYS_SET = frozenset({"PWD", "USER", "LOGNAME", "PATH", "HOSTNAME", "UID", "EUID", "PPID",
+_ALWAYS_SET = frozenset({"USER", "LOGNAME", "PATH", "HOSTNAME", "UID", "EUID", "PPID",
                          "RANDOM", "SECONDS", "LINENO", "BASHPID", "BASH_VERSION", "HOSTTYPE",
                          "OSTYPE", "MACHTYPE", "TERM", "LANG", "SHLVL", "_"})
 _NO_ARGS = Var(alts=("",), items=())
