@@ -514,3 +514,17 @@ def test_project_scripts_are_not_judged_as_the_system_program_of_the_same_name(
 def test_everyday_forms_pass_while_their_risky_neighbours_do_not(command: str,
                                                                  verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize("command", [
+    "echo " + "$(" * 78 + "rm -rf ~" + ")" * 78,
+    "bash -c \"" + "$(" * 100 + "rm -rf /" + ")" * 100 + "\"",
+    "if true; then " * 300 + "rm -rf ~; " + "fi; " * 300,
+    "while :; do " * 200 + "rm -rf /; " + "done; " * 200,
+    "echo " + "`" * 3 + "rm -rf /",
+])
+def test_commands_nested_past_the_parser_depth_are_still_found_in_the_raw_text(
+        command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK
+    assert "shell.recursive-delete" in result.rule_ids

@@ -5,7 +5,8 @@ follows, its parse tree may hide commands. The raw text is then checked three mo
 linear: risky path markers (``/etc/shadow``, ``/dev/tcp/``...); the text with quotes and
 backslashes dropped, parsed and classified again (an unclosed quote no longer hides
 ``; rm -rf /``); and the same text *flattened* (grouping characters ``( ) { } `` ` `` made
-blanks), which undoes any nesting depth. Findings keep spans into the original text.
+line breaks, the ``$`` opening a substitution and compound-command keywords blanked), which
+undoes any nesting depth. Findings keep spans into the original text.
 """
 
 from __future__ import annotations
@@ -24,8 +25,22 @@ __all__ = ["RAW_DETAIL", "raw_scan"]
 RAW_DETAIL = "found in the raw text of a command that does not parse cleanly"
 
 _DROP_TABLE = str.maketrans("", "", "'\"\\")
-_BLANK_TABLE = str.maketrans("(){}`", "     ")
+# Grouping characters become line breaks: each nested body reads as its own command.
+_BLANK_TABLE = str.maketrans("(){}`", "\n\n\n\n\n")
 _KEPT = re.compile(r"[^'\"\\]+")  # runs of kept characters (one class: linear)
+
+
+# When flattening: a `$` opening a substitution ($( ${ $(( ) and the compound-command
+# keywords are blanked too, so `$( $( rm -rf ~ ) )` reads `rm -rf ~` and 300 nested
+# `if true; then` read as plain commands. One alternation without nesting: linear.
+_GROUPING = re.compile(
+    r"\$(?=[({])|(?<![\w./-])(?:if|then|elif|else|fi|do|done|while|until|case|esac|for|select"
+    r"|function|in)(?![\w./-])"
+)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * (m.end() - m.start())
 
 
 def _variant(text: str, *, flatten: bool) -> tuple[str, list[int]]:
@@ -33,10 +48,11 @@ def _variant(text: str, *, flatten: bool) -> tuple[str, list[int]]:
 
     ``index[i]`` is the offset in ``text`` of the variant's character ``i``. C-level
     translate and one pass over the runs of kept characters (no per-character Python loop).
+    Blanking keeps lengths, so the index stays valid.
     """
     out = text.translate(_DROP_TABLE)
     if flatten:
-        out = out.translate(_BLANK_TABLE)
+        out = _GROUPING.sub(_blank, out).translate(_BLANK_TABLE)
     index: list[int] = []
     extend = index.extend
     for m in _KEPT.finditer(text):
