@@ -528,3 +528,33 @@ def test_commands_nested_past_the_parser_depth_are_still_found_in_the_raw_text(
     result = classify(command)
     assert result.verdict is Verdict.BLOCK
     assert "shell.recursive-delete" in result.rule_ids
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    # Globs rooted at / or ~ that can name a critical directory.
+    ("rm -rf /e*", Verdict.BLOCK),
+    ("rm -rf /?*", Verdict.BLOCK),
+    ("rm -rf /[u]sr", Verdict.BLOCK),
+    ("rm -rf /home/*/", Verdict.BLOCK),
+    ("rm -rf /tmp/build-*", Verdict.PASS),
+    ("rm -rf ./build/*", Verdict.PASS),
+    ("rm -rf *", Verdict.PASS),
+    # GNU long-option abbreviations.
+    ("rm --r --f /", Verdict.BLOCK),
+    ("rm --recur --forc ~", Verdict.BLOCK),
+    ("rm --ver f", Verdict.PASS),
+    # find walks the tree: a file-level rm or shred on every file of a critical root.
+    ("find ~ -exec rm -f {} +", Verdict.BLOCK),
+    ("find / -name '*' -exec rm {} \\;", Verdict.BLOCK),
+    ("find ~ -type f -exec shred -u {} \\;", Verdict.BLOCK),
+    ("find . -name '*.pyc' -exec rm -f {} +", Verdict.PASS),
+    ("find . -name __pycache__ -exec rm -rf {} +", Verdict.PASS),
+    # Unknown roots and code.
+    ('find "$D" -delete', Verdict.WARN),
+    ('find "$D" -name "*.tmp" -print', Verdict.PASS),
+    ('python3 -c "$x"', Verdict.WARN),
+    ('perl -e "$x"', Verdict.WARN),
+    ("python3 -c \"print('$x')\"", Verdict.PASS),
+])
+def test_destruction_spellings_and_unknown_code(command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

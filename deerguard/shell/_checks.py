@@ -12,9 +12,9 @@ import functools
 from collections.abc import Callable
 
 from . import _rules as R
-from ._paths import PathRules, candidate_paths, is_critical, norm_path
+from ._paths import PathRules, candidate_paths, glob_critical, is_critical, norm_path
 from ._remote import parse_remote
-from ._resolve import Invocation
+from ._resolve import Invocation, program_name
 from ._words import DYN, Field
 
 __all__ = ["Add", "check_args", "check_inplace", "check_program", "check_remote",
@@ -97,9 +97,13 @@ def _opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
 def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
     """Recursive delete of ``/``, ``~``, ``$HOME`` or a system directory, in any spelling."""
     opts, targets = _opts_and_operands(inv.args)
-    recursive = any(o in ("--recursive", "-R") or (not o.startswith("--") and
-                    ("r" in o or "R" in o)) for o in opts) or inv.name == "rmdir"
-    no_preserve = "--no-preserve-root" in opts
+    # GNU getopt takes any unambiguous prefix of a long option: --r is --recursive,
+    # --no is --no-preserve-root (rm's other long options start with other letters).
+    recursive = any(o == "-R" or (o.startswith("--") and len(o) > 2 and
+                                  "--recursive".startswith(o)) or
+                    (not o.startswith("--") and ("r" in o or "R" in o))
+                    for o in opts) or inv.name == "rmdir"
+    no_preserve = any(len(o) > 3 and "--no-preserve-root".startswith(o) for o in opts)
     for t in targets:
         if not t.text:
             continue  # rm "" removes nothing
@@ -117,7 +121,7 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
                 add("shell.dynamic-delete", t.span,
                     "recursive delete of a path that is not known statically", None)
             continue
-        if recursive and (is_critical(path) or no_preserve):
+        if recursive and (is_critical(path) or no_preserve or glob_critical(path)):
             add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
         elif recursive and cwd is None and _ancestor(t.text):
             # rm -rf ../..: above a working directory that is not known (it may be / or ~).
@@ -147,6 +151,9 @@ def _ancestor(text: str) -> bool:
     return ups > 0 and not names
 
 
+_FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "truncate", "wipe", "srm"})
+
+
 def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
     roots: list[Field] = []
@@ -163,6 +170,9 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
         if t == "-delete" and critical is not None:
             add("shell.recursive-delete", args[i].span, f"find deletes everything under "
                 f"{critical}", None)
+        elif t == "-delete" and any(p is None for p in root_paths):
+            add("shell.dynamic-delete", args[i].span, "find deletes under a path that is not "
+                "known statically", None)
         if t in ("-exec", "-execdir", "-ok", "-okdir"):
             j = i + 1
             cmd: list[Field] = []
@@ -173,6 +183,11 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
                 cmd.append(Field(f.text.replace("{}", fill), f.span, f.taint) if "{}" in f.text
                            else f)
                 j += 1
+            if critical is not None and cmd and program_name(cmd[0].text) in _FILE_DESTROYERS:
+                # find walks the whole tree: rm -f (or shred) on each file it finds is a
+                # recursive delete of the root even without -r.
+                add("shell.recursive-delete", cmd[0].span, f"find runs {cmd[0].text} on "
+                    f"everything under {critical}", None)
             if cmd:
                 subs.append(cmd)
             i = j

@@ -16,7 +16,7 @@ from fnmatch import fnmatchcase
 from . import _rules as R
 from ._words import DYN
 
-__all__ = ["PathRules", "candidate_paths", "is_critical", "norm_path"]
+__all__ = ["PathRules", "candidate_paths", "glob_critical", "is_critical", "norm_path"]
 
 
 def norm_path(text: str, cwd: str | None = None) -> str | None:
@@ -174,3 +174,16 @@ def is_critical(path: str) -> bool:
     if path.startswith("/home/") and path.count("/") == 2:
         return True  # someone's home directory
     return path in ("/*", "~/*", "/.*")
+
+
+_SAMPLE_HOMES = ("/home/user", "/Users/user", "/root")
+
+
+def glob_critical(path: str) -> bool:
+    """True when the glob ``path`` can match a critical directory (``/e*`` is ``/etc``,
+    ``/[u]sr`` is ``/usr``, ``/home/*`` names every home); False for a plain path."""
+    if not any(c in path for c in "*?[") or not path.startswith(("/", "~")):
+        return False  # a relative glob names entries of the working directory
+    path = path.rstrip("/") or "/"
+    return any(_glob_covers(path, d) for d in (*R.CRITICAL_DIRS, *_SAMPLE_HOMES)
+               if d[0] == path[0])

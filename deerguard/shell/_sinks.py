@@ -285,6 +285,9 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
                 f"{inv.name} code", f"{src.describe()} reaches "
                 f"{run._desc(inv.name, inv.word.span)}")
     text = code.text
+    if text == DYN and src is None:
+        run.add("shell.dynamic-code", code.span, f"{inv.name} runs code that is not known "
+                "statically", None)
     if not text or text == DYN:
         return
     snippets, dynamic = shell_strings(text, language=language)
