@@ -61,3 +61,25 @@ def test_subpackages_curate_their_all_and_every_name_resolves(module: str) -> No
 
 def test_the_root_never_exposes_framework_adapters() -> None:
     assert not any(name in deerguard.__all__ for name in ("langchain", "openai_agents", "mcp"))
+
+
+def test_guard_subpackages_load_on_first_use_of_their_names() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, deerguard\n"
+        "before = {m for m in ('deerguard.authz', 'deerguard.sanitize', 'deerguard.provenance',"
+        " 'deerguard.shell', 'casbin') if m in sys.modules}\n"
+        "authorizer = deerguard.Authorizer\n"
+        "print(sorted(before), 'deerguard.authz' in sys.modules, 'deerguard.shell' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["[]", "True", "False"]
+
+
+def test_unknown_top_level_name_raises_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        deerguard.nope  # type: ignore[attr-defined]  # noqa: B018
+    assert set(deerguard.__all__) <= set(dir(deerguard))
