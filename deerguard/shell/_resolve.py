@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._argv import MULTICALL, REWRITERS, rewrite
 from ._remote import CONTAINER_PROGRAMS, parse_remote
 from ._words import DYN, Field
 from ._wrappers import WRAPPERS, Wrapper
@@ -80,6 +81,8 @@ def _is_assignment(text: str) -> bool:
     if eq <= 0:
         return False
     name = text[:eq]
+    if name.startswith("BASH_FUNC_") and name.endswith("%%"):
+        return True  # env 'BASH_FUNC_f%%=() { ...; }': an exported function
     return (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
 
 
@@ -104,7 +107,8 @@ def resolve(fields: list[Field]) -> Resolution:
         first = fields[0]
         if DYN not in first.text:
             name = program_name(first.text)
-            if name not in WRAPPERS and name not in CONTAINER_PROGRAMS and name != "busybox":
+            if name not in WRAPPERS and name not in CONTAINER_PROGRAMS and \
+                    name not in _SPECIAL:
                 return Resolution([Invocation(name, first, None, (), [], False, False,
                                               fields=fields, start=1, chain=[], depth=0)])
     chain: list[Invocation] = []
@@ -120,10 +124,18 @@ def resolve(fields: list[Field]) -> Resolution:
         inv = Invocation(name, word, None, (), pending_assigns, privileged, from_stdin,
                          fields=fields, start=i + 1, chain=wrappers, depth=len(wrappers))
         chain.append(inv)
-        if name == "busybox" and i + 1 < n and fields[i + 1].static \
+        if name in MULTICALL and i + 1 < n and fields[i + 1].static \
                 and not fields[i + 1].text.startswith("-"):
             wrappers.append(name)
             i += 1
+            continue
+        if name in REWRITERS:
+            argv = rewrite(name, fields, i)
+            if argv is None:
+                return Resolution(chain)
+            wrappers.append(name)
+            pending_assigns = []
+            fields, i, n = argv, 0, len(argv)
             continue
         spec = WRAPPERS.get(name)
         if spec is None:
@@ -173,14 +185,18 @@ def resolve(fields: list[Field]) -> Resolution:
             if name == "watch" and j < n:
                 break
             return Resolution(chain)
-        if name == "watch" and "-x" not in {f.text for f in fields[i + 1:j]}:
-            # watch joins its operands and runs them with sh -c.
+        if (name == "watch" and "-x" not in {f.text for f in fields[i + 1:j]}) or \
+                name == "sg":
+            # watch joins its operands and runs them with sh -c; so does sg GROUP CMD.
             joined = " ".join(f.text for f in fields[j:])
             span = (fields[j].span[0], fields[-1].span[1])
             taint = frozenset().union(*(f.taint for f in fields[j:]))
             return Resolution(chain, Field(joined, span, taint), name)
         i = j
     return Resolution(chain)
+
+
+_SPECIAL = MULTICALL | REWRITERS
 
 
 def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
@@ -203,7 +219,8 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             j += 1
             continue
         if text == "--":
-            j += 1
+            # timeout -- DUR CMD, chroot -- DIR CMD: leading operands still come first.
+            j += 1 + (positional if positional <= 2 else 0)
             break
         if text in spec.no_command:
             return j, None, True
@@ -228,6 +245,8 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
         if name == "nix" and text == "-c":
             j += 1
             break
+        if name == "runcon" and text.startswith("-"):
+            positional = 0  # runcon -t TYPE CMD: options replace the CONTEXT operand
         if text.startswith("-") and len(text) > 1 and not (name == "su"):
             k = 1
             consumed = 1

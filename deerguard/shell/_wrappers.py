@@ -157,6 +157,20 @@ WRAPPERS: dict[str, Wrapper] = {
     "bunx": _w("", "--bun"),
     "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
               "--file --impure", positional=64, sub="develop shell"),
+    # Tools that run a program under observation or limits: `valgrind -q CMD`,
+    # `prlimit --nofile=10 CMD`, `perf stat -e E CMD`, `cgexec -g cpu:x CMD`.
+    "valgrind": _w("", "--log-file --xml-file --suppressions"),
+    "eatmydata": _w(),
+    "prlimit": _w("o", "--output", none="-p --pid"),
+    "perf": _w("eorpxGCItuMFcmjD", "--event --output --repeat --pid --tid --cpu --cgroup "
+               "--field-separator --interval-print --metrics --freq --count --mmap-pages "
+               "--delay --uid --pre --post --input", sub="stat record trace"),
+    "cgexec": _w("g"),
+    # runcon CONTEXT CMD, or runcon [-u U] [-r R] [-t T] [-l L] CMD (no CONTEXT then).
+    "runcon": _w("urtl", "--user --role --type --range", positional=1),
+    # machinectl shell [opts] [USER@]MACHINE [PATH ARGS...]: like su for the host (.host).
+    "machinectl": _w("EMHp", "--setenv --uid --machine --host", positional=1, sub="shell",
+                     privileged=True),
     "then": _w(), "do": _w(), "else": _w(),
 }
 """Wrappers by program name; each runs the command found after its options."""

@@ -1,0 +1,100 @@
+"""Wrappers that build the command's argument vector from their own options.
+
+Most wrappers run the words after their options (``nice -n 5 CMD``, described as data in
+``_wrappers``). A few name the program inside an option and take its arguments from
+elsewhere, so the command is rebuilt before resolution goes on:
+
+* ``coreutils --coreutils-prog=rm ARGS``: the multi-call coreutils binary runs ``rm``;
+* ``start-stop-daemon --start --exec /bin/rm [--startas P] -- ARGS``: runs ``--startas``
+  (else ``--exec``) with the words after ``--``;
+* ``gdb [opts] --args PROG ARGS``: the debugger starts ``PROG ARGS``.
+
+``busybox APPLET`` and ``toybox APPLET`` (multi-call binaries) are handled by the resolver.
+"""
+
+from __future__ import annotations
+
+from ._words import Field
+
+__all__ = ["MULTICALL", "REWRITERS", "rewrite"]
+
+MULTICALL = frozenset({"busybox", "toybox"})
+"""Multi-call binaries: ``busybox rm``, ``toybox rm`` run the applet named next."""
+
+REWRITERS = frozenset({"coreutils", "start-stop-daemon", "gdb"})
+"""Wrappers whose command is rebuilt by :func:`rewrite`."""
+
+# start-stop-daemon options that take an argument (short and long spellings).
+_SSD_SHORT_ARG = frozenset("xanpugcrdNPIksR")
+_SSD_LONG_ARG = frozenset({
+    "--exec", "--startas", "--name", "--pidfile", "--user", "--group", "--chuid", "--chroot",
+    "--chdir", "--nicelevel", "--procsched", "--iosched", "--umask", "--signal", "--retry",
+    "--ppid", "--output", "--notify-timeout", "--remove-pidfile"})
+_SSD_NO_RUN = frozenset({"-K", "--stop", "-T", "--status", "-H", "--help", "-V", "--version"})
+
+
+def rewrite(name: str, fields: list[Field], i: int) -> list[Field] | None:
+    """The argument vector (program first) that ``fields[i]`` (a rewriter) runs, or None
+    when it runs no command. Cost is linear in the words after ``fields[i]``."""
+    if name == "coreutils":
+        return _coreutils(fields, i)
+    if name == "gdb":
+        for j in range(i + 1, len(fields)):
+            if fields[j].text == "--args":
+                return fields[j + 1:] or None
+        return None
+    return _start_stop_daemon(fields, i)
+
+
+def _coreutils(fields: list[Field], i: int) -> list[Field] | None:
+    if i + 1 >= len(fields):
+        return None
+    f = fields[i + 1]
+    text = f.text
+    if text.startswith("--coreutils-prog="):
+        prog = text.split("=", 1)[1]
+        return [Field(prog, f.span, f.taint), *fields[i + 2:]] if prog else None
+    return None
+
+
+def _start_stop_daemon(fields: list[Field], i: int) -> list[Field] | None:
+    program: Field | None = None
+    startas: Field | None = None
+    j = i + 1
+    n = len(fields)
+    while j < n:
+        f = fields[j]
+        text = f.text
+        if text == "--":
+            j += 1
+            break
+        if text in _SSD_NO_RUN:
+            return None
+        value: Field | None = None
+        if text.startswith("--"):
+            opt, eq, val = text.partition("=")
+            if opt in _SSD_LONG_ARG:
+                if eq:
+                    value = Field(val, f.span, f.taint)
+                elif j + 1 < n:
+                    value = fields[j + 1]
+                    j += 1
+        elif text.startswith("-") and len(text) > 1:
+            opt = text[:2]
+            if text[1] in _SSD_SHORT_ARG:
+                if len(text) > 2:
+                    value = Field(text[2:], f.span, f.taint)
+                elif j + 1 < n:
+                    value = fields[j + 1]
+                    j += 1
+        else:
+            opt = ""
+        if value is not None and opt in ("-x", "--exec"):
+            program = value
+        elif value is not None and opt in ("-a", "--startas"):
+            startas = value
+        j += 1
+    chosen = startas or program
+    if chosen is None:
+        return None
+    return [chosen, *fields[j:]] if j <= n else [chosen]
