@@ -33,31 +33,25 @@ _SSD_LONG_ARG = frozenset({
 _SSD_NO_RUN = frozenset({"-K", "--stop", "-T", "--status", "-H", "--help", "-V", "--version"})
 
 
-def rewrite(name: str, fields: list[Field], i: int) -> list[Field] | None:
-    """The argument vector (program first) that ``fields[i]`` (a rewriter) runs, or None
-    when it runs no command. Cost is linear in the words after ``fields[i]``."""
+def rewrite(name: str, fields: list[Field], i: int) -> tuple[int, Field | None] | None:
+    """Where the command that ``fields[i]`` (a rewriter) runs starts: its index, and the
+    field that replaces the word there (the program named by an option), or None when it
+    runs no command. Cost is linear in the words it reads."""
     if name == "coreutils":
-        return _coreutils(fields, i)
+        if i + 1 < len(fields) and fields[i + 1].text.startswith("--coreutils-prog="):
+            f = fields[i + 1]
+            prog = f.text.split("=", 1)[1]
+            return (i + 1, Field(prog, f.span, f.taint)) if prog else None
+        return None
     if name == "gdb":
         for j in range(i + 1, len(fields)):
             if fields[j].text == "--args":
-                return fields[j + 1:] or None
+                return (j + 1, None) if j + 1 < len(fields) else None
         return None
     return _start_stop_daemon(fields, i)
 
 
-def _coreutils(fields: list[Field], i: int) -> list[Field] | None:
-    if i + 1 >= len(fields):
-        return None
-    f = fields[i + 1]
-    text = f.text
-    if text.startswith("--coreutils-prog="):
-        prog = text.split("=", 1)[1]
-        return [Field(prog, f.span, f.taint), *fields[i + 2:]] if prog else None
-    return None
-
-
-def _start_stop_daemon(fields: list[Field], i: int) -> list[Field] | None:
+def _start_stop_daemon(fields: list[Field], i: int) -> tuple[int, Field | None] | None:
     program: Field | None = None
     startas: Field | None = None
     j = i + 1
@@ -66,11 +60,11 @@ def _start_stop_daemon(fields: list[Field], i: int) -> list[Field] | None:
         f = fields[j]
         text = f.text
         if text == "--":
-            j += 1
             break
         if text in _SSD_NO_RUN:
             return None
         value: Field | None = None
+        opt = ""
         if text.startswith("--"):
             opt, eq, val = text.partition("=")
             if opt in _SSD_LONG_ARG:
@@ -87,8 +81,6 @@ def _start_stop_daemon(fields: list[Field], i: int) -> list[Field] | None:
                 elif j + 1 < n:
                     value = fields[j + 1]
                     j += 1
-        else:
-            opt = ""
         if value is not None and opt in ("-x", "--exec"):
             program = value
         elif value is not None and opt in ("-a", "--startas"):
@@ -97,4 +89,5 @@ def _start_stop_daemon(fields: list[Field], i: int) -> list[Field] | None:
     chosen = startas or program
     if chosen is None:
         return None
-    return [chosen, *fields[j:]] if j <= n else [chosen]
+    # The program takes the place of ``--`` (or of the last word): its arguments follow.
+    return min(j, n - 1), chosen

@@ -48,7 +48,7 @@ def chain_extras(run: Run, inv: Invocation, wrapper: bool) -> None:
             run.add("shell.privilege", inv.word.span, "machinectl shell runs a shell as "
                     "another user (root by default)", None)
     elif wrapper:
-        for code in embedded_code(inv):
+        for code in embedded_code(Invocation(inv.name, inv.word, inv.args_until("--args"))):
             run.run_code(code, f"{inv.name} option", inv.word.span, None, positional=[])
 
 

@@ -54,6 +54,18 @@ class Invocation:
             self._args = (self._fields or [])[self._start:]
         return self._args
 
+    def args_until(self, stop: str) -> list[Field]:
+        """The fields after the program name up to the first ``stop`` (without copying the
+        rest: ``gdb -ex CMD --args PROG ...`` reads only its own options)."""
+        if self._args is not None or self._fields is None:
+            args = self.args
+            end = next((k for k, f in enumerate(args) if f.text == stop), len(args))
+            return args[:end]
+        fields = self._fields
+        end = next((k for k in range(self._start, len(fields)) if fields[k].text == stop),
+                   len(fields))
+        return fields[self._start:end]
+
     @property
     def wrappers(self) -> tuple[str, ...]:
         """The wrapper programs crossed to reach this one, outermost first."""
@@ -116,6 +128,7 @@ def resolve(fields: list[Field]) -> Resolution:
     privileged = False
     from_stdin = False
     pending_assigns: list[tuple[str, Field]] = []
+    owned = False
     i = 0
     n = len(fields)
     while i < n:
@@ -130,12 +143,16 @@ def resolve(fields: list[Field]) -> Resolution:
             i += 1
             continue
         if name in REWRITERS:
-            argv = rewrite(name, fields, i)
-            if argv is None:
+            found = rewrite(name, fields, i)
+            if found is None:
                 return Resolution(chain)
             wrappers.append(name)
             pending_assigns = []
-            fields, i, n = argv, 0, len(argv)
+            i, program = found
+            if program is not None:
+                if not owned:
+                    fields, owned = list(fields), True  # copied once: linear overall
+                fields[i] = program
             continue
         spec = WRAPPERS.get(name)
         if spec is None:

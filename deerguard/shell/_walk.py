@@ -88,7 +88,6 @@ _SAFE_BUILTINS = frozenset({"cd", "pwd", "echo", "printf", "true", "false", ":",
                             "wait", "break", "continue", "set", "declare", "typeset",
                             "readonly", "eval", "source", ".", "command", "builtin", "exec",
                             "pushd", "popd", "umask", "trap", "let", "alias", "type", "hash"})
-_CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
 _ASSIGN_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
 
@@ -344,19 +343,7 @@ class Run:
         return value
 
     def check_assignment(self, name: str, value: Field, span: tuple[int, int]) -> None:
-        if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
-                    "DYLD_LIBRARY_PATH"):
-            self.add("shell.loader-hijack", span, f"{name} makes every program load "
-                     "attacker-chosen libraries", None)
-        elif name == "PATH":
-            self.add("shell.path-change", span, "changes PATH, which decides what every "
-                     "command name runs", None)
-        elif name in CV.CMD_VARS or name.startswith(CV.CMD_VAR_PREFIXES):
-            CV.command_variable(self, name, value, span)
-        elif name in _CODE_VARS and value.text:
-            if name not in ("PS0", "PS1", "PS2"):
-                self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
-            S.code_variable(self, name, value, span)
+        CV.check_assignment(self, name, value, span)
 
     def simple(self, cmd: ast.SimpleCommand, stdin: Flow | None) -> Flow:
         if not cmd.words:
