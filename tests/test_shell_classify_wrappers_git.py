@@ -313,7 +313,7 @@ def test_everyday_git_branch_and_restore_commands_pass(command: str) -> None:
     "chmod 4755 x", "chmod 6755 x", "chmod -v 666 x", "chmod 777 -- x",
     "install -m 777 x y", "install -m777 x y", "install --mode=666 x y",
     "install -Dm 777 x y", "mkdir -m 777 d", "mkdir -pm 777 d", "mkdir --mode=o+w d",
-    "mkdir -m 4755 d",
+    "mkdir -m 4755 d", "chmod go=u x", "chmod o=u x", "chmod a+w-x x", "chmod ugo=rwx x",
 ])
 def test_world_writable_or_setuid_modes_warn(command: str) -> None:
     result = classify(command)
@@ -325,7 +325,8 @@ def test_world_writable_or_setuid_modes_warn(command: str) -> None:
     "chmod 755 x", "chmod 644 x", "chmod 2775 d", "chmod g+s d", "chmod u+x x",
     "chmod +x x", "chmod +rwx x", "chmod go-w x", "chmod o-rwx x", "chmod 1755 d",
     "chmod --reference=a b", "install -m 755 x ~/bin/x", "install -Dm644 x ./y",
-    "mkdir -p d", "mkdir -m 700 d", "mkdir -pm 755 d",
+    "mkdir -p d", "mkdir -m 700 d", "mkdir -pm 755 d", "chmod go=u-w x", "chmod o+w-w x",
+    "chmod u+s-s x", "chmod g=u x", "chmod u=rwx,go=rx x",
 ])
 def test_ordinary_modes_pass(command: str) -> None:
     result = classify(command)
@@ -340,6 +341,12 @@ def test_ordinary_modes_pass(command: str) -> None:
     "systemctl isolate rescue", "systemctl isolate runlevel0.target",
     "systemctl start poweroff.target", "systemctl --force --force poweroff",
     "systemctl -i reboot", "sudo systemctl reboot", "loginctl poweroff", "loginctl reboot",
+    "busctl call org.freedesktop.login1 /org/freedesktop/login1 "
+    "org.freedesktop.login1.Manager PowerOff b false",
+    "dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 "
+    "org.freedesktop.login1.Manager.Reboot boolean:true",
+    "gdbus call --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1 "
+    "--method org.freedesktop.login1.Manager.PowerOff true",
 ])
 def test_shutdown_through_systemctl_blocks_like_the_denied_program(command: str) -> None:
     result = classify(command)
@@ -355,7 +362,9 @@ def test_a_user_deny_of_reboot_covers_systemctl_reboot() -> None:
 
 @pytest.mark.parametrize("command", [
     "systemctl status nginx", "systemctl restart nginx", "systemctl start rescue",
-    "systemctl list-units", "loginctl list-sessions",
+    "systemctl list-units", "loginctl list-sessions", "busctl list",
+    "busctl introspect org.freedesktop.login1 /org/freedesktop/login1",
+    "dbus-send --session --dest=org.x /x org.x.Reboot",
 ])
 def test_ordinary_systemctl_use_does_not_block(command: str) -> None:
     assert classify(command).verdict is not Verdict.BLOCK
@@ -378,7 +387,8 @@ def test_storage_destruction_blocks_as_disk_write(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", [
-    "zfs list", "zpool status", "zfs destroy tank/data@snap1", "lvs", "vgs",
+    "zfs list", "zpool status", "zfs destroy tank/data@snap1", "zfs destroy -nv tank/data",
+    "zfs destroy tank/data#bookmark", "lvs", "vgs",
     "lvcreate -L 1G -n x vg", "cryptsetup open /dev/sdb1 data",
     "btrfs subvolume delete ./snapshots/old", "btrfs subvolume list /", "hdparm -I /dev/sda",
     "nvme list", "nvme smart-log /dev/nvme0",

@@ -35,7 +35,7 @@ CHAIN_EXTRAS = frozenset({"machinectl", "gdb"})
 
 _STORAGE = frozenset({"zpool", "zfs", "lvremove", "vgremove", "pvremove", "cryptsetup",
                       "btrfs", "hdparm", "nvme"})
-_POWER_TOOLS = frozenset({"systemctl", "loginctl"})
+_POWER_TOOLS = frozenset({"systemctl", "loginctl", "busctl", "dbus-send", "gdbus"})
 PLAIN_EXTRAS = frozenset({"hash", "git", "mkdir", "install"}) | _STORAGE | _POWER_TOOLS
 """Programs :func:`plain_extras` has rules for."""
 
@@ -123,6 +123,8 @@ _SYSTEMCTL_ARG = "tspHMno"
 def _power_targets(inv: Invocation) -> list[tuple[tuple[str, ...], Field]]:
     """Program names whose effect ``systemctl SUB ...`` has, with the word that says so."""
     args = inv.args
+    if inv.name in ("busctl", "dbus-send", "gdbus"):
+        return _dbus_power(args)
     skip = False
     words: list[Field] = []
     for f in args:
@@ -151,6 +153,22 @@ def _power_targets(inv: Invocation) -> list[tuple[tuple[str, ...], Field]]:
             if what is not None:
                 out.append((_POWER_SUBS.get(what, (what,)), f))
     return out
+
+
+_DBUS_POWER = {"PowerOff": "poweroff", "Reboot": "reboot", "Halt": "halt", "KExec": "kexec",
+               "SoftReboot": "soft-reboot"}
+
+
+def _dbus_power(args: list[Field]) -> list[tuple[tuple[str, ...], Field]]:
+    """``busctl call org.freedesktop.login1 ... PowerOff b false``, ``dbus-send ...
+    org.freedesktop.login1.Manager.Reboot``: logind's or systemd's power methods."""
+    if not any("login1" in f.text or "systemd1" in f.text for f in args):
+        return []
+    for f in args:
+        what = _DBUS_POWER.get(f.text.rsplit(".", 1)[-1])
+        if what is not None:
+            return [(_POWER_SUBS[what], f)]
+    return []
 
 
 def _mode_option(args: list[Field], arg_letters: str) -> Field | None:
@@ -186,11 +204,12 @@ def _storage(inv: Invocation, cwd: str | None) -> str | None:
     sub = words[0] if words else ""
     if name == "zpool" and sub in ("destroy", "labelclear"):
         return f"zpool {sub} destroys a storage pool"
-    if name == "zfs" and sub == "destroy" and any(
-            "@" not in t for t in words[1:]) or name == "zfs" and sub == "destroy" and any(
-            t.startswith("-") and not t.startswith("--") and ("r" in t or "R" in t)
-            for t in texts):
-        return "zfs destroy destroys a dataset and its data"
+    if name == "zfs" and sub == "destroy":
+        flags = "".join(t[1:] for t in texts if t.startswith("-") and not t.startswith("--"))
+        # A snapshot (@) or bookmark (#) alone is history, not data; -n is a dry run.
+        if "n" not in flags and ("r" in flags or "R" in flags or any(
+                "@" not in t and "#" not in t for t in words[1:])):
+            return "zfs destroy destroys a dataset and its data"
     if name in ("lvremove", "vgremove", "pvremove") and words:
         return f"{name} destroys LVM volumes and their data"
     if name == "cryptsetup" and sub.lower() in ("lukserase", "erase", "luksformat"):

@@ -26,7 +26,8 @@ def mode_risk(text: str) -> tuple[bool, bool] | None:
 
 
 def _symbolic(text: str) -> tuple[bool, bool] | None:
-    """``[ugoa]*([-+=]([rwxXst]*|[ugo]))+`` clauses separated by commas."""
+    """``[ugoa]*([-+=]([rwxXst]*|[ugo]))+`` clauses separated by commas; each clause's
+    operators apply in order (``go=u-w`` copies the user's bits, then drops w)."""
     world = setuid = False
     if len(text) > 256:
         return None
@@ -37,26 +38,28 @@ def _symbolic(text: str) -> tuple[bool, bool] | None:
         who = clause[:k]
         if k == len(clause) or clause[k] not in "+-=":
             return None
-        others = not who or "o" in who or "a" in who
+        # With no who (chmod +w), the umask (022 nearly everywhere) keeps w from others.
+        others = bool(who) and ("o" in who or "a" in who)
         user = not who or "u" in who or "a" in who
+        writable = sets_uid = False
         while k < len(clause):
             op = clause[k]
-            if op not in "+-=":
-                return None
             k += 1
             start = k
             while k < len(clause) and clause[k] not in "+-=":
                 k += 1
             perms = clause[start:k]
             if perms in ("u", "g", "o"):
-                perms = "rwx" if op != "-" and perms == "u" and others else ""
+                perms = "rw" if perms == "u" else ""  # o=u copies the owner's (rw) bits
             elif any(c not in "rwxXst" for c in perms):
                 return None
-            if op == "-":
-                continue
-            # With no who (chmod +w), the umask (022 nearly everywhere) keeps w from others.
-            if "w" in perms and others and who:
-                world = True
-            if "s" in perms and user:
-                setuid = True
+            if op == "=":
+                writable, sets_uid = "w" in perms, "s" in perms
+            elif op == "+":
+                writable, sets_uid = writable or "w" in perms, sets_uid or "s" in perms
+            else:
+                writable = writable and "w" not in perms
+                sets_uid = sets_uid and "s" not in perms
+        world = world or (writable and others)
+        setuid = setuid or (sets_uid and user)
     return world, setuid
