@@ -13,18 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._embedded import git_exec_key
-from ._sinks import code_variable
 from ._words import DYN, Field, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["CMD_VARS", "CMD_VAR_PREFIXES", "check_assignment", "command_variable",
-           "git_config_pairs"]
-
-_LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
-                          "DYLD_LIBRARY_PATH"})
-_CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
+__all__ = ["CMD_VARS", "CMD_VAR_PREFIXES", "command_variable", "git_config_pairs"]
 
 CMD_VARS = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "MANPAGER", "SYSTEMD_PAGER",
@@ -34,22 +28,6 @@ CMD_VARS = frozenset({
 """Variables whose whole value is a command line run by a shell."""
 
 CMD_VAR_PREFIXES = ("GIT_CONFIG_VALUE_", "BASH_FUNC_")
-
-
-def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:
-    """Rules for setting ``name`` (a prefix assignment, ``env``, ``export``, ``x=v``)."""
-    if name in _LOADER_VARS:
-        run.add("shell.loader-hijack", span, f"{name} makes every program load "
-                "attacker-chosen libraries", None)
-    elif name == "PATH":
-        run.add("shell.path-change", span, "changes PATH, which decides what every "
-                "command name runs", None)
-    elif name in CMD_VARS or name.startswith(CMD_VAR_PREFIXES):
-        command_variable(run, name, value, span)
-    elif name in _CODE_VARS and value.text:
-        if name not in ("PS0", "PS1", "PS2"):
-            run.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
-        code_variable(run, name, value, span)
 
 
 def command_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:
@@ -84,6 +62,8 @@ def command_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -
 def git_config_pairs(run: Run, assigns: list[tuple[str, Field]]) -> None:
     """``GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=CMD git log`` (prefix or ``env``):
     pair keys and values set together and classify the values of exec keys."""
+    if not assigns:
+        return
     keys: dict[str, str] = {}
     for name, value in assigns:
         if name.startswith("GIT_CONFIG_KEY_"):

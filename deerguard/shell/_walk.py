@@ -88,6 +88,7 @@ _SAFE_BUILTINS = frozenset({"cd", "pwd", "echo", "printf", "true", "false", ":",
                             "wait", "break", "continue", "set", "declare", "typeset",
                             "readonly", "eval", "source", ".", "command", "builtin", "exec",
                             "pushd", "popd", "umask", "trap", "let", "alias", "type", "hash"})
+_CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
 _ASSIGN_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
 
@@ -343,7 +344,19 @@ class Run:
         return value
 
     def check_assignment(self, name: str, value: Field, span: tuple[int, int]) -> None:
-        CV.check_assignment(self, name, value, span)
+        if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
+                    "DYLD_LIBRARY_PATH"):
+            self.add("shell.loader-hijack", span, f"{name} makes every program load "
+                     "attacker-chosen libraries", None)
+        elif name == "PATH":
+            self.add("shell.path-change", span, "changes PATH, which decides what every "
+                     "command name runs", None)
+        elif name in CV.CMD_VARS or name.startswith(CV.CMD_VAR_PREFIXES):
+            CV.command_variable(self, name, value, span)
+        elif name in _CODE_VARS and value.text:
+            if name not in ("PS0", "PS1", "PS2"):
+                self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
+            S.code_variable(self, name, value, span)
 
     def simple(self, cmd: ast.SimpleCommand, stdin: Flow | None) -> Flow:
         if not cmd.words:
@@ -380,14 +393,12 @@ class Run:
     def invoke(self, fields: list[Field], stdin: Flow | None,
                prefix: list[tuple[str, Field]], *, record: bool = True) -> Flow:
         res = resolve(fields)
-        if prefix:
-            CV.git_config_pairs(self, prefix)
+        CV.git_config_pairs(self, prefix)
         for inv in res.chain:
             self.policy_check(inv, record=record)
-            if inv.assigns:
-                for name, value in inv.assigns:
-                    self.check_assignment(name, value, value.span)
-                CV.git_config_pairs(self, inv.assigns)
+            for name, value in inv.assigns:
+                self.check_assignment(name, value, value.span)
+            CV.git_config_pairs(self, inv.assigns)
             if inv.name in X.CHAIN_EXTRAS:
                 X.chain_extras(self, inv, inv is not res.chain[-1])
             if inv.name in CONTAINER_PROGRAMS:
