@@ -7,7 +7,9 @@ elsewhere, so the command is rebuilt before resolution goes on:
 * ``coreutils --coreutils-prog=rm ARGS``: the multi-call coreutils binary runs ``rm``;
 * ``start-stop-daemon --start --exec /bin/rm [--startas P] -- ARGS``: runs ``--startas``
   (else ``--exec``) with the words after ``--``;
-* ``gdb [opts] --args PROG ARGS``: the debugger starts ``PROG ARGS``.
+* ``gdb [opts] --args PROG ARGS``: the debugger starts ``PROG ARGS``; terminal emulators
+  run the words after ``-e`` (``xterm``, ``konsole``), ``-x`` or ``--``
+  (``gnome-terminal``).
 
 ``busybox APPLET`` and ``toybox APPLET`` (multi-call binaries) are handled by the resolver.
 """
@@ -21,7 +23,19 @@ __all__ = ["MULTICALL", "REWRITERS", "rewrite"]
 MULTICALL = frozenset({"busybox", "toybox"})
 """Multi-call binaries: ``busybox rm``, ``toybox rm`` run the applet named next."""
 
-REWRITERS = frozenset({"coreutils", "start-stop-daemon", "gdb"})
+# Programs whose command (with its arguments) is every word after one option:
+# ``gdb --args PROG ARGS``, ``xterm -e PROG ARGS``, ``gnome-terminal -- PROG ARGS``.
+_AFTER_OPTION: dict[str, frozenset[str]] = {
+    "gdb": frozenset({"--args"}),
+    **dict.fromkeys(("xterm", "uxterm", "urxvt", "rxvt", "konsole", "x-terminal-emulator"),
+                    frozenset({"-e"})),
+    "alacritty": frozenset({"-e", "--command"}),
+    **dict.fromkeys(("terminator", "xfce4-terminal", "mate-terminal"),
+                    frozenset({"-x", "--execute"})),
+    "gnome-terminal": frozenset({"--", "-x", "--execute"}),
+}
+
+REWRITERS = frozenset({"coreutils", "start-stop-daemon", *_AFTER_OPTION})
 """Wrappers whose command is rebuilt by :func:`rewrite`."""
 
 # start-stop-daemon options that take an argument (short and long spellings).
@@ -43,9 +57,10 @@ def rewrite(name: str, fields: list[Field], i: int) -> tuple[int, Field | None] 
             prog = f.text.split("=", 1)[1]
             return (i + 1, Field(prog, f.span, f.taint)) if prog else None
         return None
-    if name == "gdb":
+    after = _AFTER_OPTION.get(name)
+    if after is not None:
         for j in range(i + 1, len(fields)):
-            if fields[j].text == "--args":
+            if fields[j].text in after:
                 return (j + 1, None) if j + 1 < len(fields) else None
         return None
     return _start_stop_daemon(fields, i)
