@@ -417,7 +417,8 @@ def test_ordinary_systemctl_use_does_not_block(command: str) -> None:
     "btrfs subvolume delete /", "btrfs sub del /home",
     "hdparm --user-master u --security-erase p /dev/sda",
     "hdparm --security-erase-enhanced p /dev/sda", "nvme format /dev/nvme0n1",
-    "nvme sanitize /dev/nvme0 -a 2", "blkdiscard /dev/sda",
+    "nvme sanitize /dev/nvme0 -a 2", "blkdiscard /dev/sda", "sg_format --format /dev/sg1",
+    "mdadm --zero-superblock /dev/sdb1",
 ])
 def test_storage_destruction_blocks_as_disk_write(command: str) -> None:
     result = classify(command)
@@ -430,7 +431,7 @@ def test_storage_destruction_blocks_as_disk_write(command: str) -> None:
     "zfs destroy tank/data#bookmark", "lvs", "vgs",
     "lvcreate -L 1G -n x vg", "cryptsetup open /dev/sdb1 data",
     "btrfs subvolume delete ./snapshots/old", "btrfs subvolume list /", "hdparm -I /dev/sda",
-    "nvme list", "nvme smart-log /dev/nvme0",
+    "nvme list", "nvme smart-log /dev/nvme0", "mdadm --detail /dev/md0", "sg_format",
 ])
 def test_everyday_storage_commands_pass(command: str) -> None:
     result = classify(command)

@@ -10,7 +10,8 @@ through ``systemctl``/``loginctl``, storage destruction, and modes given to ``in
   do: the policy's lists apply to those names, so denying ``poweroff`` denies them all.
 * ``zpool destroy``, ``zfs destroy``, ``lvremove``, ``vgremove``, ``pvremove``,
   ``cryptsetup luksErase|erase|luksFormat``, ``btrfs subvolume delete /``,
-  ``hdparm --security-erase``, ``nvme format|sanitize`` destroy storage (``shell.disk-write``).
+  ``hdparm --security-erase``, ``nvme format|sanitize``, ``sg_format``,
+  ``mdadm --zero-superblock`` destroy storage (``shell.disk-write``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ CHAIN_EXTRAS = frozenset({"machinectl", "gdb"})
 """Programs with rules that apply also when they wrap another command."""
 
 _STORAGE = frozenset({"zpool", "zfs", "lvremove", "vgremove", "pvremove", "cryptsetup",
-                      "btrfs", "hdparm", "nvme"})
+                      "btrfs", "hdparm", "nvme", "sg_format", "sg_sanitize", "mdadm"})
 _POWER_TOOLS = frozenset({"systemctl", "loginctl", "busctl", "dbus-send", "gdbus"})
 PLAIN_EXTRAS = frozenset({"hash", "git", "mkdir", "install"}) | _STORAGE | _POWER_TOOLS
 """Programs :func:`plain_extras` has rules for."""
@@ -224,4 +225,8 @@ def _storage(inv: Invocation, cwd: str | None) -> str | None:
         return "hdparm erases or overwrites the drive"
     if name == "nvme" and sub in ("format", "sanitize"):
         return f"nvme {sub} erases the drive"
+    if name in ("sg_format", "sg_sanitize") and words:
+        return f"{name} erases the drive"
+    if name == "mdadm" and "--zero-superblock" in texts:
+        return "mdadm --zero-superblock erases RAID metadata"
     return None
