@@ -43,6 +43,8 @@ _WRAPPED_RM = [
     "runcon -u x rm -rf ~",
     "runcon -t unconfined_t -r r rm -rf ~",
     "runcon system_u:system_r:x_t:s0 rm -rf ~",
+    "runcon -c system_u:system_r:x_t:s0 rm -rf ~",
+    "runcon --type=x_t rm -rf ~",
     "start-stop-daemon --start --exec /bin/rm -- -rf ~",
     "start-stop-daemon -S -x /usr/bin/env --startas /bin/rm -- -rf ~",
     "start-stop-daemon --start --exec=/bin/rm -- -rf ~",

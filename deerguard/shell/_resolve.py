@@ -241,6 +241,9 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             break
         if text in spec.no_command:
             return j, None, True
+        if name == "runcon" and text.startswith(("-u", "-r", "-t", "-l", "--u", "--ro", "--t",
+                                                  "--ra")):
+            positional = 0  # runcon -t TYPE CMD: these options replace the CONTEXT operand
         if text.startswith("--") and len(text) > 2:
             opt = text.split("=", 1)[0]
             if opt in spec.no_command:
@@ -262,8 +265,6 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
         if name == "nix" and text == "-c":
             j += 1
             break
-        if name == "runcon" and text.startswith("-"):
-            positional = 0  # runcon -t TYPE CMD: options replace the CONTEXT operand
         if text.startswith("-") and len(text) > 1 and not (name == "su"):
             k = 1
             consumed = 1
