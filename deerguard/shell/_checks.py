@@ -12,6 +12,8 @@ import functools
 from collections.abc import Callable
 
 from . import _rules as R
+from ._git import check_git
+from ._modes import mode_risk
 from ._paths import PathRules, candidate_paths, glob_critical, is_critical, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation, program_name
@@ -195,24 +197,34 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     return subs
 
 
-# setgid alone (g+s, 2775) is the usual shared-directory setting: not listed.
-_WORLD_MODES = ("777", "0777", "1777", "a+rwx", "ugo+rwx", "a+w", "o+w", "+s", "u+s",
-                "4755", "4777", "6755", "666", "0666", "a+rw", "o+rw", "ugo+rw",
-                "o+rwx", "+w", "a=rwx", "u=rwx,g=rwx,o=rwx")
+def chmod_mode(args: list[Field]) -> tuple[Field, bool, bool] | None:
+    """The mode operand of chmod (its first operand) and whether it makes files
+    world-writable or setuid; None when there is no readable mode (``--reference``)."""
+    ended = False
+    for f in args:
+        t = f.text
+        if not ended and t == "--":
+            ended = True
+            continue
+        if not ended and t.startswith("-") and len(t) > 1:
+            if t.startswith("--reference"):
+                return None
+            continue  # -R, -v ... (and -w, a removal, is never risky)
+        risk = mode_risk(t) if f.static else None
+        return (f, *risk) if risk is not None else None
+    return None
 
 
-_SETUID_MODES = frozenset({"+s", "u+s", "g+s", "ug+s", "4755", "4777", "2755", "6755", "4711",
-                           "04755", "06755", "4750", "u=rwxs"})
-
-
-def check_chmod(add: Add, inv: Invocation) -> bool:
-    """``chmod 777``/``u+s``...: report it; True when such a mode was found."""
-    for f in inv.args:
-        if f.text in _WORLD_MODES or f.text.endswith(",o+w"):
-            add("shell.chmod-world", f.span, f"chmod {f.text} makes files world-writable or "
-                "setuid", None)
-            return True
-    return False
+def check_chmod(add: Add, inv: Invocation, how: str = "chmod") -> bool:
+    """``chmod 777``/``o+w``/``u+s``...: report it; True when it is setuid (the mode
+    that turns a system path into a root backdoor)."""
+    found = chmod_mode(inv.args)
+    if found is None or not (found[1] or found[2]):
+        return False
+    f = found[0]
+    add("shell.chmod-world", f.span, f"{how} {f.text} makes files world-writable or setuid",
+        None)
+    return found[2]
 
 
 def check_kill(add: Add, inv: Invocation) -> None:
@@ -296,52 +308,6 @@ def _inplace_files(args: list[Field]) -> list[Field]:
     return out
 
 
-# git's own credential helpers (``store``, ``cache``) and the common platform ones: naming
-# one runs no program of the agent's choosing.
-_GIT_CREDENTIAL_HELPERS = frozenset({"store", "cache", "osxkeychain", "manager", "manager-core",
-                                     "libsecret", "wincred", ""})
-
-
-def check_git(add: Add, inv: Invocation) -> None:
-    args = inv.args
-    i = 0
-    while i < len(args) and args[i].text.startswith("-"):
-        t = args[i].text
-        if t == "-c" or t.startswith("--config-env"):
-            add("shell.git-config-exec", args[i].span,
-                "git -c sets config that can run programs (core.pager, core.sshCommand...)",
-                None)
-        i += 2 if t in ("-c", "-C", "--git-dir", "--work-tree", "--namespace") else 1
-    if i >= len(args):
-        return
-    sub = args[i].text
-    rest = args[i + 1:]
-    texts = [f.text for f in rest]
-    span = (args[i].span[0], (rest[-1].span[1] if rest else args[i].span[1]))
-    if sub == "push" and any(t in ("-f", "--force", "--force-with-lease", "--mirror") or
-                             t.startswith("--force") or (t.startswith("+") and len(t) > 1)
-                             or (t.startswith("-") and not t.startswith("--") and "f" in t)
-                             for t in texts):
-        add("shell.git-destructive", span, "git push --force overwrites remote history", None)
-    elif sub == "reset" and "--hard" in texts:
-        add("shell.git-destructive", span, "git reset --hard discards local changes", None)
-    elif sub == "clean" and any((t.startswith("-") and not t.startswith("--") and "f" in t)
-                                or t == "--force" for t in texts) and not any(
-            t == "--dry-run" or (t.startswith("-") and not t.startswith("--") and "n" in t)
-            for t in texts):  # -n / --dry-run only lists what would be deleted
-        add("shell.git-destructive", span, "git clean -f deletes untracked files", None)
-    elif sub == "config" and any(
-            (t.lower().startswith(("core.pager", "core.sshcommand", "core.hookspath",
-                                   "core.fsmonitor", "core.editor", "core.askpass",
-                                   "credential.helper", "diff.external", "gpg.program"))
-             and not (t.lower().startswith("credential.helper") and i + 1 < len(texts) and
-                      texts[i + 1].split(" ", 1)[0] in _GIT_CREDENTIAL_HELPERS))
-            or (t.lower().startswith("alias.") and i + 1 < len(texts) and
-                texts[i + 1].startswith("!"))
-            for i, t in enumerate(texts)):
-        add("shell.git-config-exec", span, "git config sets a key that runs programs", None)
-
-
 _UV_PIP_CHANGES = frozenset({"install", "uninstall", "sync"})
 
 
@@ -421,8 +387,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         for f in _opts_and_operands(inv.args)[1][1:]:
             check_write(add, rules, f, cwd, "sed -i edits")
     elif name in ("chmod", "chown", "chgrp", "setfacl"):
-        if name == "chmod" and check_chmod(add, inv) and any(
-                f.text in _SETUID_MODES for f in inv.args):
+        if name == "chmod" and check_chmod(add, inv):
             for f in _opts_and_operands(inv.args)[1][1:]:
                 path = norm_path(f.text, cwd)
                 if path is not None and (rules.match(path, "system") or is_critical(path)):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["decode_escapes", "embedded_code"]
+__all__ = ["decode_escapes", "embedded_code", "git_exec_key"]
 
 # git config keys whose value is a command line run by a shell.
 _GIT_EXEC_KEYS = ("core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
@@ -42,6 +42,11 @@ def _git_value(setting: str) -> str | None:
     return value
 
 
+def git_exec_key(key: str, value: str) -> str | None:
+    """The command line of git config ``key=value`` when the key runs one, else None."""
+    return _git_value(f"{key}={value}")
+
+
 def embedded_code(inv: Invocation) -> list[Field]:
     """Return the shell command strings that ``inv``'s options make it run."""
     name = inv.name
@@ -56,6 +61,7 @@ def embedded_code(inv: Invocation) -> list[Field]:
 
     if name == "tmux":
         return _tmux(args)
+    git_sub = _git_sub_index(args) if name == "git" else 0
     for index, f in enumerate(args):
         t = f.text
         nxt = args[index + 1] if index + 1 < len(args) else None
@@ -64,6 +70,10 @@ def embedded_code(inv: Invocation) -> list[Field]:
                 value = _git_value(nxt.text)
                 if value is not None:
                     take(nxt, value)
+            elif t.startswith("-c") and len(t) > 2 and index < git_sub:
+                value = _git_value(t[2:])  # git -ccore.pager=CMD: the value attached
+                if value is not None:
+                    take(f, value)
             elif t == "config":
                 operands = [a for a in args[index + 1:] if not a.text.startswith("-")]
                 if len(operands) >= 2:
@@ -127,6 +137,15 @@ def embedded_code(inv: Invocation) -> list[Field]:
         elif name in ("npx", "bunx", "pnpx") and t.startswith("--call="):
             take(f, t.split("=", 1)[1])
     return out
+
+
+def _git_sub_index(args: list[Field]) -> int:
+    """Index of git's subcommand (after its global options), or len(args)."""
+    i = 0
+    while i < len(args) and args[i].text.startswith("-"):
+        i += 2 if args[i].text in ("-c", "-C", "--git-dir", "--work-tree", "--namespace") \
+            else 1
+    return i
 
 
 # Database and debugger clients whose command option runs shell escapes (\! cmd, !cmd).

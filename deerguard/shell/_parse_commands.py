@@ -191,11 +191,12 @@ class CommandParser(AssignRedirectParser):
                 timed = True
                 self.i += 4
                 self.blanks()
-                if self.s.startswith("-p", self.i, self.n) and (
-                    self.i + 2 >= self.n or self.s[self.i + 2] in " \t\n;&|"
-                ):
-                    self.i += 2
-                    self.blanks()
+                for opt in ("-p", "--"):  # ``time -p -- cmd``: bash takes both, in order
+                    if self.s.startswith(opt, self.i, self.n) and (
+                        self.i + 2 >= self.n or self.s[self.i + 2] in " \t\n;&|"
+                    ):
+                        self.i += 2
+                        self.blanks()
             elif word == "!":
                 negated = not negated
                 self.i += 1

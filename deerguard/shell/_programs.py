@@ -14,6 +14,7 @@ from . import _rules as R
 from . import ast
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
+from ._extras import PLAIN_EXTRAS, plain_extras
 from ._files import basename_output, dir_key, download_target, file_taint, track_writes
 from ._flow import EMPTY, Flow
 from ._lexer import DECL_ARRAY_RE
@@ -186,6 +187,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         run.invoke(sub, None, [])
     for code in embedded_code(inv):
         run.run_code(code, f"{name} option", inv.word.span, None, positional=[])
+    if name in PLAIN_EXTRAS:
+        plain_extras(run, inv)
     if name in R.DATA_COMMANDS:
         return _echo(inv)
     secret = check_args(run.add, run.cp.paths, name, _path_args(inv), run.cwd)

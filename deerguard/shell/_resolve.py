@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._argv import MULTICALL, REWRITERS, rewrite
 from ._remote import CONTAINER_PROGRAMS, parse_remote
 from ._words import DYN, Field
 from ._wrappers import WRAPPERS, Wrapper
@@ -53,6 +54,18 @@ class Invocation:
             self._args = (self._fields or [])[self._start:]
         return self._args
 
+    def args_until(self, stop: str) -> list[Field]:
+        """The fields after the program name up to the first ``stop`` (without copying the
+        rest: ``gdb -ex CMD --args PROG ...`` reads only its own options)."""
+        if self._args is not None or self._fields is None:
+            args = self.args
+            end = next((k for k, f in enumerate(args) if f.text == stop), len(args))
+            return args[:end]
+        fields = self._fields
+        end = next((k for k in range(self._start, len(fields)) if fields[k].text == stop),
+                   len(fields))
+        return fields[self._start:end]
+
     @property
     def wrappers(self) -> tuple[str, ...]:
         """The wrapper programs crossed to reach this one, outermost first."""
@@ -80,6 +93,8 @@ def _is_assignment(text: str) -> bool:
     if eq <= 0:
         return False
     name = text[:eq]
+    if name.startswith("BASH_FUNC_") and name.endswith("%%"):
+        return True  # env 'BASH_FUNC_f%%=() { ...; }': an exported function
     return (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
 
 
@@ -104,7 +119,8 @@ def resolve(fields: list[Field]) -> Resolution:
         first = fields[0]
         if DYN not in first.text:
             name = program_name(first.text)
-            if name not in WRAPPERS and name not in CONTAINER_PROGRAMS and name != "busybox":
+            if name not in WRAPPERS and name not in CONTAINER_PROGRAMS and \
+                    name not in _SPECIAL:
                 return Resolution([Invocation(name, first, None, (), [], False, False,
                                               fields=fields, start=1, chain=[], depth=0)])
     chain: list[Invocation] = []
@@ -112,6 +128,7 @@ def resolve(fields: list[Field]) -> Resolution:
     privileged = False
     from_stdin = False
     pending_assigns: list[tuple[str, Field]] = []
+    owned = False
     i = 0
     n = len(fields)
     while i < n:
@@ -120,10 +137,22 @@ def resolve(fields: list[Field]) -> Resolution:
         inv = Invocation(name, word, None, (), pending_assigns, privileged, from_stdin,
                          fields=fields, start=i + 1, chain=wrappers, depth=len(wrappers))
         chain.append(inv)
-        if name == "busybox" and i + 1 < n and fields[i + 1].static \
+        if name in MULTICALL and i + 1 < n and fields[i + 1].static \
                 and not fields[i + 1].text.startswith("-"):
             wrappers.append(name)
             i += 1
+            continue
+        if name in REWRITERS:
+            found = rewrite(name, fields, i)
+            if found is None:
+                return Resolution(chain)
+            wrappers.append(name)
+            pending_assigns = []
+            i, program = found
+            if program is not None:
+                if not owned:
+                    fields, owned = list(fields), True  # copied once: linear overall
+                fields[i] = program
             continue
         spec = WRAPPERS.get(name)
         if spec is None:
@@ -173,14 +202,18 @@ def resolve(fields: list[Field]) -> Resolution:
             if name == "watch" and j < n:
                 break
             return Resolution(chain)
-        if name == "watch" and "-x" not in {f.text for f in fields[i + 1:j]}:
-            # watch joins its operands and runs them with sh -c.
+        if (name == "watch" and "-x" not in {f.text for f in fields[i + 1:j]}) or \
+                name == "sg":
+            # watch joins its operands and runs them with sh -c; so does sg GROUP CMD.
             joined = " ".join(f.text for f in fields[j:])
             span = (fields[j].span[0], fields[-1].span[1])
             taint = frozenset().union(*(f.taint for f in fields[j:]))
             return Resolution(chain, Field(joined, span, taint), name)
         i = j
     return Resolution(chain)
+
+
+_SPECIAL = MULTICALL | REWRITERS
 
 
 def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
@@ -203,10 +236,14 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             j += 1
             continue
         if text == "--":
-            j += 1
+            # timeout -- DUR CMD, chroot -- DIR CMD: leading operands still come first.
+            j += 1 + (positional if positional <= 2 else 0)
             break
         if text in spec.no_command:
             return j, None, True
+        if name == "runcon" and text.startswith(("-u", "-r", "-t", "-l", "--u", "--ro", "--t",
+                                                  "--ra")):
+            positional = 0  # runcon -t TYPE CMD: these options replace the CONTEXT operand
         if text.startswith("--") and len(text) > 2:
             opt = text.split("=", 1)[0]
             if opt in spec.no_command:

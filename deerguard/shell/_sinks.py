@@ -53,10 +53,15 @@ def code_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> N
                 f"{src.describe()} reaches {name}")
         return
     if name in ("BASH_ENV", "ENV"):
+        # A startup file: BASH_ENV=<(echo CODE) or a file written with known text runs it.
+        text = run.proc_output(value.span) if value.proc else None
         path = norm_path(value.text, run.cwd)
         taint = file_taint(run.files, path)
         if taint:
             download_exec(run, Field(value.text, span), taint, name)
+        text = text if text is not None else run.file_text.get(path or "")
+        if text is not None:
+            run.run_code(Field(text, span), name, span, None, positional=[])
         return
     if DYN in value.text:
         return

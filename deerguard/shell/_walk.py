@@ -12,7 +12,9 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from .._result import Finding, Span, Verdict
+from . import _codevars as CV
 from . import _compound as C
+from . import _extras as X
 from . import _programs as P
 from . import _redirect as RD
 from . import _rules as R
@@ -349,6 +351,8 @@ class Run:
         elif name == "PATH":
             self.add("shell.path-change", span, "changes PATH, which decides what every "
                      "command name runs", None)
+        elif name in CV.CMD_VARS or name.startswith(CV.CMD_VAR_PREFIXES):
+            CV.command_variable(self, name, value, span)
         elif name in _CODE_VARS and value.text:
             if name not in ("PS0", "PS1", "PS2"):
                 self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
@@ -389,10 +393,14 @@ class Run:
     def invoke(self, fields: list[Field], stdin: Flow | None,
                prefix: list[tuple[str, Field]], *, record: bool = True) -> Flow:
         res = resolve(fields)
+        CV.git_config_pairs(self, prefix)
         for inv in res.chain:
             self.policy_check(inv, record=record)
             for name, value in inv.assigns:
                 self.check_assignment(name, value, value.span)
+            CV.git_config_pairs(self, inv.assigns)
+            if inv.name in X.CHAIN_EXTRAS:
+                X.chain_extras(self, inv, inv is not res.chain[-1])
             if inv.name in CONTAINER_PROGRAMS:
                 check_remote(self.add, self.cp.paths, inv, self.cwd)
             if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):

@@ -229,7 +229,7 @@ class Expander:
         """Expand ``word`` to a single field (as in an assignment value: no splitting)."""
         b = _Builder()
         self._parts(word.parts, [b], choice, quoted=True, span=word.span)
-        return Field("".join(b.cur), word.span, frozenset(b.taint), quoted=True)
+        return Field("".join(b.cur), word.span, frozenset(b.taint), quoted=True, proc=b.proc)
 
     def _ifs(self) -> str:
         var = self.env.get("IFS")

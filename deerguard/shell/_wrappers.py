@@ -157,6 +157,43 @@ WRAPPERS: dict[str, Wrapper] = {
     "bunx": _w("", "--bun"),
     "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
               "--file --impure", positional=64, sub="develop shell"),
+    # Tools that run a program under observation or limits: `valgrind -q CMD`,
+    # `prlimit --nofile=10 CMD`, `perf stat -e E CMD`, `cgexec -g cpu:x CMD`.
+    "valgrind": _w("", "--log-file --xml-file --suppressions"),
+    "eatmydata": _w(),
+    "prlimit": _w("o", "--output", none="-p --pid"),
+    "perf": _w("eorpxGCItuMFcmjD", "--event --output --repeat --pid --tid --cpu --cgroup "
+               "--field-separator --interval-print --metrics --freq --count --mmap-pages "
+               "--delay --uid --pre --post --input", sub="stat record trace"),
+    "cgexec": _w("g"),
+    # runcon CONTEXT CMD, or runcon [-u U] [-r R] [-t T] [-l L] CMD (no CONTEXT then).
+    "runcon": _w("urtl", "--user --role --type --range", positional=1),
+    # machinectl shell [opts] [USER@]MACHINE [PATH ARGS...]: like su for the host (.host).
+    "machinectl": _w("EMHp", "--setenv --uid --machine --host", positional=1, sub="shell",
+                     privileged=True),
+    "systemd-inhibit": _w("", "--what --who --why --mode", none="--list"),
+    "flatpak-spawn": _w(),
+    "ip": _w("n", "-netns", positional=2, sub="netns"),  # ip netns exec NAME CMD
+    "lxc-attach": _w("nPsavfugLlo", "--name --lxcpath --namespaces --arch --set-var "
+                     "--rcfile --uid --gid --logfile --logpriority --keep-var"),
+    "schroot": _w("cud", "--chroot --user --directory --option", none="-l --list -i --info"),
+    "ccache": _w("", none="-s -z -C -c -M -F -p -V -h --show-stats --zero-stats --clear "
+                 "--cleanup --max-size --max-files --show-config --version --help"),
+    "distcc": _w(),
+    "nocache": _w(),
+    "trickle": _w("duwtln"),
+    "daemonize": _w("ceEoplu"),
+    "heaptrack": _w("o", "--output", none="-p --pid -a --analyze"),
+    "dtach": _w("cAnNer"),
+    # daemontools / s6 / runit chain loaders: `setuidgid USER CMD`, `envdir DIR CMD`.
+    "setuidgid": _w(positional=1),
+    "s6-setuidgid": _w(positional=1),
+    "envuidgid": _w(positional=1),
+    "envdir": _w(positional=1),
+    "s6-envdir": _w("ILnicf", positional=1),
+    "softlimit": _w("mdsaloprtfc"),
+    "setlock": _w(positional=1),
+    "lckdo": _w("w", positional=1),
     "then": _w(), "do": _w(), "else": _w(),
 }
 """Wrappers by program name; each runs the command found after its options."""

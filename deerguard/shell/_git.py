@@ -1,0 +1,215 @@
+"""git: options that run programs, history and working-tree destruction, code in subcommands.
+
+:func:`check_git` reports the warn band: ``git -c`` (config that can run programs), force
+pushes and remote branch deletion, ``reset --hard``, ``clean -f``, discarding the working
+tree (``checkout -- .``, ``restore .``, ``checkout -f``, ``switch --discard-changes``) and
+``git config`` of keys that run programs. :func:`git_commands` returns what git
+subcommands run: command strings (``rebase --exec``, ``difftool -x``, ``submodule foreach``,
+``filter-branch --tree-filter``, ``grep -O``, ``clone --upload-pack``) and argument vectors
+(``bisect run CMD ARGS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ._embedded import git_exec_key
+from ._resolve import Invocation
+from ._words import Field
+
+__all__ = ["check_git", "git_commands"]
+
+Add = Callable[[str, tuple[int, int], str, "str | None"], None]
+
+# git's own credential helpers (``store``, ``cache``) and the common platform ones: naming
+# one runs no program of the agent's choosing.
+_GIT_CREDENTIAL_HELPERS = frozenset({"store", "cache", "osxkeychain", "manager", "manager-core",
+                                     "libsecret", "wincred", ""})
+_GLOBAL_ARG = frozenset({"-c", "-C", "--git-dir", "--work-tree", "--namespace",
+                         "--config-env"})
+# Pathspecs that name the whole working tree.
+_WHOLE_TREE = frozenset({".", "./", ":/", ":/.", "*", ":(top)", ":(glob)**", "/"})
+
+
+def _subcommand(args: list[Field]) -> int:
+    i = 0
+    while i < len(args) and args[i].text.startswith("-"):
+        i += 2 if args[i].text in _GLOBAL_ARG else 1
+    return i
+
+
+def _short(t: str, letters: str) -> bool:
+    """``t`` is a short-option cluster holding one of ``letters`` (``-fd`` holds d)."""
+    return t.startswith("-") and not t.startswith("--") and any(c in t[1:] for c in letters)
+
+
+def check_git(add: Add, inv: Invocation) -> None:
+    args = inv.args
+    i = 0
+    while i < len(args) and args[i].text.startswith("-"):
+        t = args[i].text
+        if t == "-c" or t.startswith("--config-env") or (t.startswith("-c") and len(t) > 2):
+            add("shell.git-config-exec", args[i].span,
+                "git -c sets config that can run programs (core.pager, core.sshCommand...)",
+                None)
+        i += 2 if t in _GLOBAL_ARG else 1
+    if i >= len(args):
+        return
+    sub = args[i].text
+    rest = args[i + 1:]
+    texts = [f.text for f in rest]
+    span = (args[i].span[0], (rest[-1].span[1] if rest else args[i].span[1]))
+    if sub == "push" and any(t in ("-f", "--force", "--force-with-lease", "--mirror") or
+                             t.startswith("--force") or (t.startswith("+") and len(t) > 1)
+                             or _short(t, "f") for t in texts):
+        add("shell.git-destructive", span, "git push --force overwrites remote history", None)
+    elif sub == "push" and any(t == "--delete" or _short(t, "d") or
+                               (t.startswith(":") and len(t) > 1) for t in texts):
+        add("shell.git-destructive", span, "git push --delete deletes a remote branch", None)
+    elif sub == "reset" and "--hard" in texts:
+        add("shell.git-destructive", span, "git reset --hard discards local changes", None)
+    elif sub == "clean" and any(_short(t, "f") or t == "--force" for t in texts) and not any(
+            t == "--dry-run" or _short(t, "n") for t in texts):
+        add("shell.git-destructive", span, "git clean -f deletes untracked files", None)
+    elif sub in ("checkout", "restore", "switch") and _discards(sub, texts):
+        add("shell.git-destructive", span, f"git {sub} discards uncommitted changes in the "
+            "working tree", None)
+    elif sub == "config" and any(
+            (t.lower().startswith(("core.pager", "core.sshcommand", "core.hookspath",
+                                   "core.fsmonitor", "core.editor", "core.askpass",
+                                   "credential.helper", "diff.external", "gpg.program"))
+             and not (t.lower().startswith("credential.helper") and i + 1 < len(texts) and
+                      texts[i + 1].split(" ", 1)[0] in _GIT_CREDENTIAL_HELPERS))
+            or (t.lower().startswith("alias.") and i + 1 < len(texts) and
+                texts[i + 1].startswith("!"))
+            for i, t in enumerate(texts)):
+        add("shell.git-config-exec", span, "git config sets a key that runs programs", None)
+
+
+def _discards(sub: str, texts: list[str]) -> bool:
+    """``checkout -f``/``checkout -- .``/``restore .``/``switch --discard-changes``."""
+    if any(t in ("-p", "--patch") or _short(t, "p") for t in texts):
+        return False  # interactive: the user picks each hunk
+    if sub == "switch":
+        return any(t in ("--force", "--discard-changes") or _short(t, "f") for t in texts)
+    if sub == "checkout" and any(t == "--force" or (_short(t, "f") and not _short(t, "bB"))
+                                 for t in texts):
+        return True
+    if sub == "restore":
+        staged = any(t == "--staged" or _short(t, "S") for t in texts)
+        worktree = any(t == "--worktree" or _short(t, "W") for t in texts)
+        if staged and not worktree:
+            return False  # restore --staged only unstages: the files are untouched
+    skip = False
+    for t in texts:
+        if skip:
+            skip = False
+        elif t in ("-b", "-B", "--orphan", "-s", "--source", "--conflict"):
+            skip = True
+        elif t in _WHOLE_TREE:
+            return True
+    return False
+
+
+# Options whose argument is a command string, by subcommand (rebase --exec 'make test').
+_CODE_OPTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "rebase": ("x", ("--exec",)),
+    "difftool": ("x", ("--extcmd",)),
+    "filter-branch": ("", ("--tree-filter", "--index-filter", "--msg-filter", "--env-filter",
+                           "--parent-filter", "--commit-filter", "--tag-name-filter",
+                           "--setup")),
+    "send-email": ("", ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd")),
+    # The transport helper runs through a shell (locally for local and ssh remotes).
+    "clone": ("u", ("--upload-pack",)),
+    "fetch": ("", ("--upload-pack",)),
+    "pull": ("", ("--upload-pack",)),
+    "ls-remote": ("", ("--upload-pack",)),
+    "push": ("", ("--receive-pack", "--exec")),
+    "archive": ("", ("--exec",)),
+}
+# Short options of those subcommands that take a separate argument (not code).
+_ARG_LETTERS = {"rebase": "sXC", "difftool": "t", "clone": "obcj"}
+
+
+def git_commands(inv: Invocation) -> tuple[list[tuple[str, Field]], list[list[Field]]]:
+    """Command strings (with the option that holds each) and argument vectors that a git
+    subcommand runs."""
+    args = inv.args
+    i = _subcommand(args)
+    if i >= len(args):
+        return [], []
+    sub = args[i].text
+    rest = args[i + 1:]
+    codes: list[tuple[str, Field]] = []
+    if sub == "bisect":
+        if rest and rest[0].text == "run" and len(rest) > 1:
+            return [], [rest[1:]]
+        return [], []
+    if sub == "submodule":
+        k = 0
+        while k < len(rest) and rest[k].text.startswith("-"):
+            k += 1
+        if k < len(rest) and rest[k].text == "foreach":
+            k += 1
+            while k < len(rest) and rest[k].text in ("--recursive", "-q", "--quiet"):
+                k += 1
+            cmd = rest[k:]
+            if len(cmd) == 1:
+                codes.append(("git submodule foreach", cmd[0]))
+            elif cmd:
+                return [], [cmd]
+        return codes, []
+    if sub == "grep":
+        for f in rest:
+            t = f.text
+            value = t[2:] if t.startswith("-O") and len(t) > 2 else (
+                t.split("=", 1)[1] if t.startswith("--open-files-in-pager=") else "")
+            if value:
+                codes.append(("git grep -O", Field(value, f.span, f.taint)))
+        return codes, []
+    if sub == "clone":
+        # git clone -c core.sshCommand=CMD: config of the new repository, used at once.
+        for k, f in enumerate(rest):
+            setting = rest[k + 1] if f.text in ("-c", "--config") and k + 1 < len(rest) else (
+                Field(f.text.split("=", 1)[1], f.span, f.taint)
+                if f.text.startswith("--config=") else None)
+            if setting is not None:
+                key, _, value = setting.text.partition("=")
+                code = git_exec_key(key, value)
+                if code is not None:
+                    codes.append(("git clone -c", Field(code, setting.span, setting.taint)))
+    spec = _CODE_OPTS.get(sub)
+    if spec is None:
+        return codes, []
+    letter, longs = spec
+    arg_letters = _ARG_LETTERS.get(sub, "")
+    k = 0
+    while k < len(rest):
+        f = rest[k]
+        t = f.text
+        nxt = rest[k + 1] if k + 1 < len(rest) else None
+        if t == "--":
+            break
+        opt, eq, value = t.partition("=")
+        if opt in longs:
+            if eq:
+                codes.append((f"git {sub} {opt}", Field(value, f.span, f.taint)))
+            elif nxt is not None:
+                codes.append((f"git {sub} {opt}", nxt))
+                k += 1
+        elif letter and t.startswith("-") and not t.startswith("--"):
+            for pos in range(1, len(t)):
+                c = t[pos]
+                if c == letter:
+                    if pos + 1 < len(t):
+                        codes.append((f"git {sub} -{letter}", Field(t[pos + 1:], f.span,
+                                                                      f.taint)))
+                    elif nxt is not None:
+                        codes.append((f"git {sub} -{letter}", nxt))
+                        k += 1
+                    break
+                if c in arg_letters:
+                    k += pos + 1 == len(t)
+                    break
+        k += 1
+    return codes, []
