@@ -275,9 +275,9 @@ def _curl_target(texts: list[str], remote: str) -> str | None:
             continue
         nxt = texts[index + 1] if index + 1 < len(texts) else None
         if t.startswith("--"):
-            key, eq, value = t.partition("=")
+            key, eq, given = t.partition("=")
             if key in ("--output", "--output-dir"):
-                val = value if eq else nxt
+                val = given if eq else nxt
                 skip = not eq
                 if val is None:
                     continue
@@ -316,9 +316,9 @@ def _wget_target(texts: list[str], remote: str) -> str | None:
             continue
         nxt = texts[index + 1] if index + 1 < len(texts) else None
         if t.startswith("--"):
-            key, eq, value = t.partition("=")
+            key, eq, given = t.partition("=")
             if key in ("--output-document", "--directory-prefix"):
-                val = value if eq else nxt
+                val = given if eq else nxt
                 skip = not eq
                 if val is None:
                     continue
