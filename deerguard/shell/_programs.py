@@ -90,7 +90,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                      shared_env=True)
         return EMPTY
     if name in run.funcs and not inv.wrappers:
-        return run.call_function(run.funcs[name], inv.args)
+        return run.call_function(run.funcs[name], inv.args, stdin)
     if name not in _DISPATCHED and interpreter_family(name) is None:
         return _plain(run, inv, stdin)
     if name in R.SHELLS:
@@ -461,15 +461,17 @@ def _declare_array(run: Run, f: Field) -> bool:
     return True
 
 
-def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
-    """Classify a function body at a call site, with the call's arguments as ``$1...``."""
+def call_function(run: Run, fn: object, args: list[Field], stdin: Flow | None = None) -> Flow:
+    """Classify a function body at a call site, with the call's arguments as ``$1...`` and
+    the call's stdin (``curl u | f``: a shell in f's body reads the fetched data)."""
     assert isinstance(fn, ast.FunctionDef)
     if fn.name in run.active or len(run.active) >= 8:
         return EMPTY
     # Each (function, arguments, taint, variable state) is classified once: calls that fan
     # out to the same function stay linear instead of exponential; distinct calls draw on
     # the same work budget as nested code, so the total stays proportional to the input.
-    key = (id(fn), tuple(f.text for f in args), any(f.taint for f in args), run.env_version)
+    key = (id(fn), tuple(f.text for f in args), any(f.taint for f in args), run.env_version,
+           None if stdin is None else (stdin.via, bool(stdin.taint)))
     if key in run.calls_done:
         return EMPTY
     run.budget -= fn.span[1] - fn.span[0] + 32  # shared with nested code: linear overall
@@ -485,7 +487,7 @@ def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
     run.env["@"] = Var(items=tuple(f.text for f in args))
     run.active.append(fn.name)
     try:
-        return run.command(fn.body, None)
+        return run.command(fn.body, stdin)
     finally:
         run.active.pop()
         for k, v in saved.items():

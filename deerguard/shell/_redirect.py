@@ -15,12 +15,13 @@ from . import ast
 from ._checks import check_args, check_write
 from ._files import file_taint
 from ._flow import EMPTY, Flow
-from ._paths import norm_path
+from ._paths import candidate_paths, norm_path
+from ._words import Source
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["redirect_input", "redirect_output"]
+__all__ = ["redirect_input", "redirect_output", "subst_read"]
 
 
 def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | None
@@ -40,9 +41,10 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
             stdin = Flow(f.taint, "here-string", r.target.span,
                          f.text, "here-string")
         elif r.op == "<&" and r.target is not None and r.fd in (None, "0") and \
-                r.target.literal_value() in run.fds:
-            # exec 3< <(curl u); bash <&3: stdin is what descriptor 3 was opened on.
-            stdin = run.fds[r.target.literal_value() or ""]
+                run.fds and _fd_name(run, r.target) in run.fds:
+            # exec 3< <(curl u); bash <&3: stdin is what descriptor 3 was opened on
+            # (sh <&${COPROC[0]}: a coprocess's output).
+            stdin = run.fds[_fd_name(run, r.target) or ""]
         elif r.op in ("<", "<>") and r.target is not None and r.fd is not None and \
                 r.fd.isdigit() and r.fd != "0" and len(run.fds) < 16:
             opened = redirect_input(run, (ast.Redirect(r.span, r.op, r.target),), None)
@@ -65,6 +67,36 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
             for f in run.exp.expand(r.target):
                 check_args(run.add, run.cp.paths, "<", [f], run.cwd)
     return stdin
+
+def _fd_name(run: Run, target: ast.Word) -> str | None:
+    literal = target.literal_value()
+    if literal is not None:
+        return literal
+    fields = run.exp.expand(target)
+    return fields[0].text if len(fields) == 1 and fields[0].static else None
+
+
+def subst_read(run: Run, body: tuple[ast.Statement, ...]) -> Flow | None:
+    """``$(< FILE)`` is ``$(cat FILE)``: the flow of FILE's contents; None for other bodies."""
+    if len(body) != 1:
+        return None
+    cmd = body[0].command
+    if type(cmd) is not ast.SimpleCommand or cmd.words or cmd.assignments or \
+            not cmd.redirects or any(r.op != "<" or r.fd not in (None, "0")
+                                     for r in cmd.redirects):
+        return None
+    flow = redirect_input(run, cmd.redirects, None)
+    if flow is None:
+        return EMPTY
+    for r in cmd.redirects:
+        if r.target is not None:
+            for f in run.exp.expand(r.target):
+                for path in candidate_paths(f.text, run.cwd):
+                    if run.cp.paths.match(path, "sensitive"):
+                        src = Source("secret", "$(<)", run.map_span(f.span))
+                        return Flow(flow.taint | {src}, flow.producer, flow.span, flow.text)
+    return Flow(flow.taint, flow.producer, flow.span, flow.text)
+
 
 def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) -> Flow:
     for r in redirects:

@@ -125,7 +125,7 @@ class Run:
         self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
         self.aliases: dict[str, str] = {}
-        self.calls_done: set[tuple[int, tuple[str, ...], bool, int]] = set()
+        self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # nested parse trees, alive for the whole run
         self.env_version = 0  # bumped on every variable write (memo key for function calls)
         self.exp = Expander(self.env, self._subst, self._proc, self._arith)
@@ -203,7 +203,7 @@ class Run:
             hit = self.subst_cache[key] = (NO_TAINT, "")  # $() is empty: r$()m is rm
         if hit is None:
             saved_env = dict(self.env)
-            out = self.body(node.body, None)
+            out = RD.subst_read(self, node.body) or self.body(node.body, None)
             # A substitution runs in a subshell: its assignments do not leak out.
             self.env.clear()
             self.env.update(saved_env)
@@ -461,8 +461,9 @@ class Run:
         return S.run_code(self, code, owner, owner_span, stdin, positional=positional,
                           shared_env=shared_env)
 
-    def call_function(self, fn: ast.FunctionDef, args: list[Field]) -> Flow:
-        return P.call_function(self, fn, args)
+    def call_function(self, fn: ast.FunctionDef, args: list[Field],
+                      stdin: Flow | None = None) -> Flow:
+        return P.call_function(self, fn, args, stdin)
 
 
 def _project_file(text: str, cwd: str | None, paths: PathRules) -> bool:
