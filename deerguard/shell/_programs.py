@@ -32,6 +32,7 @@ from ._sinks import (
     stdin_sink,
     su_program,
 )
+from ._tools import TOOL_NAMES, tool
 from ._words import DYN, NO_TAINT, Field, Source, Var, first_source, secret_name
 
 if TYPE_CHECKING:
@@ -182,6 +183,8 @@ _DISPATCHED = frozenset({
 def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """The rules of a program that is not a shell, interpreter or builtin with a sink."""
     name = inv.name
+    if name in TOOL_NAMES:
+        tool(run, inv, stdin)
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
         run.invoke(sub, None, [])
     for code in embedded_code(inv):

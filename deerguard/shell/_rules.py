@@ -77,7 +77,7 @@ def _fs(*names: str) -> frozenset[str]:
 
 
 SHELLS = _fs("sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "fish", "rbash",
-             "csh", "tcsh", "pdksh", "busybox-sh")
+             "csh", "tcsh", "pdksh", "busybox-sh", "xonsh")
 """Programs that run shell code: from ``-c``, a script file, or stdin."""
 
 # Interpreter -> the flags whose argument is inline code.
@@ -94,7 +94,10 @@ INTERPRETER_CODE_FLAGS: MappingProxyType[str, frozenset[str]] = MappingProxyType
     "julia": _fs("-e", "--eval", "-E", "--print"),
     "pwsh": _fs("-c", "-command", "-Command"),
     "Rscript": _fs("-e"),
+    "R": _fs("-e"),
+    "expect": _fs("-c"),
     "tclsh": _fs(),
+    "wish": _fs(),
     "jshell": _fs(),
 })
 

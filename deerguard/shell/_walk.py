@@ -27,6 +27,7 @@ from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, resolve
 from ._rules import RULES
+from ._tools import CHAIN_TOOLS, chain_tool
 from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
 
 __all__ = ["Run"]
@@ -395,6 +396,8 @@ class Run:
                 self.check_assignment(name, value, value.span)
             if inv.name in CONTAINER_PROGRAMS:
                 check_remote(self.add, self.cp.paths, inv, self.cwd)
+            elif inv.name in CHAIN_TOOLS:
+                chain_tool(self, inv)  # strace -o "|cmd" runs a command
             if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):
                 self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
                          "elevated privileges", None)

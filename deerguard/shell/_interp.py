@@ -1,0 +1,107 @@
+"""Interpreter code spellings the literal scanner in ``_code`` does not read by itself.
+
+Perl's quote-like operators (``q(..)``, ``qq{..}``, ``qw(..)``, ``qx(..)``) and Ruby's
+percent literals (``%q(..)``, ``%w(..)``, ``%x(..)``) are rewritten as ordinary quotes,
+backticks and lists, so ``system qw(rm -rf /)`` reads like ``system "rm", "-rf", "/"``.
+:func:`socket_shell` finds a socket and a process spawn in the same code string (node, perl,
+ruby, lua, php): the shape of a reverse shell. Both are single linear passes.
+"""
+
+from __future__ import annotations
+
+__all__ = ["requote", "socket_shell"]
+
+_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_PERL_OPS = ("qq", "qw", "qx", "q")
+_RUBY_OPS = ("%Q", "%q", "%w", "%W", "%x", "%i", "%")
+
+
+def _close(code: str, k: int) -> int:
+    """Index of the delimiter closing the one at ``k`` (nesting for brackets), or -1."""
+    opener = code[k]
+    closer = _CLOSE.get(opener, opener)
+    depth = 0
+    j = k + 1
+    n = len(code)
+    while j < n:
+        ch = code[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == closer:
+            if depth == 0:
+                return j
+            depth -= 1
+        elif ch == opener and closer != opener:
+            depth += 1
+        j += 1
+    return -1
+
+
+def _quoted(body: str) -> str:
+    return '"' + body.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def requote(code: str, language: str) -> str:
+    """Perl ``q``/``qq``/``qw``/``qx`` and Ruby ``%q``/``%w``/``%x`` literals as plain
+    quotes (``qx``/``%x`` as backticks, ``qw``/``%w`` as a list); linear in ``code``."""
+    ops = _PERL_OPS if language == "perl" else _RUBY_OPS if language == "ruby" else ()
+    if not ops or ("q" not in code and "%" not in code):
+        return code
+    out: list[str] = []
+    i = 0
+    n = len(code)
+    last = 0
+    while i < n:
+        ch = code[i]
+        if ch not in "q%" or (i > 0 and (code[i - 1].isalnum() or code[i - 1] in "_$@%")):
+            i += 1
+            continue
+        op = next((o for o in ops if code.startswith(o, i)), None)
+        k = i + len(op) if op else i
+        if op is None or k >= n or code[k].isalnum() or code[k] in " \t\n_,;=)":
+            i += 1
+            continue
+        end = _close(code, k)
+        if end == -1:
+            break
+        body = code[k + 1:end]
+        kind = op[-1].lower() if len(op) > 1 else ""
+        if kind == "x":
+            text = "`" + body.replace("`", "\\`") + "`"
+        elif kind in ("w", "i"):
+            text = ", ".join(_quoted(w) for w in body.split()) or '""'
+        else:
+            text = _quoted(body)
+        out.append(code[last:i])
+        out.append(text)
+        last = end + 1
+        i = end + 1
+    if not out:
+        return code
+    out.append(code[last:])
+    return "".join(out)
+
+
+# (language, socket markers, spawn markers): both in one code string is a reverse shell.
+_SOCKET_SPAWN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "node": (("net.socket", "net.connect", "net.createconnection", "new net.", "tls.connect"),
+             ("child_process", "spawn(", "exec(", "execsync(", "/bin/sh", "/bin/bash")),
+    "perl": (("io::socket", "socket(", "fdopen"),
+             ("exec", "system", "|sh", "| sh", "/bin/sh", "/bin/bash", "`", "qx")),
+    "ruby": (("tcpsocket", "socket.new", "socket.tcp", "udpsocket"),
+             ("io.popen", "exec", "spawn", "system", "`", "%x", "open3", "/bin/sh")),
+    "lua": (("socket", "luasocket"),
+            ("os.execute", "io.popen", "/bin/sh")),
+    "php": (("fsockopen", "socket_create", "stream_socket_client"),
+            ("exec", "system", "passthru", "popen", "proc_open", "shell_exec", "`")),
+}
+
+
+def socket_shell(code: str, language: str) -> bool:
+    """True when ``code`` opens a network socket and starts a process or shell."""
+    markers = _SOCKET_SPAWN.get(language)
+    if markers is None:
+        return False
+    lowered = code.lower()
+    return any(m in lowered for m in markers[0]) and any(m in lowered for m in markers[1])
