@@ -169,3 +169,60 @@ def test_destructive_code_nested_in_a_tool_blocks(command: str) -> None:
 ])
 def test_everyday_tool_scripts_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS
+
+
+# -- 3. writes into protected directories named as the destination directory -----------------
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("cp x /usr/local/bin", "shell.system-write"),
+    ("cp x /usr/local/bin/", "shell.system-write"),
+    ("install -m755 x /usr/local/bin", "shell.system-write"),
+    ("install -m 755 -o root x /usr/local/sbin/", "shell.system-write"),
+    ("ln -s /tmp/x /usr/local/bin/", "shell.system-write"),
+    ("cp x /lib/", "shell.system-write"),
+    ("cp x /usr/lib/", "shell.system-write"),
+    ("mv x ~/Library/LaunchAgents/", "shell.persistence"),
+    ("cp x.plist /Library/LaunchDaemons/", "shell.persistence"),
+    ("cp x.desktop ~/.config/autostart", "shell.persistence"),
+    ("cp x ~/.config/fish/", "shell.persistence"),
+    ("rsync x /var/spool/cron/", "shell.persistence"),
+    ("rsync -a x.plist ~/Library/LaunchAgents/", "shell.persistence"),
+    ("cp .bashrc ~/", "shell.persistence"),
+    ("cp -t /etc x", "shell.system-write"),
+    ("cp -vt /etc/profile.d x.sh", "shell.persistence"),
+    ("cp --target-directory=/etc/profile.d x.sh", "shell.persistence"),
+    ("mv --target-directory /etc/cron.d job", "shell.persistence"),
+    ("install -t /etc/cron.d job", "shell.persistence"),
+    ("ln -t /etc/profile.d /tmp/x.sh", "shell.persistence"),
+    ("tar xf x.tar -C /", "shell.system-write"),
+    ("tar --directory=/ -xf x.tar", "shell.system-write"),
+    ("tar -xzf x.tgz --directory /usr/local/bin", "shell.system-write"),
+    ("unzip x.zip -d /usr/bin", "shell.system-write"),
+    ("unzip -o x.zip -d ~/Library/LaunchAgents", "shell.persistence"),
+])
+def test_a_copy_or_extraction_into_a_protected_directory_blocks(command: str,
+                                                                 rule: str) -> None:
+    assert rule in _rules(command)
+
+
+@pytest.mark.parametrize("command", [
+    "cp a b",
+    "cp -r src/ build/",
+    "tar xzf x.tgz -C build",
+    "install -m644 f ./dist/",
+    "tar czf out.tgz -C / etc",
+    "cp -t build/ /etc/hosts",
+    "cp x ~/",
+    "mv a.txt ~/Documents/",
+    "ln -s ../lib/x.so build/",
+    "rsync -avz src/ host:/srv/app/",
+    "cp -vt dist a b",
+    "unzip -o x.zip -d vendor",
+    "install -d build/bin",
+])
+def test_everyday_copies_and_extractions_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS
+
+
+def test_a_fetched_file_copied_with_t_is_tracked() -> None:
+    assert "shell.download-exec" in _rules("curl -o x.sh u; cp -t bin x.sh; sh bin/x.sh")

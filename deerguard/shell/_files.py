@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
+from ._dests import copy_dests, extract_dir
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field, Source, Taint
@@ -116,15 +117,9 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
             if f.text.startswith("of="):
                 _put(run_files, norm_path(f.text[3:], cwd), taint)
     elif name in ("cp", "mv", "install", "ln") and taint:
-        ops = _operands(args)
-        if len(ops) >= 2:
-            dest = norm_path(ops[-1].text, cwd)
-            _put(run_files, dest, taint)
-            if dest is not None:
-                for f in ops[:-1]:
-                    base = f.text.rstrip("/").rsplit("/", 1)[-1]
-                    if base:
-                        _put(run_files, dest.rstrip("/") + "/" + base, taint)
+        for f in copy_dests(inv)[0]:
+            if not f.text.endswith("/*"):  # the file itself, or DIR/BASENAME of a source
+                _put(run_files, norm_path(f.text, cwd), taint)
     elif name in ("scp", "rsync", "sftp"):
         ops = _operands(args)
         if len(ops) >= 2 and any(_is_remote(f.text) for f in ops[:-1]):
@@ -191,29 +186,8 @@ def _archive_out(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: st
 
 
 def _extract(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: str | None) -> None:
-    texts = [f.text for f in inv.args]
-    if inv.name in ("7z", "7za") and "x" not in texts and "e" not in texts:
-        return
-    if inv.name == "cpio" and not any(t in ("-i", "--extract") or (
-            t.startswith("-") and not t.startswith("--") and "i" in t) for t in texts):
-        return
-    if inv.name in ("tar", "bsdtar", "gtar", "busybox-tar"):
-        first = texts[0] if texts else ""
-        extracting = any(t in ("-x", "--extract", "--get") or (
-            not t.startswith("--") and t.startswith("-") and "x" in t) for t in texts) or (
-            bool(first) and not first.startswith("-") and "x" in first)
-        if not extracting:
-            return
-    where = "."
-    for k, t in enumerate(texts):
-        nxt = texts[k + 1] if k + 1 < len(texts) else None
-        if t in ("-C", "--directory", "-d") and nxt is not None:
-            where = nxt
-        elif inv.name.startswith("7z") and t.startswith("-o") and len(t) > 2:
-            where = t[2:]
-        elif t.startswith("--directory="):
-            where = t.split("=", 1)[1]
-    path = norm_path(where, cwd)
+    where = extract_dir(inv)
+    path = norm_path(where, cwd) if where is not None else None
     if path is not None:
         _put(files, dir_key(path), taint)
 
