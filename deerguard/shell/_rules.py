@@ -226,6 +226,8 @@ PERSISTENCE_GLOBS = (
     "~/.config/autostart/*", "/etc/rc.local", "/etc/init.d/*", "/etc/ld.so.preload",
     "~/Library/LaunchAgents/*", "/Library/LaunchDaemons/*", "/Library/LaunchAgents/*",
     "/root/.bashrc", "/root/.profile", "/root/.ssh/*", "~/.gitconfig",
+    # Sourced by Debian/Ubuntu's default .bashrc; git's XDG config (like ~/.gitconfig).
+    "~/.bash_aliases", "~/.config/git/config",
 )
 """Files whose modification makes code run later (startup files, keys, sudoers, cron)."""
 

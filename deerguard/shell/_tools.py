@@ -31,7 +31,8 @@ _SEDS = frozenset({"sed", "gsed"})
 _MAKES = frozenset({"make", "gmake", "bmake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
 _EDS = frozenset({"ed", "red"})
-TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb"})
+TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
+                                                        "defaults"})
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
 
@@ -56,6 +57,21 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             run_stdin(run, stdin, inv)
     elif name == "gdb":
         _gdb(run, inv)
+    elif name == "defaults":
+        _defaults(run, inv)
+
+
+# macOS login/logout hooks: a script loginwindow runs as root at every login.
+_LOGIN_HOOKS = frozenset({"loginhook", "logouthook"})
+
+
+def _defaults(run: Run, inv: Invocation) -> None:
+    """``defaults write com.apple.loginwindow LoginHook SCRIPT``."""
+    texts = [f.text for f in inv.args]
+    if "write" in texts and any(t.lower() in _LOGIN_HOOKS for t in texts) and any(
+            "loginwindow" in t for t in texts):
+        run.add("shell.persistence", inv.word.span, "defaults write sets a login hook, "
+                "which runs a script at every login", None)
 
 
 def run_stdin(run: Run, stdin: Flow, inv: Invocation) -> None:
