@@ -20,7 +20,14 @@ from ._lexer import DECL_ARRAY_RE
 from ._paths import candidate_paths, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation
-from ._secrets import HTTP_CLIENTS, bulk_secret_source, secret_file, secret_printer, sent_args
+from ._secrets import (
+    HTTP_CLIENTS,
+    bulk_secret_source,
+    secret_file,
+    secret_printer,
+    sent_args,
+    socat_paths,
+)
 from ._sinks import (
     AWKS,
     awk_program,
@@ -205,7 +212,7 @@ _CONFIG_OPTIONS = ("--kubeconfig", "--homedir")
 
 def _path_args(inv: Invocation) -> list[Field]:
     """Arguments that may name files: a grep's pattern is data, not a path."""
-    args = inv.args
+    args = inv.args if inv.name != "socat" else socat_paths(inv.args)
     if any(f.text.startswith(_CONFIG_OPTIONS) for f in args):
         kept: list[Field] = []
         skip = False
@@ -284,8 +291,8 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
     printed = secret_printer(name, texts)
     if printed:
-        run.add("shell.sensitive-read", inv.word.span, f"{name} prints private key "
-                "material", None)
+        run.add("shell.sensitive-read", inv.word.span, f"{name} prints private keys or "
+                "password hashes", None)
     if name not in R.METADATA_ONLY and (secret_file(args) or
                                         bulk_secret_source(name, args, run.cwd)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))

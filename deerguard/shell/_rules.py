@@ -275,6 +275,8 @@ SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("op", ("item", "get"), False),
     ("heroku", ("auth:token",), False),
     ("git", ("credential", "fill"), False),
+    ("getent", ("shadow",), True),
+    ("getent", ("gshadow",), True),
     ("history", (), False),
     ("fc", ("-l",), False),
 )

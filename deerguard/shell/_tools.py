@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ._checks import check_write
+from ._checks import check_args, check_write
 from ._embedded import _split_unescaped as split_unescaped
 from ._files import file_taint
 from ._flow import Flow
@@ -32,7 +32,7 @@ _MAKES = frozenset({"make", "gmake", "bmake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
 _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
-                                                        "defaults"})
+                                                        "defaults", "sftp"})
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
 
@@ -59,6 +59,30 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _gdb(run, inv)
     elif name == "defaults":
         _defaults(run, inv)
+    elif name == "sftp":
+        _sftp(run, inv, stdin)
+
+
+def _sftp(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+    """sftp batch commands (stdin or ``-b FILE``): ``put LOCAL`` uploads a local file, so a
+    secret file put is exfiltration."""
+    batch: Field | None = None
+    args = inv.args
+    for index, f in enumerate(args[:-1]):
+        if f.text == "-b":
+            batch = _file_text(run, inv, args[index + 1], stdin)
+    if batch is None and stdin is not None and stdin.text is not None:
+        batch = Field(stdin.text, stdin.span, stdin.taint)
+    if batch is None:
+        return
+    for line in batch.text.splitlines()[:256]:
+        words = line.split()
+        if not words or words[0].lstrip("-@") not in ("put", "mput", "reput"):
+            continue
+        local = [Field(w, batch.span) for w in words[1:] if not w.startswith("-")][:1]
+        if local and check_args(run.add, run.cp.paths, inv.name, local, run.cwd):
+            run.add("shell.exfiltration", batch.span, f"{inv.name} uploads the secret file "
+                    f"{local[0].text}", None)
 
 
 # macOS login/logout hooks: a script loginwindow runs as root at every login.
