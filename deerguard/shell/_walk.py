@@ -273,6 +273,7 @@ class Run:
         if isinstance(cmd, ast.SimpleCommand):
             return self.simple(cmd, stdin)
         if isinstance(cmd, ast.Pipeline):
+            RD.fifo_shell(self, cmd)
             flow = stdin
             for index, sub in enumerate(cmd.commands):
                 out = self.command(sub, flow)
