@@ -14,8 +14,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-__all__ = ["Marker", "Snippet", "destructive_paths", "eval_sources", "scan_markers",
-           "shell_strings", "tcl_commands", "written_paths"]
+__all__ = ["Marker", "Snippet", "destructive_paths", "eval_sources", "literals",
+           "scan_markers", "shell_strings", "tcl_commands", "written_paths"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +95,11 @@ def _literals(code: str, backtick: bool) -> tuple[tuple[int, int, str], ...]:
         out.append((i, min(j + 1, n), ch + "".join(buf)))
         i = j + 1
     return tuple(out)
+
+
+def literals(code: str, backtick: bool) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, opening quote + value) of each quoted literal in ``code``."""
+    return _literals(code, backtick)
 
 
 def _ident_before(code: str, pos: int) -> str:

@@ -107,3 +107,79 @@ def socket_shell(code: str, language: str) -> bool:
         return False
     lowered = code.lower()
     return any(m in lowered for m in markers[0]) and any(m in lowered for m in markers[1])
+
+
+_RUN_CALLS = ("system(", "popen(", "exec(", "spawn(", "execSync(", "getoutput(",
+              "check_output(", "check_call(", "call(", "run(", "Popen(", "shell_exec(",
+              "passthru(", "execute(")
+
+
+def _ident_at(code: str, k: int) -> tuple[str, int]:
+    j = k
+    while j < len(code) and (code[j].isalnum() or code[j] == "_"):
+        j += 1
+    return code[k:j], j
+
+
+def constant_commands(code: str, consts: dict[str, str]) -> list[str]:
+    """Commands a run call gets through a variable holding a constant string:
+    ``c = "rm -rf ~"; os.system(c)``, awk ``-v c='...' 'BEGIN{system(c)}'``."""
+    if not consts:
+        return []
+    out: list[str] = []
+    for call in _RUN_CALLS:
+        at = code.find(call)
+        for _ in range(16):
+            if at == -1:
+                break
+            k = at + len(call)
+            while k < len(code) and code[k] in " \t[":
+                k += 1
+            name, j = _ident_at(code, k)
+            while j < len(code) and code[j] in " \t":
+                j += 1
+            if name in consts and j < len(code) and code[j] in "),]":
+                out.append(consts[name])
+            at = code.find(call, at + 1)
+    # awk: cmd | getline, print | cmd
+    for marker in ("| getline", "|getline"):
+        at = code.find(marker)
+        if at > 0:
+            j = at
+            while j > 0 and code[j - 1] in " \t":
+                j -= 1
+            k = j
+            while k > 0 and (code[k - 1].isalnum() or code[k - 1] == "_"):
+                k -= 1
+            if code[k:j] in consts:
+                out.append(consts[code[k:j]])
+    return out[:16]
+
+
+def string_constants(code: str, literals: tuple[tuple[int, int, str], ...]) -> dict[str, str]:
+    """``NAME = "literal"`` assignments in interpreter code (first value of each name)."""
+    out: dict[str, str] = {}
+    for start, _end, value in literals[:256]:
+        j = start
+        while j > 0 and code[j - 1] in " \t":
+            j -= 1
+        if j == 0 or code[j - 1] != "=" or (j > 1 and code[j - 2] in "=!<>"):
+            continue
+        j -= 1
+        while j > 0 and code[j - 1] in " \t":
+            j -= 1
+        k = j
+        while k > 0 and (code[k - 1].isalnum() or code[k - 1] == "_"):
+            k -= 1
+        if k < j and value[:1] != "`":
+            out.setdefault(code[k:j], value[1:])
+    return out
+
+
+def awk_dynamic_pipe(code: str) -> bool:
+    """awk ``cmd | getline`` or ``print | cmd`` with a variable as the command."""
+    for marker in ("| getline", "|getline"):
+        at = code.find(marker)
+        if at > 0 and code[:at].rstrip()[-1:] not in ('"', "'"):
+            return True
+    return False

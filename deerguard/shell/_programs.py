@@ -23,6 +23,7 @@ from ._resolve import Invocation
 from ._secrets import (
     HTTP_CLIENTS,
     bulk_secret_source,
+    metadata_secret,
     secret_file,
     secret_printer,
     sent_args,
@@ -316,6 +317,8 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
     if name in R.FETCHERS and (name not in ("openssl", "ssh") or stdin is None):
         src = Source("fetch", name, run.map_span(inv.word.span))
+        if name in HTTP_CLIENTS and metadata_secret(texts):  # IMDS role credentials
+            taint.add(Source("secret", name, run.map_span(inv.word.span)))
         target = download_target(name, texts)
         if target is not None:
             where = next((f for f in args if target in f.text), inv.word)

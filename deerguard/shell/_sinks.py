@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_args, check_package, check_write, interpreter_family
 from ._code import (
+    Snippet,
     destructive_paths,
     eval_sources,
+    literals,
     scan_markers,
     shell_strings,
     tcl_commands,
@@ -22,7 +24,13 @@ from ._code import (
 )
 from ._files import file_taint
 from ._flow import Flow
-from ._interp import requote, socket_shell
+from ._interp import (
+    awk_dynamic_pipe,
+    constant_commands,
+    requote,
+    socket_shell,
+    string_constants,
+)
 from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._raw import raw_scan
@@ -300,6 +308,13 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     snippets, dynamic = shell_strings(text, language=language)
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
+    if language == "awk" and not dynamic:
+        dynamic = awk_dynamic_pipe(text)
+    if dynamic:
+        consts = string_constants(text, literals(text, language in ("perl", "ruby", "php")))
+        if language == "awk":
+            consts.update(awk_assigns(inv.args))
+        snippets = [*snippets, *(Snippet(c, 0, 0) for c in constant_commands(text, consts))]
     fed: set[Source] = set(stdin.taint) if stdin is not None else set()
     for snip in snippets:
         sub = Field(snip.text, code.span, code.taint)
@@ -418,6 +433,17 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         script_sink(run, operands[0], inv, stdin, shell=False)
         check_args(run.add, run.cp.paths, inv.name, operands[1:], run.cwd)
     return exec_flow(run, inv)
+
+
+def awk_assigns(args: list[Field]) -> dict[str, str]:
+    """awk's ``-v NAME=VALUE`` constants."""
+    out: dict[str, str] = {}
+    for index, f in enumerate(args[:-1]):
+        if f.text in ("-v", "--assign"):
+            name, eq, value = args[index + 1].text.partition("=")
+            if eq and DYN not in value:
+                out[name] = value
+    return out
 
 
 def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
+from ._embedded import _git_value as git_exec_value
 from ._embedded import _split_unescaped as split_unescaped
 from ._files import file_taint
 from ._flow import Flow
@@ -32,7 +33,9 @@ _MAKES = frozenset({"make", "gmake", "bmake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
 _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
-                                                        "defaults", "sftp", "ztcp"})
+                                                        "defaults", "sftp", "ztcp"}) | \
+    frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git"})
+_PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
 
@@ -61,6 +64,19 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _defaults(run, inv)
     elif name == "sftp":
         _sftp(run, inv, stdin)
+    elif name == "xterm":
+        _xterm(run, inv)
+    elif name == "git":
+        _git_config_file(run, inv)
+    elif name in ("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper") and run.files:
+        # Installing a downloaded package runs its maintainer scripts (as root).
+        from ._sinks import download_exec
+
+        for f in inv.args:
+            if f.text.endswith(_PACKAGE_FILES):
+                taint = file_taint(run.files, norm_path(f.text, run.cwd))
+                if taint:
+                    download_exec(run, f, taint, name)
     elif name == "ztcp" and not any(f.text in ("-l", "-a", "-c", "-L") for f in inv.args):
         # zsh's ztcp HOST PORT connects and leaves the descriptor in $REPLY: a shell whose
         # stdio is redirected to it is a reverse shell.
@@ -68,6 +84,46 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if "&$REPLY" in text or "&${REPLY}" in text or "&\"$REPLY" in text:
             run.add("shell.reverse-shell", inv.word.span, "ztcp connects to a host and a "
                     "shell's input and output are redirected to that connection", None)
+
+
+def _xterm(run: Run, inv: Invocation) -> None:
+    """``xterm -display HOST:0``: a shell whose window is on another machine's X server."""
+    args = inv.args
+    for index, f in enumerate(args):
+        value = args[index + 1].text if f.text in ("-display", "-d") and index + 1 < len(
+            args) else (f.text.partition("=")[2] if f.text.startswith("-display=") else "")
+        host = value.rpartition(":")[0]
+        if host and host not in ("localhost", "127.0.0.1", "unix", "::1") and \
+                not host.startswith("/"):
+            run.add("shell.reverse-shell", f.span, f"xterm opens a shell on the X display "
+                    f"{value} of another machine", None)
+            return
+
+
+def _git_config_file(run: Run, inv: Invocation) -> None:
+    """``git config --file ~/.gitconfig core.pager CMD``: git writes a key that runs a
+    program into that file (``git config --global`` alone is the everyday spelling)."""
+    args = inv.args
+    texts = [f.text for f in args]
+    if "config" not in texts:
+        return
+    target: Field | None = None
+    operands: list[str] = []
+    skip = False
+    for index, f in enumerate(args[texts.index("config") + 1:], texts.index("config") + 1):
+        t = f.text
+        if skip:
+            skip = False
+        elif t in ("--file", "-f") and index + 1 < len(args):
+            target = args[index + 1]
+            skip = True
+        elif t.startswith("--file="):
+            target = Field(t[7:], f.span, f.taint)
+        elif not t.startswith("-"):
+            operands.append(t)
+    if target is not None and len(operands) >= 2 and \
+            git_exec_value(f"{operands[0]}={operands[1]}") is not None:
+        check_write(run.add, run.cp.paths, target, run.cwd, "git config writes")
 
 
 def _sftp(run: Run, inv: Invocation, stdin: Flow | None) -> None:

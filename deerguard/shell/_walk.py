@@ -98,7 +98,7 @@ class Run:
                  "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
-                 "keep", "serials", "next_serial", "fds")
+                 "keep", "serials", "next_serial", "fds", "stdin_now")
 
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
@@ -112,6 +112,7 @@ class Run:
         self.active: list[str] = []
         self.files: dict[str, Taint] = {}
         self.fds: dict[str, Flow] = {}  # descriptors opened for reading (exec 3< f)
+        self.stdin_now: Flow | None = None  # the stdin $(cat) inherits while expanding
         self.cwd: str | None = None
         self.cond = 0
         self.code_depth = 0
@@ -204,7 +205,9 @@ class Run:
             hit = self.subst_cache[key] = (NO_TAINT, "")  # $() is empty: r$()m is rm
         if hit is None:
             saved_env = dict(self.env)
-            out = RD.subst_read(self, node.body) or self.body(node.body, None)
+            stdin = self.stdin_now  # $(cat) reads the stdin of the shell expanding it
+            out = RD.subst_read(self, node.body) or self.body(node.body, stdin)
+            self.stdin_now = stdin
             # A substitution runs in a subshell: its assignments do not leak out.
             self.env.clear()
             self.env.update(saved_env)
@@ -357,6 +360,7 @@ class Run:
             S.code_variable(self, name, value, span)
 
     def simple(self, cmd: ast.SimpleCommand, stdin: Flow | None) -> Flow:
+        self.stdin_now = stdin
         if not cmd.words:
             for a in cmd.assignments:
                 self.assign(a, persist=True)
