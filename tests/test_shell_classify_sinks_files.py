@@ -390,3 +390,13 @@ def test_more_flows_into_sinks_block(command: str, rule: str) -> None:
 ])
 def test_neighbours_of_more_flows_do_not_block(command: str) -> None:
     assert classify(command).verdict is not Verdict.BLOCK
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("find . -maxdepth 0 -fprintf /tmp/x.sh 'rm -rf ~' -quit; sh /tmp/x.sh", Verdict.BLOCK),
+    ("find . -fprint ~/.bashrc", Verdict.BLOCK),
+    ("find . -name '*.py' -fprint files.txt", Verdict.PASS),
+    ("find . -fprintf out.txt '%p\\n'; cat out.txt", Verdict.PASS),
+])
+def test_files_find_writes_are_checked_and_remembered(command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

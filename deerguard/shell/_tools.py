@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ._checks import check_args, check_write
 from ._embedded import _git_value as git_exec_value
 from ._embedded import _split_unescaped as split_unescaped
+from ._embedded import decode_escapes
 from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
@@ -34,7 +35,7 @@ _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "
 _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
                                                         "defaults", "sftp", "ztcp"}) | \
-    frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git"})
+    frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find"})
 _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
@@ -66,6 +67,8 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _sftp(run, inv, stdin)
     elif name == "xterm":
         _xterm(run, inv)
+    elif name == "find":
+        _find_writes(run, inv)
     elif name == "git":
         _git_config_file(run, inv)
     elif name in ("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper") and run.files:
@@ -84,6 +87,20 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if "&$REPLY" in text or "&${REPLY}" in text or "&\"$REPLY" in text:
             run.add("shell.reverse-shell", inv.word.span, "ztcp connects to a host and a "
                     "shell's input and output are redirected to that connection", None)
+
+
+def _find_writes(run: Run, inv: Invocation) -> None:
+    """``find -fprintf FILE FORMAT``/``-fprint FILE``/``-fls FILE``: find writes FILE (a
+    static format is its text, so ``sh FILE`` later runs it)."""
+    args = inv.args
+    for index, f in enumerate(args[:-1]):
+        if f.text in ("-fprintf", "-fprint", "-fprint0", "-fls"):
+            target = args[index + 1]
+            check_write(run.add, run.cp.paths, target, run.cwd, "find writes")
+            path = norm_path(target.text, run.cwd)
+            if f.text == "-fprintf" and index + 2 < len(args) and path is not None and \
+                    args[index + 2].static and len(run.file_text) < 64:
+                run.file_text[path] = decode_escapes(args[index + 2].text)
 
 
 def _xterm(run: Run, inv: Invocation) -> None:
