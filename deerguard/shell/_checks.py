@@ -12,6 +12,7 @@ import functools
 from collections.abc import Callable
 
 from . import _rules as R
+from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._git import check_git
 from ._modes import mode_risk
 from ._paths import PathRules, candidate_paths, glob_critical, is_critical, norm_path
@@ -340,7 +341,7 @@ _PROGRAM_CHECKED = frozenset({
     "rm", "rmdir", "unlink", "find", "dd", "cp", "mv", "install", "ln", "rsync", "kill",
     "pkill", "killall", "killall5", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
     "setfacl", "git", "rg", "ripgrep", "crontab", "nc", "ncat", "netcat", "nc.traditional",
-    "nc.openbsd", "socat"}) | frozenset(R.DISK_FORMATTERS)
+    "nc.openbsd", "socat"}) | frozenset(R.DISK_FORMATTERS) | COPIERS | EXTRACTORS
 
 
 def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
@@ -361,10 +362,16 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
     elif name in R.DISK_FORMATTERS or name.startswith("mkfs."):
         add("shell.disk-write", inv.word.span, f"{name} creates a filesystem or partitions a "
             "disk", None)
-    elif name in ("cp", "mv", "install", "ln", "rsync"):
+    elif name in EXTRACTORS:
+        where = extract_dir(inv)
+        if where is not None and where != ".":
+            check_write(add, rules, Field(where.rstrip("/") + "/*", inv.word.span), cwd,
+                        f"{name} extracts into")
+    elif name in COPIERS:
         opts, operands = _opts_and_operands(inv.args)
+        for f in copy_dests(inv)[0]:
+            check_write(add, rules, f, cwd, f"{name} writes")
         if len(operands) >= 2:
-            check_write(add, rules, operands[-1], cwd, f"{name} writes")
             dest = norm_path(operands[-1].text, cwd)
             if name == "rsync" and dest is not None and is_critical(dest) and any(
                     o.startswith("--delete") for o in opts):

@@ -14,8 +14,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-__all__ = ["Marker", "Snippet", "destructive_paths", "eval_sources", "scan_markers",
-           "shell_strings", "written_paths"]
+__all__ = ["Marker", "Snippet", "destructive_paths", "eval_sources", "literals",
+           "scan_markers", "shell_strings", "tcl_commands", "written_paths"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +97,11 @@ def _literals(code: str, backtick: bool) -> tuple[tuple[int, int, str], ...]:
     return tuple(out)
 
 
+def literals(code: str, backtick: bool) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, opening quote + value) of each quoted literal in ``code``."""
+    return _literals(code, backtick)
+
+
 def _ident_before(code: str, pos: int) -> str:
     """The identifier (dots allowed) ending right before ``pos`` (spaces skipped)."""
     j = pos
@@ -106,6 +111,46 @@ def _ident_before(code: str, pos: int) -> str:
     while j > 0 and (code[j - 1].isalnum() or code[j - 1] in "_.:"):
         j -= 1
     return code[j:end].rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+
+
+# Calls that only spell a path (os.path.expanduser('~')): the call around them is the one
+# that acts on it (shutil.rmtree(os.path.expanduser('~')), open(Path('~/.x'), 'a')).
+_PATH_WRAPPERS = frozenset({"expanduser", "expandvars", "abspath", "realpath", "normpath",
+                            "fspath", "resolve"})
+
+
+def _call_of(code: str, start: int) -> tuple[str, int]:
+    """The call a literal at ``start`` is the argument of, seen through path wrappers; and
+    the offset where that wrapper chain's opening parentheses begin."""
+    j = start
+    call = ""
+    for _ in range(4):
+        while j > 0 and code[j - 1] in " \t([":
+            j -= 1
+        call = _ident_before(code, j)
+        if call not in _PATH_WRAPPERS:
+            return call, j
+        k = j
+        while k > 0 and code[k - 1] in " \t":
+            k -= 1
+        while k > 0 and (code[k - 1].isalnum() or code[k - 1] in "_.:"):
+            k -= 1
+        j = k
+    return call, j
+
+
+def _argv_join(values: list[str]) -> str:
+    """An argument vector as one shell command: ``['sh', '-c', 'rm -rf ~']`` keeps its
+    third element as one word (``~`` and globs stay unquoted: they name the same paths)."""
+    if len(values) == 1:
+        return values[0]
+    out: list[str] = []
+    for v in values:
+        if v and all(c.isalnum() or c in "_./~*:=@%+,-" for c in v):
+            out.append(v)
+        else:
+            out.append("'" + v.replace("'", "'\\''") + "'")
+    return " ".join(out)
 
 
 def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
@@ -128,7 +173,7 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
 
     def flush() -> None:
         if group:
-            text = " ".join(v[1:] for _, _, v in group)
+            text = _argv_join([v[1:] for _, _, v in group])
             out.append(Snippet(text, group[0][0], group[-1][1]))
             group.clear()
 
@@ -163,6 +208,10 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
             in_list = True
             continue
         tail = gap.replace(" ", "").replace("\t", "")
+        if tail.endswith(("cmd:[", "cmd=[", "args:[")) and language in ("node", "deno", "bun"):
+            group.append((start, end, value))  # Deno.run({cmd: ["rm", "-rf", "/"]})
+            in_list = True
+            continue
         if tail.endswith(("(", "([")):
             paren = start - len(between) + between.rindex("(")
             if _ident_before(code, paren) in calls:
@@ -189,6 +238,34 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
     return out, dynamic
 
 
+_TCL_RUN = frozenset({"exec", "spawn", "system", "open"})
+
+
+def tcl_commands(code: str, /) -> list[Snippet]:
+    """Tcl/expect commands that run programs: ``exec rm -rf ~``, ``spawn sh``,
+    ``system cmd``, ``open "|cmd"``; the words up to the end of the Tcl command."""
+    out: list[Snippet] = []
+    pos = 0
+    for piece in code.replace("[", "\n").replace("]", "\n").replace(";", "\n").split("\n"):
+        start = pos
+        pos += len(piece) + 1
+        words = piece.strip().split(None, 1)
+        if len(words) < 2 or words[0] not in _TCL_RUN:
+            continue
+        rest = words[1].strip().strip("{}\"")
+        if words[0] == "open":
+            if not rest.startswith("|"):
+                continue
+            rest = rest[1:]
+        if rest.startswith("-") and words[0] != "system":
+            rest = rest.split(None, 1)[1] if " " in rest else ""  # spawn -noecho CMD
+        if rest:
+            out.append(Snippet(rest, start, pos - 1))
+        if len(out) >= 64:
+            break
+    return out
+
+
 _DELETE_CALLS = frozenset({"rmtree", "rm_rf", "rm_r", "remove_dir_all", "rmSync", "rmdirSync",
                            "unlink", "unlinkSync", "rmdir", "remove", "removedirs", "glob",
                            "delete", "deleteRecursively", "RemoveAll"})
@@ -198,10 +275,7 @@ def destructive_paths(code: str, /, *, language: str) -> list[tuple[str, int, in
     """Path literals given to delete calls (``shutil.rmtree("/")``, ``unlink glob "/*"``)."""
     out: list[tuple[str, int, int]] = []
     for start, end, value in _literals(code, language in ("perl", "ruby", "php")):
-        j = start
-        while j > 0 and code[j - 1] in " \t([":
-            j -= 1
-        if _ident_before(code, j) in _DELETE_CALLS:
+        if _call_of(code, start)[0] in _DELETE_CALLS:
             out.append((value[1:], start, end))
     return out
 
@@ -223,10 +297,7 @@ def written_paths(code: str, /, *, language: str) -> list[tuple[str, int, int]]:
     lits = _literals(code, language in ("perl", "ruby", "php"))
     for k, (start, end, value) in enumerate(lits):
         path = value[1:]
-        j = start
-        while j > 0 and code[j - 1] in " \t([":
-            j -= 1
-        call = _ident_before(code, j)
+        call, _ = _call_of(code, start)
         head = code[max(0, start - 40):start]
         at = head.rfind("open")
         if path.startswith((">", "+>", "+<")) and at != -1 and ")" not in head[at:]:
@@ -244,7 +315,7 @@ def written_paths(code: str, /, *, language: str) -> list[tuple[str, int, int]]:
         if call in _OPEN_CALLS and k + 1 < len(lits):
             between = code[end:lits[k + 1][0]]
             mode = lits[k + 1][2][1:]
-            if between.replace("mode", "").strip(" \t,=:>") == "" and mode[:1] in "wax" \
+            if between.replace("mode", "").strip(" \t,=:>)") == "" and mode[:1] in "wax" \
                     and mode and all(c in "wabxt+" for c in mode):
                 out.append((path, start, end))
                 continue
@@ -266,7 +337,8 @@ _FETCH_TOKENS = ("urlopen", "requests.get", "requests.post", "httpx.", "urllib.r
                  "iwr(", "(iwr", "net.webclient", "socket.http", "http.request(", "axios.",
                  "wget.download", "urlretrieve")
 _STDIN_TOKENS = ("sys.stdin", "process.stdin", "$stdin", "<stdin>", "php://stdin",
-                 "io.read(", "io.stdin", "fileinput.input", "/dev/stdin", "readline(")
+                 "io.read(", "io.stdin", "fileinput.input", "/dev/stdin", "readline(",
+                 "input(")
 
 
 def eval_sources(code: str, /) -> tuple[bool, bool]:

@@ -107,8 +107,23 @@ def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
                      "of itself without bound", None)
         return EMPTY
     if isinstance(cmd, ast.Coproc):
-        return run.command(cmd.command, None)
+        out = run.command(cmd.command, None)
+        # coproc NAME CMD: ${NAME[0]} is a descriptor reading CMD's output (like exec N<).
+        fd = str(63 - len(run.fds))
+        run.env[cmd.name or "COPROC"] = Var(items=(fd, str(int(fd) - 1)))
+        run.env_version += 1
+        if len(run.fds) < 16:
+            run.fds[fd] = Flow(out.taint, out.producer or _coproc_name(cmd), cmd.span,
+                               out.text, "pipe")
+        return EMPTY
     return EMPTY
+
+
+def _coproc_name(cmd: ast.Coproc) -> str:
+    inner = cmd.command
+    if isinstance(inner, ast.SimpleCommand) and inner.words:
+        return inner.words[0].literal_value() or "a coprocess"
+    return "a coprocess"
 
 def _arith_field(run: Run, f: Field) -> None:
     src = first_source(f.taint)

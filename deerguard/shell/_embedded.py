@@ -3,9 +3,10 @@
 Many programs run a shell command given as an option or operand: ``tmux new 'CMD'``,
 ``git -c core.sshCommand=CMD``, ``ssh -o ProxyCommand=CMD``,
 ``tar --checkpoint-action=exec=CMD``, ``zip -TT CMD``, ``rsync -e CMD``, ``man -P CMD``,
-``vim -c '!CMD'``. :func:`embedded_code` returns those strings so the classifier parses them
-like ``sh -c``. :func:`decode_escapes` gives the output of ``printf FORMAT`` / ``echo -e``
-for a static format without conversions.
+``psql -c '\\! CMD'`` (sed, vim and make scripts are read in ``_tools``).
+:func:`embedded_code` returns those strings so the classifier parses them like ``sh -c``.
+:func:`decode_escapes` gives the output of ``printf FORMAT`` / ``echo -e`` for a static
+format without conversions.
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remoteco
 
 
 _OPTION_CODE_PROGRAMS = frozenset({"tmux", "git", "ssh", "scp", "sftp", "tar", "gtar",
-                                   "bsdtar", "zip", "rsync", "man", "vim", "vi", "nvim",
-                                   "view", "ex", "less", "make", "gmake", "npx", "bunx",
-                                   "pnpx", "sed", "gsed", "psql", "mysql", "mariadb",
+                                   "bsdtar", "zip", "rsync", "man", "less", "make",
+                                   "gmake", "npx", "bunx", "pnpx", "psql", "mysql", "mariadb",
                                    "sqlite3", "gdb", "lldb", "complete", "compgen"})
 
 
@@ -106,23 +106,10 @@ def embedded_code(inv: Invocation) -> list[Field]:
             take(nxt, nxt.text)
         elif name == "man" and t.startswith("--pager="):
             take(f, t.split("=", 1)[1])
-        elif name in ("vim", "vi", "nvim", "view", "ex"):
-            cmd = nxt.text if t in ("-c", "--cmd") and nxt is not None else (
-                t[1:] if t.startswith("+") else "")
-            cmd = cmd.lstrip(":")
-            if cmd.startswith("!"):
-                take(nxt if t in ("-c", "--cmd") and nxt is not None else f, cmd[1:])
         elif name == "less" and t.startswith("+") and "!" in t:
             take(f, t.split("!", 1)[1])
         elif name in ("make", "gmake") and t.startswith("SHELL="):
             take(f, t.split("=", 1)[1])
-        elif name in ("sed", "gsed") and not t.startswith("-") or (
-                name in ("sed", "gsed") and t in ("-e", "--expression") and nxt is not None):
-            script = nxt if t in ("-e", "--expression") and nxt is not None else f
-            for code in _sed_exec(script.text):
-                take(script, code)
-            if not t.startswith("-"):
-                break  # only the first operand is the script (the rest are files)
         elif name in ("complete", "compgen") and t == "-C" and nxt is not None:
             take(nxt, nxt.text)  # complete -C CMD: run to produce completions
         elif name in _CLIENT_ESCAPES and t in _CLIENT_ESCAPES[name] and nxt is not None:
@@ -153,20 +140,6 @@ _CLIENT_ESCAPES = {"psql": ("-c", "--command"), "mysql": ("-e", "--execute"),
                    "mariadb": ("-e", "--execute"), "sqlite3": ("-cmd",),
                    "gdb": ("-ex", "-iex", "--eval-command"), "lldb": ("-o", "--one-line"),
                    "complete": ("-C",), "compgen": ("-C",)}
-
-
-def _sed_exec(script: str) -> list[str]:
-    """GNU sed commands that run shell code: ``e CMD`` and the ``e`` flag of ``s///e``."""
-    out: list[str] = []
-    for part in script.replace(";", "\n").splitlines():
-        cmd = part.strip().lstrip("0123456789,$~!+ ")
-        if cmd.startswith("e ") and cmd[2:].strip():
-            out.append(cmd[2:].strip())
-        elif cmd.startswith("s") and len(cmd) > 3:
-            pieces = _split_unescaped(cmd[2:], cmd[1])
-            if len(pieces) >= 3 and "e" in pieces[2] and pieces[2].isalnum():
-                out.append(pieces[1])
-    return out
 
 
 def _split_unescaped(text: str, delim: str) -> list[str]:

@@ -13,6 +13,9 @@ proportional to the path's depth.
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
+
+from ._dests import copy_dests, extract_dir
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field, Source, Taint
@@ -37,6 +40,10 @@ def file_taint(files: dict[str, Taint], path: str | None) -> Taint:
     hit = files.get(path)
     if hit:
         return hit
+    if "*" in path or "?" in path or "[" in path:
+        hit = _glob_taint(files, path)
+        if hit:
+            return hit
     p = path
     for _ in range(64):
         if "/" not in p:
@@ -46,6 +53,22 @@ def file_taint(files: dict[str, Taint], path: str | None) -> Taint:
         if hit:
             return hit
     return NO_TAINT
+
+
+def _glob_taint(files: dict[str, Taint], pattern: str) -> Taint:
+    """``sh *.sh`` after ``curl -O u/i.sh``: a glob that can match a written file's name
+    (component by component, as bash's globs never cross ``/``) runs that file."""
+    parts = pattern.split("/")
+    out: set[Source] = set()
+    for key, taint in files.items():
+        if key == "*" or key.endswith("/*"):
+            continue  # a directory entry: file_taint walks the glob's ancestors for these
+        kparts = key.split("/")
+        if len(kparts) == len(parts) and all(
+                fnmatchcase(k, p) and (p.startswith(".") or not k.startswith("."))
+                for k, p in zip(kparts, parts, strict=True)):
+            out.update(taint)
+    return frozenset(out)
 
 
 def _put(files: dict[str, Taint], path: str | None, taint: Taint) -> None:
@@ -94,15 +117,9 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
             if f.text.startswith("of="):
                 _put(run_files, norm_path(f.text[3:], cwd), taint)
     elif name in ("cp", "mv", "install", "ln") and taint:
-        ops = _operands(args)
-        if len(ops) >= 2:
-            dest = norm_path(ops[-1].text, cwd)
-            _put(run_files, dest, taint)
-            if dest is not None:
-                for f in ops[:-1]:
-                    base = f.text.rstrip("/").rsplit("/", 1)[-1]
-                    if base:
-                        _put(run_files, dest.rstrip("/") + "/" + base, taint)
+        for f in copy_dests(inv)[0]:
+            if not f.text.endswith("/*"):  # the file itself, or DIR/BASENAME of a source
+                _put(run_files, norm_path(f.text, cwd), taint)
     elif name in ("scp", "rsync", "sftp"):
         ops = _operands(args)
         if len(ops) >= 2 and any(_is_remote(f.text) for f in ops[:-1]):
@@ -169,29 +186,8 @@ def _archive_out(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: st
 
 
 def _extract(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: str | None) -> None:
-    texts = [f.text for f in inv.args]
-    if inv.name in ("7z", "7za") and "x" not in texts and "e" not in texts:
-        return
-    if inv.name == "cpio" and not any(t in ("-i", "--extract") or (
-            t.startswith("-") and not t.startswith("--") and "i" in t) for t in texts):
-        return
-    if inv.name in ("tar", "bsdtar", "gtar", "busybox-tar"):
-        first = texts[0] if texts else ""
-        extracting = any(t in ("-x", "--extract", "--get") or (
-            not t.startswith("--") and t.startswith("-") and "x" in t) for t in texts) or (
-            bool(first) and not first.startswith("-") and "x" in first)
-        if not extracting:
-            return
-    where = "."
-    for k, t in enumerate(texts):
-        nxt = texts[k + 1] if k + 1 < len(texts) else None
-        if t in ("-C", "--directory", "-d") and nxt is not None:
-            where = nxt
-        elif inv.name.startswith("7z") and t.startswith("-o") and len(t) > 2:
-            where = t[2:]
-        elif t.startswith("--directory="):
-            where = t.split("=", 1)[1]
-    path = norm_path(where, cwd)
+    where = extract_dir(inv)
+    path = norm_path(where, cwd) if where is not None else None
     if path is not None:
         _put(files, dir_key(path), taint)
 
@@ -219,46 +215,123 @@ def in_dir(texts: list[str], file: str) -> str:
     return file
 
 
+# Short options of curl/wget that take a value (the rest of the cluster, or the next word).
+_CURL_VALUE = frozenset("AbcCdDeEFHKmoPQrTtuUwxXyYz")
+_WGET_VALUE = frozenset("oaiBtOTwQPUelARDIX")
+
+
+def _short_values(t: str, nxt: str | None, value_letters: frozenset[str]
+                  ) -> tuple[list[tuple[str, str | None]], bool]:
+    """The letters of a short-option cluster with their values, and whether the next word
+    was taken as a value: ``-sLoi.sh`` is ``[(s, None), (L, None), (o, "i.sh")]``;
+    ``-sSLo FILE`` takes FILE as o's value."""
+    out: list[tuple[str, str | None]] = []
+    k = 1
+    while k < len(t):
+        letter = t[k]
+        if letter in value_letters:
+            attached = t[k + 1:]
+            out.append((letter, attached or nxt))
+            return out, not attached
+        out.append((letter, None))
+        k += 1
+    return out, False
+
+
+def _curl_target(texts: list[str], remote: str) -> str | None:
+    out: str | None = None
+    remote_name = False
+    out_dir: str | None = None
+    skip = False
+    for index, t in enumerate(texts):
+        if skip:
+            skip = False
+            continue
+        nxt = texts[index + 1] if index + 1 < len(texts) else None
+        if t.startswith("--"):
+            key, eq, given = t.partition("=")
+            if key in ("--output", "--output-dir"):
+                val = given if eq else nxt
+                skip = not eq
+                if val is None:
+                    continue
+                if key == "--output":
+                    out = out if out is not None else val
+                else:
+                    out_dir = val
+            elif key in ("--remote-name", "--remote-name-all"):
+                remote_name = True
+            continue
+        if not t.startswith("-") or len(t) < 2:
+            continue
+        pairs, skip = _short_values(t, nxt, _CURL_VALUE)
+        for letter, value in pairs:
+            if letter == "O":
+                remote_name = True
+            elif letter == "o" and value is not None and out is None:
+                out = value
+    if out is not None:
+        if out == "-":
+            return None
+        return out if out_dir is None or out.startswith("/") else \
+            out_dir.rstrip("/") + "/" + out
+    if remote_name:
+        return remote if out_dir is None else out_dir.rstrip("/") + "/" + remote
+    return None
+
+
+def _wget_target(texts: list[str], remote: str) -> str | None:
+    out: str | None = None
+    prefix: str | None = None
+    skip = False
+    for index, t in enumerate(texts):
+        if skip:
+            skip = False
+            continue
+        nxt = texts[index + 1] if index + 1 < len(texts) else None
+        if t.startswith("--"):
+            key, eq, given = t.partition("=")
+            if key in ("--output-document", "--directory-prefix"):
+                val = given if eq else nxt
+                skip = not eq
+                if val is None:
+                    continue
+                if key == "--output-document":
+                    out = out if out is not None else val
+                else:
+                    prefix = val
+            continue
+        if not t.startswith("-") or len(t) < 2:
+            continue
+        pairs, skip = _short_values(t, nxt, _WGET_VALUE)
+        for letter, value in pairs:
+            if letter == "O" and value is not None and out is None:
+                out = value
+            elif letter == "P" and value is not None:
+                prefix = value
+    if out is not None:
+        return None if out == "-" else out
+    return remote if prefix is None else prefix.rstrip("/") + "/" + remote
+
+
 def download_target(name: str, texts: list[str]) -> str | None:
-    """The file curl/wget writes (``-o F``, ``-O``, wget's default), or None for stdout."""
+    """The file curl/wget writes (``-o F``, ``-oF``, ``-sLoF``, ``-O`` with
+    ``--output-dir``, wget's default under ``-P``), or None for stdout."""
     url = next((t for t in texts if "://" in t or t.startswith("www.")), None)
     if url is None:  # a URL without a scheme: the last operand that looks like host/path
         url = next((t for t in reversed(texts) if "/" in t and not t.startswith(("-", "@"))
                     and "." in t.split("/", 1)[0]), None)
     remote = (download_name(url) if url else "") or "index.html"
-    for index, t in enumerate(texts):
-        nxt = texts[index + 1] if index + 1 < len(texts) else None
-        if name == "curl":
-            if t in ("-o", "--output") and nxt is not None:
-                return None if nxt == "-" else nxt
-            if t.startswith("--output="):
-                return t.split("=", 1)[1]
-            if t in ("-O", "--remote-name") or (t.startswith("-") and not t.startswith("--")
-                                                and t.endswith("O")):
-                return remote
-            if t.startswith("-") and not t.startswith("--") and "o" in t[1:] and \
-                    t.endswith("o") and nxt is not None:
-                return None if nxt == "-" else nxt
-        elif name == "aria2c":
+    if name == "curl":
+        return _curl_target(texts, remote)
+    if name == "wget":
+        return _wget_target(texts, remote)
+    if name == "aria2c":
+        for index, t in enumerate(texts):
+            nxt = texts[index + 1] if index + 1 < len(texts) else None
             if t in ("-o", "--out") and nxt is not None:
                 return in_dir(texts, nxt)
             if t.startswith("--out="):
                 return in_dir(texts, t.split("=", 1)[1])
-        elif name == "wget":
-            if t.startswith("--output-document="):
-                value = t.split("=", 1)[1]
-                return None if value == "-" else value
-            if t.startswith("-") and not t.startswith("--") and "O" in t:
-                attached = t[t.index("O") + 1:]
-                value = attached or (nxt or "-")
-                return None if value == "-" else value
-    if name == "aria2c":
         return in_dir(texts, remote)
-    if name == "wget":
-        for index, t in enumerate(texts):
-            if t == "-P" and index + 1 < len(texts):
-                return texts[index + 1].rstrip("/") + "/" + remote
-            if t.startswith("--directory-prefix="):
-                return t.split("=", 1)[1].rstrip("/") + "/" + remote
-        return remote
     return None

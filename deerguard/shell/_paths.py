@@ -69,6 +69,34 @@ def _glob_covers(pattern: str, literal: str) -> bool:
     return True
 
 
+def _globs_meet(pattern: str, glob: str) -> bool:
+    """True when glob argument ``pattern`` (``~/.ss?/id_rsa``) and listed ``glob``
+    (``~/.ssh/id_*``) can name a common path: compared component by component, a literal
+    part against the other's pattern, two patterns through an example of each."""
+    pparts = pattern.split("/")
+    gparts = glob.split("/")
+    if len(pparts) != len(gparts):
+        return False
+    for pp, gp in zip(pparts, gparts, strict=True):
+        p_wild = any(c in pp for c in "*?[")
+        g_wild = any(c in gp for c in "*?[")
+        if not p_wild and not g_wild:
+            if pp != gp:
+                return False
+        elif not g_wild:
+            # A bare * directory names every directory, not the listed one: too broad to
+            # call a secret read (cat ~/.config/*/settings.json).
+            if pp in ("*", "**") or (gp.startswith(".") and not pp.startswith(".")) or \
+                    not fnmatchcase(gp, pp):
+                return False
+        elif not p_wild:
+            if not fnmatchcase(pp, gp):
+                return False
+        elif not (fnmatchcase(_example(gp), pp) or fnmatchcase(_example(pp), gp)):
+            return False
+    return True
+
+
 def _example(glob: str) -> str:
     """A literal path the glob matches (``~/.ssh/id_*`` -> ``~/.ssh/id_x``)."""
     if not any(c in glob for c in "*?["):
@@ -141,7 +169,8 @@ class PathRules:
                 # The argument is itself a glob (cat /etc/sha*, cat /???/shadow): does it
                 # cover a listed literal path? Compared component by component, as bash's
                 # globs never cross "/" and never match a leading dot by accident.
-                hit = any(_glob_covers(path, _example(g)) for g in globs)
+                hit = any(_glob_covers(path, _example(g)) for g in globs) or any(
+                    _globs_meet(path, g) for g in globs)
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[key] = hit

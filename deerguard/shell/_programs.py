@@ -21,7 +21,15 @@ from ._lexer import DECL_ARRAY_RE
 from ._paths import candidate_paths, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation
-from ._secrets import HTTP_CLIENTS, bulk_secret_source, secret_file, secret_printer, sent_args
+from ._secrets import (
+    HTTP_CLIENTS,
+    bulk_secret_source,
+    metadata_secret,
+    secret_file,
+    secret_printer,
+    sent_args,
+    socat_paths,
+)
 from ._sinks import (
     AWKS,
     awk_program,
@@ -33,6 +41,7 @@ from ._sinks import (
     stdin_sink,
     su_program,
 )
+from ._tools import TOOL_NAMES, tool
 from ._words import DYN, NO_TAINT, Field, Source, Var, first_source, secret_name
 
 if TYPE_CHECKING:
@@ -91,7 +100,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                      shared_env=True)
         return EMPTY
     if name in run.funcs and not inv.wrappers:
-        return run.call_function(run.funcs[name], inv.args)
+        return run.call_function(run.funcs[name], inv.args, stdin)
     if name not in _DISPATCHED and interpreter_family(name) is None:
         return _plain(run, inv, stdin)
     if name in R.SHELLS:
@@ -183,6 +192,8 @@ _DISPATCHED = frozenset({
 def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """The rules of a program that is not a shell, interpreter or builtin with a sink."""
     name = inv.name
+    if name in TOOL_NAMES:
+        tool(run, inv, stdin)
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
         run.invoke(sub, None, [])
     for code in embedded_code(inv):
@@ -205,7 +216,7 @@ _CONFIG_OPTIONS = ("--kubeconfig", "--homedir")
 
 def _path_args(inv: Invocation) -> list[Field]:
     """Arguments that may name files: a grep's pattern is data, not a path."""
-    args = inv.args
+    args = inv.args if inv.name != "socat" else socat_paths(inv.args)
     if any(f.text.startswith(_CONFIG_OPTIONS) for f in args):
         kept: list[Field] = []
         skip = False
@@ -284,8 +295,8 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
     printed = secret_printer(name, texts)
     if printed:
-        run.add("shell.sensitive-read", inv.word.span, f"{name} prints private key "
-                "material", None)
+        run.add("shell.sensitive-read", inv.word.span, f"{name} prints private keys or "
+                "password hashes", None)
     if name not in R.METADATA_ONLY and (secret_file(args) or
                                         bulk_secret_source(name, args, run.cwd)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
@@ -309,6 +320,8 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
     if name in R.FETCHERS and (name not in ("openssl", "ssh") or stdin is None):
         src = Source("fetch", name, run.map_span(inv.word.span))
+        if name in HTTP_CLIENTS and metadata_secret(texts):  # IMDS role credentials
+            taint.add(Source("secret", name, run.map_span(inv.word.span)))
         target = download_target(name, texts)
         if target is not None:
             where = next((f for f in args if target in f.text), inv.word)
@@ -464,15 +477,17 @@ def _declare_array(run: Run, f: Field) -> bool:
     return True
 
 
-def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
-    """Classify a function body at a call site, with the call's arguments as ``$1...``."""
+def call_function(run: Run, fn: object, args: list[Field], stdin: Flow | None = None) -> Flow:
+    """Classify a function body at a call site, with the call's arguments as ``$1...`` and
+    the call's stdin (``curl u | f``: a shell in f's body reads the fetched data)."""
     assert isinstance(fn, ast.FunctionDef)
     if fn.name in run.active or len(run.active) >= 8:
         return EMPTY
     # Each (function, arguments, taint, variable state) is classified once: calls that fan
     # out to the same function stay linear instead of exponential; distinct calls draw on
     # the same work budget as nested code, so the total stays proportional to the input.
-    key = (id(fn), tuple(f.text for f in args), any(f.taint for f in args), run.env_version)
+    key = (id(fn), tuple(f.text for f in args), any(f.taint for f in args), run.env_version,
+           None if stdin is None else (stdin.via, bool(stdin.taint)))
     if key in run.calls_done:
         return EMPTY
     run.budget -= fn.span[1] - fn.span[0] + 32  # shared with nested code: linear overall
@@ -488,7 +503,7 @@ def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
     run.env["@"] = Var(items=tuple(f.text for f in args))
     run.active.append(fn.name)
     try:
-        return run.command(fn.body, None)
+        return run.command(fn.body, stdin)
     finally:
         run.active.pop()
         for k, v in saved.items():

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import _rules as R
 from . import ast
 from ._checks import check_args, check_write
 from ._files import file_taint
 from ._flow import EMPTY, Flow
-from ._paths import norm_path
+from ._paths import candidate_paths, norm_path
+from ._words import Source
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["redirect_input", "redirect_output"]
+__all__ = ["redirect_input", "redirect_output", "subst_read"]
 
 
 def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | None
@@ -40,9 +42,10 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
             stdin = Flow(f.taint, "here-string", r.target.span,
                          f.text, "here-string")
         elif r.op == "<&" and r.target is not None and r.fd in (None, "0") and \
-                r.target.literal_value() in run.fds:
-            # exec 3< <(curl u); bash <&3: stdin is what descriptor 3 was opened on.
-            stdin = run.fds[r.target.literal_value() or ""]
+                run.fds and _fd_name(run, r.target) in run.fds:
+            # exec 3< <(curl u); bash <&3: stdin is what descriptor 3 was opened on
+            # (sh <&${COPROC[0]}: a coprocess's output).
+            stdin = run.fds[_fd_name(run, r.target) or ""]
         elif r.op in ("<", "<>") and r.target is not None and r.fd is not None and \
                 r.fd.isdigit() and r.fd != "0" and len(run.fds) < 16:
             opened = redirect_input(run, (ast.Redirect(r.span, r.op, r.target),), None)
@@ -66,6 +69,36 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
                 check_args(run.add, run.cp.paths, "<", [f], run.cwd)
     return stdin
 
+def _fd_name(run: Run, target: ast.Word) -> str | None:
+    literal = target.literal_value()
+    if literal is not None:
+        return literal
+    fields = run.exp.expand(target)
+    return fields[0].text if len(fields) == 1 and fields[0].static else None
+
+
+def subst_read(run: Run, body: tuple[ast.Statement, ...]) -> Flow | None:
+    """``$(< FILE)`` is ``$(cat FILE)``: the flow of FILE's contents; None for other bodies."""
+    if len(body) != 1:
+        return None
+    cmd = body[0].command
+    if type(cmd) is not ast.SimpleCommand or cmd.words or cmd.assignments or \
+            not cmd.redirects or any(r.op != "<" or r.fd not in (None, "0")
+                                     for r in cmd.redirects):
+        return None
+    flow = redirect_input(run, cmd.redirects, None)
+    if flow is None:
+        return EMPTY
+    for r in cmd.redirects:
+        if r.target is not None:
+            for f in run.exp.expand(r.target):
+                for path in candidate_paths(f.text, run.cwd):
+                    if run.cp.paths.match(path, "sensitive"):
+                        src = Source("secret", "$(<)", run.map_span(f.span))
+                        return Flow(flow.taint | {src}, flow.producer, flow.span, flow.text)
+    return Flow(flow.taint, flow.producer, flow.span, flow.text)
+
+
 def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) -> Flow:
     for r in redirects:
         if r.target is None or r.op not in (">", ">>", ">|", "&>", "&>>", "<>", ">&"):
@@ -85,3 +118,42 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
     return out
 
 # --- simple commands --------------------------------------------------------------------
+
+
+_NET_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat",
+                        "telnet", "openssl", "cryptcat", "sbd"})
+_FILE_READERS = frozenset({"cat", "tail", "tac", "dd", "tee"})
+
+
+def fifo_shell(run: Run, pipeline: ast.Pipeline) -> None:
+    """``mkfifo p; sh < p | nc h 1 > p``: a network tool after a shell in a pipeline writes
+    into the file the shell's side reads (``< p`` or ``cat p |``): the shell's input comes
+    from the network and its output goes back (a reverse shell through a FIFO)."""
+    from ._checks import interpreter_family  # late: _checks is heavier than this module
+    from ._resolve import program_name
+
+    reads: dict[str, int] = {}
+    shell_at = -1
+    for index, sub in enumerate(pipeline.commands):
+        if not isinstance(sub, ast.SimpleCommand) or not sub.words:
+            continue
+        name = program_name(sub.words[0].literal_value() or "")
+        for r in sub.redirects:
+            target = r.target.literal_value() if r.target is not None else None
+            if r.op in ("<", "<>") and target and r.fd in (None, "0"):
+                reads.setdefault(target, index)
+        if name in _FILE_READERS:
+            for w in sub.words[1:]:
+                value = w.literal_value()
+                if value and not value.startswith("-"):
+                    reads.setdefault(value, index)
+        if shell_at < 0 and (name in R.SHELLS or interpreter_family(name) is not None):
+            shell_at = index
+        elif shell_at >= 0 and name in _NET_TOOLS:
+            for r in sub.redirects:
+                target = r.target.literal_value() if r.target is not None else None
+                if r.op in (">", ">>", ">|") and target in reads and reads[target] <= shell_at:
+                    run.add("shell.reverse-shell", sub.span, f"{name} writes what it receives "
+                            f"into {target}, which the shell before it reads: a reverse "
+                            "shell through a FIFO", None)
+                    return

@@ -77,7 +77,7 @@ def _fs(*names: str) -> frozenset[str]:
 
 
 SHELLS = _fs("sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "fish", "rbash",
-             "csh", "tcsh", "pdksh", "busybox-sh")
+             "csh", "tcsh", "pdksh", "busybox-sh", "xonsh")
 """Programs that run shell code: from ``-c``, a script file, or stdin."""
 
 # Interpreter -> the flags whose argument is inline code.
@@ -94,7 +94,10 @@ INTERPRETER_CODE_FLAGS: MappingProxyType[str, frozenset[str]] = MappingProxyType
     "julia": _fs("-e", "--eval", "-E", "--print"),
     "pwsh": _fs("-c", "-command", "-Command"),
     "Rscript": _fs("-e"),
+    "R": _fs("-e"),
+    "expect": _fs("-c"),
     "tclsh": _fs(),
+    "wish": _fs(),
     "jshell": _fs(),
 })
 
@@ -223,6 +226,8 @@ PERSISTENCE_GLOBS = (
     "~/.config/autostart/*", "/etc/rc.local", "/etc/init.d/*", "/etc/ld.so.preload",
     "~/Library/LaunchAgents/*", "/Library/LaunchDaemons/*", "/Library/LaunchAgents/*",
     "/root/.bashrc", "/root/.profile", "/root/.ssh/*", "~/.gitconfig",
+    # Sourced by Debian/Ubuntu's default .bashrc; git's XDG config (like ~/.gitconfig).
+    "~/.bash_aliases", "~/.config/git/config",
 )
 """Files whose modification makes code run later (startup files, keys, sudoers, cron)."""
 
@@ -270,6 +275,8 @@ SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("op", ("item", "get"), False),
     ("heroku", ("auth:token",), False),
     ("git", ("credential", "fill"), False),
+    ("getent", ("shadow",), True),
+    ("getent", ("gshadow",), True),
     ("history", (), False),
     ("fc", ("-l",), False),
 )

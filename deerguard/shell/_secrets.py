@@ -14,7 +14,8 @@ from . import _rules as R
 from ._paths import norm_path
 from ._words import Field
 
-__all__ = ["HTTP_CLIENTS", "bulk_secret_source", "secret_file", "secret_printer", "sent_args"]
+__all__ = ["HTTP_CLIENTS", "bulk_secret_source", "metadata_secret", "secret_file",
+           "secret_printer", "sent_args", "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -32,6 +33,8 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
     prints a token an agent may use locally (its output is only tainted as a secret).
     """
     rows = _PRINTERS.get(name)
+    if name == "kubectl" and _kubectl_secret(texts) is not None:
+        return False
     if rows is None:
         return None
     firsts = _FIRST_WORDS[name]
@@ -43,6 +46,51 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
         if all(w in present for w in words):
             hard = blocks or bool(hard)
     return hard
+
+
+_KUBE_FORMATS = ("yaml", "json", "jsonpath", "go-template", "template", "custom-columns")
+
+
+def _kubectl_secret(texts: list[str]) -> bool | None:
+    """``kubectl get secret X -o yaml|json|jsonpath=...`` prints the secret's data (a token
+    an agent may use: tainted, blocks when it reaches a network tool)."""
+    if "get" not in texts or not any(t in ("secret", "secrets") or t.startswith(
+            ("secret/", "secrets/", "secret,", "secrets,")) for t in texts):
+        return None
+    for k, t in enumerate(texts):
+        value = texts[k + 1] if t in ("-o", "--output") and k + 1 < len(texts) else (
+            t[2:] if t.startswith("-o") else t[9:] if t.startswith("--output=") else "")
+        if value.lstrip("=").startswith(_KUBE_FORMATS):
+            return False
+    return None
+
+
+# socat addresses naming a file: FILE:/etc/shadow, OPEN:path,rdonly, GOPEN:path.
+_SOCAT_FILES = frozenset({"file", "open", "gopen", "create", "creat", "pipe", "unix-connect",
+                          "unix-client"})
+
+
+def socat_paths(args: list[Field]) -> list[Field]:
+    """socat's arguments with each file address (``FILE:/etc/shadow,rdonly``) as its path."""
+    out: list[Field] = []
+    for f in args:
+        head, colon, rest = f.text.partition(":")
+        if colon and head.lower() in _SOCAT_FILES and rest:
+            out.append(Field(rest.split(",", 1)[0], f.span, f.taint))
+        else:
+            out.append(f)
+    return out
+
+
+# Cloud instance metadata paths that return credentials (IMDS role keys, GCP/Azure tokens).
+_IMDS_SECRETS = ("/security-credentials/", "/service-accounts/", "/identity/oauth2/token",
+                 "/metadata/identity/", "/latest/api/token")
+
+
+def metadata_secret(texts: list[str]) -> bool:
+    """An HTTP request for credentials from a cloud metadata service."""
+    return any(("169.254.169.254" in t or "metadata.google.internal" in t or
+                "fd00:ec2::254" in t) and any(p in t for p in _IMDS_SECRETS) for t in texts)
 
 
 _SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES)  # hashed: one lookup per argument

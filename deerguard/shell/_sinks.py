@@ -12,9 +12,25 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._checks import check_args, check_package, check_write, interpreter_family
-from ._code import destructive_paths, eval_sources, scan_markers, shell_strings, written_paths
+from ._code import (
+    Snippet,
+    destructive_paths,
+    eval_sources,
+    literals,
+    scan_markers,
+    shell_strings,
+    tcl_commands,
+    written_paths,
+)
 from ._files import file_taint
 from ._flow import Flow
+from ._interp import (
+    awk_dynamic_pipe,
+    constant_commands,
+    requote,
+    socket_shell,
+    string_constants,
+)
 from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._raw import raw_scan
@@ -295,7 +311,18 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
                 "statically", None)
     if not text or text == DYN:
         return
+    if language in ("perl", "ruby"):
+        text = requote(text, language)
     snippets, dynamic = shell_strings(text, language=language)
+    if language in ("tclsh", "expect", "wish"):
+        snippets = [*snippets, *tcl_commands(text)]
+    if language == "awk" and not dynamic:
+        dynamic = awk_dynamic_pipe(text)
+    if dynamic:
+        consts = string_constants(text, literals(text, language in ("perl", "ruby", "php")))
+        if language == "awk":
+            consts.update(awk_assigns(inv.args))
+        snippets = [*snippets, *(Snippet(c, 0, 0) for c in constant_commands(text, consts))]
     fed: set[Source] = set(stdin.taint) if stdin is not None else set()
     for snip in snippets:
         sub = Field(snip.text, code.span, code.taint)
@@ -330,6 +357,9 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     for path, _start, _end in written_paths(text, language=language):
         check_write(run.add, run.cp.paths, Field(path, code.span), run.cwd,
                     f"{inv.name} code writes")
+    if socket_shell(text, language):
+        run.add("shell.reverse-shell", code.span, f"{inv.name} code connects a network "
+                "socket and starts a process (reverse shell)", None)
     for marker in scan_markers(text):
         run.add(marker.rule_id, code.span, f"{inv.name} code {marker.what}", None)
 
@@ -399,6 +429,10 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             i += 2 if t in R.INTERPRETER_ARG_FLAGS else 1
             continue
         break
+    if family in ("deno", "bun") and i < len(args) and args[i].text == "run":
+        i += 1  # deno run [OPTIONS] SCRIPT: the script (- is stdin) follows the options
+        while i < len(args) and args[i].text.startswith("-") and args[i].text != "-":
+            i += 1
     operands = args[i:]
     if not operands or operands[0].text in STDIN_PATHS:
         if stdin is not None:
@@ -409,17 +443,35 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
     return exec_flow(run, inv)
 
 
+def awk_assigns(args: list[Field]) -> dict[str, str]:
+    """awk's ``-v NAME=VALUE`` constants."""
+    out: dict[str, str] = {}
+    for index, f in enumerate(args[:-1]):
+        if f.text in ("-v", "--assign"):
+            name, eq, value = args[index + 1].text.partition("=")
+            if eq and DYN not in value:
+                out[name] = value
+    return out
+
+
 def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     args = inv.args
     i = 0
     program_field: Field | None = None
+    in_place = False
+    from_file = False
     while i < len(args):
         t = args[i].text
-        if t in ("-F", "-v", "-f", "--field-separator", "--assign", "--file"):
+        if t in ("-F", "-v", "-f", "--field-separator", "--assign", "--file", "-i",
+                 "--include", "-l", "--load"):
+            value = args[i + 1] if i + 1 < len(args) else None
+            if t in ("-i", "--include") and value is not None and value.text in (
+                    "inplace", "inplace.awk"):
+                in_place = True  # gawk -i inplace: the files are edited in place
             if t in ("-f", "--file"):
-                program_field = None
-                i = len(args)
-                break
+                from_file = True
+                if value is not None and program_field is None:
+                    program_field = _awk_file(run, inv, value, stdin)
             i += 2
             continue
         if t in ("-e", "--source") and i + 1 < len(args):
@@ -431,11 +483,31 @@ def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             continue
         if t == "--":
             i += 1
-        if i < len(args):
+        if i < len(args) and not from_file:
             program_field = args[i]
             i += 1
         break
     if program_field is not None:
         interp_code(run, program_field, "awk", inv, stdin)
     check_args(run.add, run.cp.paths, inv.name, args[i:], run.cwd)
+    if in_place:
+        for f in args[i:]:
+            if not f.text.startswith("-") and "=" not in f.text:
+                check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i inplace edits")
     return Flow(stdin.taint if stdin is not None else NO_TAINT, inv.name, inv.word.span)
+
+
+def _awk_file(run: Run, inv: Invocation, f: Field, stdin: Flow | None) -> Field | None:
+    """``awk -f /dev/stdin <<< PROGRAM`` / ``-f -``: the program is stdin's text; a file
+    written earlier in the command is read; one written with fetched data is a download run."""
+    if f.text in STDIN_PATHS:
+        if stdin is not None and (stdin.text is not None or stdin.taint):
+            return Field(stdin.text if stdin.text is not None else DYN, stdin.span,
+                         stdin.taint)
+        return None
+    path = norm_path(f.text, run.cwd)
+    taint = file_taint(run.files, path)
+    if taint:
+        download_exec(run, f, taint, inv.name)
+    text = run.file_text.get(path or "")
+    return Field(text, f.span) if text is not None else None

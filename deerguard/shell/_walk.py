@@ -29,6 +29,7 @@ from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, resolve
 from ._rules import RULES
+from ._tools import CHAIN_TOOLS, chain_tool
 from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
 
 __all__ = ["Run"]
@@ -99,7 +100,7 @@ class Run:
                  "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
-                 "keep", "serials", "next_serial", "fds")
+                 "keep", "serials", "next_serial", "fds", "stdin_now")
 
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
@@ -113,6 +114,7 @@ class Run:
         self.active: list[str] = []
         self.files: dict[str, Taint] = {}
         self.fds: dict[str, Flow] = {}  # descriptors opened for reading (exec 3< f)
+        self.stdin_now: Flow | None = None  # the stdin $(cat) inherits while expanding
         self.cwd: str | None = None
         self.cond = 0
         self.code_depth = 0
@@ -127,7 +129,7 @@ class Run:
         self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
         self.aliases: dict[str, str] = {}
-        self.calls_done: set[tuple[int, tuple[str, ...], bool, int]] = set()
+        self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # nested parse trees, alive for the whole run
         self.env_version = 0  # bumped on every variable write (memo key for function calls)
         self.exp = Expander(self.env, self._subst, self._proc, self._arith)
@@ -205,7 +207,9 @@ class Run:
             hit = self.subst_cache[key] = (NO_TAINT, "")  # $() is empty: r$()m is rm
         if hit is None:
             saved_env = dict(self.env)
-            out = self.body(node.body, None)
+            stdin = self.stdin_now  # $(cat) reads the stdin of the shell expanding it
+            out = RD.subst_read(self, node.body) or self.body(node.body, stdin)
+            self.stdin_now = stdin
             # A substitution runs in a subshell: its assignments do not leak out.
             self.env.clear()
             self.env.update(saved_env)
@@ -274,6 +278,7 @@ class Run:
         if isinstance(cmd, ast.SimpleCommand):
             return self.simple(cmd, stdin)
         if isinstance(cmd, ast.Pipeline):
+            RD.fifo_shell(self, cmd)
             flow = stdin
             for index, sub in enumerate(cmd.commands):
                 out = self.command(sub, flow)
@@ -359,6 +364,7 @@ class Run:
             S.code_variable(self, name, value, span)
 
     def simple(self, cmd: ast.SimpleCommand, stdin: Flow | None) -> Flow:
+        self.stdin_now = stdin
         if not cmd.words:
             for a in cmd.assignments:
                 self.assign(a, persist=True)
@@ -403,6 +409,8 @@ class Run:
                 X.chain_extras(self, inv, inv is not res.chain[-1])
             if inv.name in CONTAINER_PROGRAMS:
                 check_remote(self.add, self.cp.paths, inv, self.cwd)
+            elif inv.name in CHAIN_TOOLS:
+                chain_tool(self, inv)  # strace -o "|cmd" runs a command
             if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):
                 self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
                          "elevated privileges", None)
@@ -469,8 +477,9 @@ class Run:
         return S.run_code(self, code, owner, owner_span, stdin, positional=positional,
                           shared_env=shared_env)
 
-    def call_function(self, fn: ast.FunctionDef, args: list[Field]) -> Flow:
-        return P.call_function(self, fn, args)
+    def call_function(self, fn: ast.FunctionDef, args: list[Field],
+                      stdin: Flow | None = None) -> Flow:
+        return P.call_function(self, fn, args, stdin)
 
 
 def _project_file(text: str, cwd: str | None, paths: PathRules) -> bool:

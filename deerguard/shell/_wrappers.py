@@ -95,7 +95,9 @@ WRAPPERS: dict[str, Wrapper] = {
     "dbus-launch": _w(),
     "xvfb-run": _w("nsfep", "--server-num --server-args --auth-file --error-file"),
     "systemd-run": _w("pEuM", "--property --setenv --unit --machine --uid --gid"),
-    "script": _w("c", "--command", code_flag="-c"),
+    # script [-q] [FILE [COMMAND...]]: FILE is the typescript (BSD runs COMMAND after it).
+    "script": _w("cEIOTBm", "--command --log-io --log-in --log-out --log-timing --echo "
+                 "--logging-format --output-limit", positional=1, code_flag="-c"),
     "screen": _w("ScplLRTtxXe", none="-ls -list -r -R -x -wipe"),
     "parallel": _w("jSPd", "--jobs --sshlogin --delimiter --joblog --arg-file"),
     "sg": _w("", positional=1, code_flag="-c"),

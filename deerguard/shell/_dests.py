@@ -1,0 +1,113 @@
+"""Where copy-like tools and extractors write: the paths a write check must see.
+
+``cp x /usr/local/bin`` writes ``/usr/local/bin/x``: a destination that may be a directory
+is checked as itself, as ``DIR/*`` (any file under it, which the rule globs ``DIR/*``
+match) and as ``DIR/BASENAME`` of each source (``cp .bashrc ~/`` writes ``~/.bashrc``).
+``-t DIR``/``--target-directory=DIR`` name the directory explicitly (every operand is a
+source); extractors write under ``-C DIR``/``--directory=DIR`` (tar), ``-d DIR`` (unzip)
+or ``-oDIR`` (7z).
+"""
+
+from __future__ import annotations
+
+from ._resolve import Invocation
+from ._words import DYN, Field
+
+__all__ = ["COPIERS", "EXTRACTORS", "copy_dests", "extract_dir"]
+
+COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "gcp", "gmv", "ginstall"})
+EXTRACTORS = frozenset({"tar", "bsdtar", "gtar", "busybox-tar", "unzip", "7z", "7za",
+                        "cpio", "unrar"})
+_TARGET_DIR = frozenset({"cp", "mv", "install", "ln", "gcp", "gmv", "ginstall"})
+_VALUE_LETTERS = {"cp": "St", "gcp": "St", "mv": "St", "gmv": "St", "ln": "St",
+                  "install": "mogSt", "ginstall": "mogSt"}
+_MAX_SOURCES = 16
+
+
+def copy_dests(inv: Invocation) -> tuple[list[Field], list[Field]]:
+    """(the destinations to check as written paths, the sources) of a copy-like tool."""
+    args = inv.args
+    letters = _VALUE_LETTERS.get(inv.name, "")
+    target: Field | None = None
+    operands: list[Field] = []
+    ended = False
+    i = 0
+    while i < len(args):
+        f = args[i]
+        t = f.text
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        i += 1
+        if ended or not t.startswith("-") or t == "-" or not f.static:
+            operands.append(f)
+            continue
+        if t == "--":
+            ended = True
+            continue
+        if t.startswith("--"):
+            key, eq, value = t.partition("=")
+            if key == "--target-directory" and inv.name in _TARGET_DIR:
+                target = Field(value, f.span, f.taint) if eq else nxt
+                i += 0 if eq else 1
+            elif not eq and key in ("--suffix", "--mode", "--owner", "--group"):
+                i += 1
+            continue
+        for k in range(1, len(t)):
+            if t[k] in letters:
+                attached = t[k + 1:]
+                if not attached:
+                    i += 1
+                if t[k] == "t":
+                    target = Field(attached, f.span, f.taint) if attached else nxt
+                break
+    if target is not None:
+        return _under(target, operands), operands
+    if len(operands) < 2:
+        return [], operands
+    return _under(operands[-1], operands[:-1]), operands[:-1]
+
+
+def _under(dest: Field, sources: list[Field]) -> list[Field]:
+    """``dest`` itself, ``dest/*`` and ``dest/BASENAME`` of each static source."""
+    out = [dest]
+    if DYN in dest.text:
+        return out
+    base = dest.text.rstrip("/") or "/"
+    prefix = base if base.endswith("/") else base + "/"
+    out.append(Field(prefix + "*", dest.span, dest.taint))
+    for f in sources[:_MAX_SOURCES]:
+        name = f.text.rstrip("/").rsplit("/", 1)[-1]
+        if name and DYN not in name and name not in (".", "..") and not name.startswith("-"):
+            out.append(Field(prefix + name, dest.span, dest.taint))
+    return out
+
+
+def extract_dir(inv: Invocation) -> str | None:
+    """The directory an extraction writes under (``.`` by default), or None when ``inv``
+    does not extract (``tar czf out.tgz -C / etc`` reads ``/etc``)."""
+    texts = [f.text for f in inv.args]
+    name = inv.name
+    if name in ("7z", "7za") and "x" not in texts and "e" not in texts:
+        return None
+    if name == "cpio" and not any(t in ("-i", "--extract") or (
+            t.startswith("-") and not t.startswith("--") and "i" in t) for t in texts):
+        return None
+    if name in ("tar", "bsdtar", "gtar", "busybox-tar"):
+        first = texts[0] if texts else ""
+        extracting = any(t in ("-x", "--extract", "--get") or (
+            not t.startswith("--") and t.startswith("-") and "x" in t) for t in texts) or (
+            bool(first) and not first.startswith("-") and "x" in first)
+        if not extracting:
+            return None
+    where = "."
+    for k, t in enumerate(texts):
+        nxt = texts[k + 1] if k + 1 < len(texts) else None
+        if t in ("-C", "--directory", "-d") and nxt is not None:
+            if t != "-d" or name in ("unzip", "unrar"):
+                where = nxt
+        elif name.startswith("7z") and t.startswith("-o") and len(t) > 2:
+            where = t[2:]
+        elif t.startswith("--directory="):
+            where = t.split("=", 1)[1]
+        elif name in ("tar", "bsdtar", "gtar") and t.startswith("-C") and len(t) > 2:
+            where = t[2:]
+    return where
