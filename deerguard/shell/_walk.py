@@ -18,6 +18,8 @@ from . import _redirect as RD
 from . import _rules as R
 from . import _sinks as S
 from . import ast
+from ._arith import code_hook
+from ._assign import assign_node
 from ._checks import check_remote
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
@@ -27,7 +29,7 @@ from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, resolve
 from ._rules import RULES
-from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
+from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
 
 __all__ = ["Run"]
 
@@ -97,7 +99,7 @@ class Run:
                  "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
-                 "keep", "serials", "next_serial", "fds")
+                 "keep", "serials", "next_serial", "fds", "prefix")
 
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
@@ -128,9 +130,10 @@ class Run:
         self.calls_done: set[tuple[int, tuple[str, ...], bool, int]] = set()
         self.keep: list[ast.Script] = []  # nested parse trees, alive for the whole run
         self.env_version = 0  # bumped on every variable write (memo key for function calls)
-        self.exp = Expander(self.env, self._subst, self._proc, self._arith)
+        self.exp = Expander(self.env, self._subst, self._proc, self._arith, self._code)
         self.text_stack: list[str] = [source]
         self.raw_mode = False
+        self.prefix: list[tuple[str, Field]] = []  # VAR=x of the command being run
 
     def push_frame(self, offset: int | None, clamp: tuple[int, int], index: list[int] | None,
                    text: str) -> None:
@@ -234,6 +237,9 @@ class Run:
                      f"{src.describe()} reaches an arithmetic or ${{x@P}} context "
                      f"({self.map_span(node.span)[0]}-{self.map_span(node.span)[1]})")
 
+    def _code(self, slot: str, text: str, taint: Taint, span: tuple[int, int]) -> None:
+        code_hook(self, slot, text, taint, span)
+
     # --- walking ----------------------------------------------------------------------------
 
     def body(self, statements: tuple[ast.Statement, ...], stdin: Flow | None) -> Flow:
@@ -306,40 +312,7 @@ class Run:
         return RD.redirect_output(self, redirects, out)
 
     def assign(self, a: ast.Assignment, *, persist: bool) -> Field:
-        if a.array is not None:
-            items: list[str] = []
-            taint: set[Source] = set()
-            for w in a.array:
-                for f in self.exp.expand(w):
-                    items.append(f.text)
-                    taint.update(f.taint)
-            value = Field(" ".join(items), a.span, frozenset(taint))
-            var = Var(alts=(items[0] if items else "",), taint=frozenset(taint),
-                      items=tuple(items))
-        else:
-            exp = self.exp
-            saved, exp.alts_seen = exp.alts_seen, 1
-            value = exp.expand_one(a.value) if a.value is not None else Field("", a.span)
-            alts = [value.text]
-            if a.value is not None:
-                # c=${x:-r}${y:-m}; $c: keep each possible value (bounded), like words do.
-                for choice in range(1, min(exp.alts_seen, 4)):
-                    alt = exp.expand_one(a.value, choice).text
-                    if alt not in alts and len(alt) <= _MAX_VALUE:
-                        alts.append(alt)
-            exp.alts_seen = saved
-            var = Var(alts=tuple(alts), taint=value.taint)
-        self.check_assignment(a.name, value, a.span)
-        if persist:
-            old = self.env.get(a.name)
-            if a.append and old is not None and var.items is None and old.items is None:
-                var = Var(alts=(old.alts[0] + value.text,), taint=old.taint | var.taint)
-            if len(value.text) > _MAX_VALUE or len(var.alts[0]) > _MAX_VALUE:
-                # x=$x$x doubles per step: keep values bounded (linear time and memory).
-                var = Var(alts=(DYN,), taint=var.taint)
-            self.env[a.name] = merge_alts(old, var, conditional=self.cond > 0)
-            self.env_version += 1
-        return value
+        return assign_node(self, a, persist=persist)
 
     def check_assignment(self, name: str, value: Field, span: tuple[int, int]) -> None:
         if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
@@ -376,6 +349,7 @@ class Run:
                 fields.extend(exp.expand(w))
         if cmd.redirects:
             stdin = self.redirect_input(cmd.redirects, stdin)
+        self.prefix = prefix
         out = self.invoke(fields, stdin, prefix) if fields else EMPTY
         # Variables with several possible values: classify each alternative too.
         for choice in range(1, min(exp.alts_seen, 8)) if exp.alts_seen > 1 else ():
