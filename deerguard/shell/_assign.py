@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from . import ast
 from ._arith import arith_text, name_slot
 from ._lookup import EMPTY_VAR, arith_int
-from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, merge_alts
+from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, merge_alts, to_int
 
 if TYPE_CHECKING:
     from ._resolve import Invocation
@@ -95,7 +95,7 @@ def store(run: Run, name: str, value: Field, new: Var | None, span: tuple[int, i
 def _attrs(old: str, add: str, remove: str) -> str:
     if not add and not remove:
         return old
-    out = [c for c in old if c not in remove]
+    out = [c for c in old if c not in remove or c in "aA"]  # arrays stay arrays
     if "l" in add and "u" in add:
         remove, add = remove + "lu", add.replace("l", "").replace("u", "")
         out = [c for c in out if c not in "lu"]
@@ -147,7 +147,10 @@ def _make(keys: list[str], items: list[str], taint: Taint, attrs: str) -> Var:
     if DYN in keys:
         return Var(alts=(DYN,), taint=taint, items=(DYN,), attrs=attrs)
     if "A" not in attrs:
-        order = sorted(range(len(keys)), key=lambda i: int(keys[i]))
+        numbers = [to_int(k) for k in keys]
+        if None in numbers:
+            return Var(alts=(DYN,), taint=taint, items=(DYN,), attrs=attrs)
+        order = sorted(range(len(keys)), key=lambda i: numbers[i] or 0)
         keys = [keys[i] for i in order]
         items = [items[i] for i in order]
         dense = keys == [str(i) for i in range(len(keys))]
@@ -167,8 +170,13 @@ def _key(run: Run, sub: str, taint: Taint, attrs: str, keys: list[str],
     if number is None:
         return DYN
     if number < 0:
-        number += max((int(k) for k in keys), default=-1) + 1
+        number += _last(keys) + 1
     return str(number) if number >= 0 else DYN
+
+
+def _last(keys: list[str]) -> int:
+    """The highest subscript of an indexed array (-1 when empty)."""
+    return max((n for n in map(to_int, keys) if n is not None), default=-1)
 
 
 def _element(run: Run, old: Var | None, sub: str, sub_taint: Taint, new: Var, attrs: str,
@@ -210,7 +218,7 @@ def _array(run: Run, old: Var | None, elements: list[Element], taint: Taint, att
                 keys.append(k)
                 items.append(v)
         return _make(keys, items, taint, attrs)
-    nxt = max((int(k) for k in keys), default=-1) + 1
+    nxt = _last(keys) + 1
     for k, v in elements:
         key = str(nxt) if k is None else _key(run, k, NO_TAINT, attrs, keys, span)
         if key == DYN:
@@ -220,7 +228,7 @@ def _array(run: Run, old: Var | None, elements: list[Element], taint: Taint, att
         else:
             keys.append(key)
             items.append(v)
-        nxt = int(key) + 1
+        nxt = (to_int(key) or 0) + 1
     return _make(keys, items, taint, attrs)
 
 

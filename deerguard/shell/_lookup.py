@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._paramops import transform
-from ._values import DYN, NO_TAINT, Source, Taint, Var, secret_name
+from ._values import DYN, NO_TAINT, Source, Taint, Var, secret_name, to_int
 
 if TYPE_CHECKING:
     from ._words import Expander
@@ -171,9 +171,10 @@ def element(var: Var, key: str) -> str:
         return items[i] if 0 <= i < len(items) else ""
     if key in keys:
         return items[keys.index(key)]
-    if key.startswith("-") and key[1:].isdigit() and "A" not in var.attrs and keys:
-        last = max((int(k) for k in keys if k.isdigit()), default=-1)
-        return element(var, str(last + 1 + int(key)))
+    number = to_int(key)
+    if number is not None and number < 0 and "A" not in var.attrs and keys:
+        last = max((n for n in map(to_int, keys) if n is not None), default=-1)
+        return element(var, str(last + 1 + number)) if last + 1 + number >= 0 else ""
     return ""
 
 
@@ -181,11 +182,11 @@ def _slice(exp: Expander, pe: ast.ParamExp, var: Var | None, values: tuple[str, 
            choice: int) -> tuple[str, ...]:
     """``"${a[@]:off:len}"`` / ``"${@:off:len}"``: elements from subscript ``off``."""
     bounds = _op_args(exp, pe, ":", choice)
-    if var is None or any(DYN in b or not b.lstrip("-").isdigit() for b in bounds if b) or \
-            "A" in var.attrs or not bounds:
+    numbers_ = [to_int(b) if b else 0 for b in bounds]
+    if var is None or None in numbers_ or "A" in var.attrs or not bounds:
         return (DYN,)
-    offset = int(bounds[0]) if bounds[0] else 0
-    length = int(bounds[1]) if len(bounds) > 1 and bounds[1] else None
+    offset = numbers_[0] or 0
+    length = numbers_[1] if len(bounds) > 1 else None
     if length is not None and length < 0:
         return (DYN,)  # bash: substring expression < 0
     if pe.name in _LIST:
@@ -196,7 +197,7 @@ def _slice(exp: Expander, pe: ast.ParamExp, var: Var | None, values: tuple[str, 
         items = values
         keys = list(var.keys) if var.keys is not None and len(var.keys) == len(items) \
             else [str(i) for i in range(len(items))]
-    numbers = [int(k) for k in keys if k.lstrip("-").isdigit()]
+    numbers = [n for n in map(to_int, keys) if n is not None]
     if len(numbers) != len(items):
         return (DYN,)
     if offset < 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._glob import BUDGET, Pattern, compile_pattern
 from ._lexer import decode_ansi_c
-from ._values import DYN
+from ._values import DYN, to_int
 
 __all__ = ["transform"]
 
@@ -35,9 +35,11 @@ def transform(value: str, op: str, args: list[str], budget: list[int] | None = N
     if DYN in value:
         # Only a substring inside the known start of the value is known: ${PWD::1} is /.
         known = value[:value.index(DYN)]
-        if op == ":" and args and len(args) > 1 and args[0].isdigit() and \
-                args[1].isdigit() and int(args[0]) + int(args[1]) <= len(known):
-            return known[int(args[0]):int(args[0]) + int(args[1])]
+        start = to_int(args[0]) if op == ":" and args else None
+        length = to_int(args[1]) if start is not None and len(args) > 1 else None
+        if start is not None and length is not None and start >= 0 and length >= 0 and \
+                start + length <= len(known):
+            return known[start:start + length]
         return DYN
     if op == ":":
         return _substring(value, args)

@@ -9,7 +9,7 @@ changes it) gives None: the output is not known. Output is bounded.
 from __future__ import annotations
 
 from ._embedded import decode_escapes
-from ._values import DYN
+from ._values import DYN, to_int
 
 __all__ = ["printf_format"]
 
@@ -110,11 +110,12 @@ def _number(fmt: str, k: int, args: _Args) -> tuple[int | None, int, bool]:
         raw = args.take().strip()
         if not raw:
             return 0, k + 1, True
-        if raw.lstrip("-").isdigit() and len(raw) < 6:
-            return int(raw), k + 1, True
+        number = to_int(raw)
+        if number is not None and abs(number) < 10_000:
+            return number, k + 1, True
         return None, k + 1, False
     start = k
-    while k < len(fmt) and fmt[k].isdigit():
+    while k < len(fmt) and fmt[k] in "0123456789":
         k += 1
     if k - start > 4:
         return None, k, False  # a width of 10^5 characters: not modelled

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ._arith import name_slot
 from ._assign import Element, store
 from ._printf import printf_format
-from ._values import DYN, NO_TAINT, Field, Var
+from ._values import DYN, NO_TAINT, Field, Var, to_int
 
 if TYPE_CHECKING:
     from ._flow import Flow
@@ -101,7 +101,8 @@ def read_builtin(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         line = _first_record(text, delim or "\0", raw="r" in opts)
         count = opts.get("n") or opts.get("N")
         if count is not None:
-            line = line[:int(count.text)] if count.text.isdigit() else None
+            n = to_int(count.text)
+            line = line[:n] if n is not None and n >= 0 else None
     if "a" in opts:
         target = opts["a"]
         words = _split(line, ifs, 0, raw="r" in opts) if line is not None else None
@@ -206,17 +207,17 @@ def mapfile_builtin(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     if "[" in target.text:
         return  # mapfile rejects a subscript
     elements: list[Element] = [(None, DYN)]
-    numbers = [opts[k].text for k in "Osn" if k in opts]
-    if text is not None and all(t.isdigit() for t in numbers):
+    numbers = {k: to_int(opts[k].text) for k in "Osn" if k in opts}
+    if text is not None and all(n is not None and n >= 0 for n in numbers.values()):
         delim = (opts["d"].text[:1] or "\0") if "d" in opts else "\n"
         pieces = text.split(delim)
         lines = [p + delim for p in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
         if "t" in opts:
             lines = [line[:-1] if line.endswith(delim) else line for line in lines]
-        lines = lines[int(opts["s"].text) if "s" in opts else 0:]
-        if "n" in opts and int(opts["n"].text) > 0:
-            lines = lines[:int(opts["n"].text)]
-        origin = int(opts["O"].text) if "O" in opts else 0
+        lines = lines[numbers.get("s") or 0:]
+        if numbers.get("n"):
+            lines = lines[:numbers.get("n")]
+        origin = numbers.get("O") or 0
         elements = [(str(origin + i), line) for i, line in enumerate(lines)]
         if origin == 0:
             elements = [(None, line) for line in lines]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["DYN", "CODE_TAINT", "NO_TAINT", "Field", "Source", "Taint", "Var", "first_source",
-           "merge_alts", "secret_name"]
+           "merge_alts", "secret_name", "to_int"]
 
 DYN = "\ufffc"
 """Stands for text that cannot be known statically."""
@@ -81,6 +81,14 @@ class Var:
     keys: tuple[str, ...] | None = None
     attrs: str = ""
     ref: str | None = None
+
+
+def to_int(text: str) -> int | None:
+    """A decimal number written in ASCII (an optional ``-``), else None (never raises)."""
+    body = text[1:] if text.startswith("-") else text
+    if not body or not body.isascii() or not body.isdigit() or len(body) > 18:
+        return None
+    return -int(body) if text.startswith("-") else int(body)
 
 
 def merge_alts(old: Var | None, new: Var, *, conditional: bool) -> Var:
