@@ -214,6 +214,14 @@ def test_path_changes_warn_however_they_are_assigned(command: str) -> None:
     "x='$(rm -rf ~)'; echo ${x@P}",
     "x='`rm -rf ~`'; echo \"${x@P}\"",
     "echo ${a[$(rm -rf ~)]}",
+    "x='a[$(rm -rf ~)]'; echo $[x]",
+    "x='a[$(rm -rf ~)]'; a[x]=1",
+    "x='a[$(rm -rf ~)]'; arr=([x]=1)",
+    "x='a[$(rm -rf ~)]'; s=abc; echo ${s:0:x}",
+    "x='a[$(rm -rf ~)]'; p='${x@P}'; echo ${p@P}",
+    "declare -n r='z[$(rm -rf ~)]'; echo $r",
+    "g() { local -n q=$1; q=5; }; g 'zz[$(rm -rf ~)]'",
+    "sleep 1 & wait -p 'w[$(rm -rf ~)]' -n",
 ])
 def test_subscripts_and_prompt_expansions_are_classified_as_code(command: str) -> None:
     result = classify(command)
@@ -266,10 +274,24 @@ def test_fetched_data_in_arithmetic_is_tainted_exec(command: str) -> None:
     "export EDITOR=vim PAGER=less",
     "local -a items=(a b)",
     "unset x y; unset -f myfunc",
+    "sleep 1 & wait -p pid -n; echo $pid",
+    "export 'a[$(rm -rf ~)]=1'",
+    "readonly 'a[$(rm -rf ~)]=1'",
 ])
 def test_everyday_variable_use_still_passes(command: str) -> None:
     result = classify(command)
     assert result.verdict is Verdict.PASS, result.to_dict()
+
+
+@pytest.mark.parametrize("command", [
+    "x='rm -rf /'; declare y=$x; $y",
+    "x='rm -rf /'; local y=$x; $y",
+    "x='rm -rf /'; export y=$x; $y",
+])
+def test_declaration_arguments_are_assignments_and_are_not_split(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.recursive-delete" in result.rule_ids
 
 
 def test_pattern_work_is_bounded_and_unknown_past_the_budget() -> None:

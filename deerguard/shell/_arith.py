@@ -160,7 +160,8 @@ def let_builtin(run: Run, inv: Invocation) -> None:
 
 
 def slot_builtin(run: Run, inv: Invocation) -> None:
-    """``test -v NAME``/``[ -v NAME ]`` and ``unset NAME...`` evaluate subscripts."""
+    """``test -v NAME``/``[ -v NAME ]``, ``wait -p NAME`` and ``unset NAME...`` evaluate
+    subscripts."""
     args = inv.args
     if inv.name == "unset":
         from ._assign import unset  # late: _assign imports this module
@@ -174,8 +175,9 @@ def slot_builtin(run: Run, inv: Invocation) -> None:
                 name, sub = name_slot(run, f.text, f.taint, f.span)
                 unset(run, name, sub)
         return
+    flag = "-p" if inv.name == "wait" else "-v"
     for index, f in enumerate(args[:-1]):
-        if f.text == "-v":
+        if f.text == flag:
             other = args[index + 1]
             name_slot(run, other.text, other.taint, other.span)
 

@@ -328,8 +328,8 @@ def declare_names(run: Run, inv: Invocation, array: object) -> bool:
         head = head[:-1] if append else head
         sub: str | None = None
         if "[" in head:
-            if inv.name == "export":
-                continue  # export rejects a subscript: nothing is evaluated
+            if inv.name in ("export", "readonly"):
+                continue  # these reject a subscript: nothing is evaluated
             head, sub = name_slot(run, head, f.taint, f.span)
         if not head.replace("_", "a").isalnum() or not head.isascii() or head[0].isdigit():
             continue

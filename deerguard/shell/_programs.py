@@ -153,7 +153,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name == "let":
         let_builtin(run, inv)
         return EMPTY
-    if name in ("test", "[", "unset"):
+    if name in ("test", "[", "unset", "wait"):
         slot_builtin(run, inv)
         return _plain(run, inv, stdin)
     if name == "set" and any(f.text == "--" for f in inv.args):
@@ -187,7 +187,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
 _DISPATCHED = frozenset({
     "ssh", "at", "batch", "su", "runuser", "sg", "eval", "source", ".", "export", "declare",
     "typeset", "local", "readonly", "alias", "read", "mapfile", "readarray", "set", "printf",
-    "sudo", "doas", "run0", "cd", "pushd", "let", "test", "[", "unset"}) | \
+    "sudo", "doas", "run0", "cd", "pushd", "let", "test", "[", "unset",
+    "wait"}) | \
     frozenset(R.SHELLS) | frozenset(AWKS)
 
 
