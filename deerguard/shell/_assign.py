@@ -11,6 +11,7 @@ variables) through ``Run.check_assignment``, so ``printf -v LD_PRELOAD x`` and
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from . import ast
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["Element", "assign_node", "declare_names", "store"]
+__all__ = ["Element", "assign_node", "assignment_word", "declare_names", "store", "unset"]
 
 _MAX_VALUE = 4096
 _MAX_ITEMS = 256
@@ -299,6 +300,16 @@ def _keyed(w: ast.Word) -> tuple[ast.Word, ast.Word] | None:
         value_parts.extend(parts[index + 1:])
         return ast.Word(w.span, tuple(key_parts)), ast.Word(w.span, tuple(value_parts))
     return None
+
+
+_ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+
+
+def assignment_word(w: ast.Word) -> bool:
+    """``NAME=...`` after a declaration builtin: expanded like an assignment (no splitting)."""
+    parts = w.parts
+    return bool(parts) and type(parts[0]) is ast.Literal and \
+        _ASSIGNMENT_WORD.match(parts[0].value) is not None
 
 
 def declare_names(run: Run, inv: Invocation, array: object) -> bool:

@@ -9,7 +9,6 @@ data from fetchers and decoders to execution sinks, and applies the program rule
 
 from __future__ import annotations
 
-import re
 from fnmatch import fnmatchcase
 
 from .._result import Finding, Span, Verdict
@@ -20,7 +19,7 @@ from . import _rules as R
 from . import _sinks as S
 from . import ast
 from ._arith import code_hook
-from ._assign import assign_node
+from ._assign import assign_node, assignment_word
 from ._checks import check_remote
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
@@ -346,7 +345,7 @@ class Run:
             if len(parts) == 1 and type(parts[0]) is literal:
                 # The Expander's first fast path, inlined: one literal is one field.
                 fields.append(Field(parts[0].value, w.span))
-            elif fields and fields[0].text in _ASSIGN_BUILTINS and _assignment_word(w):
+            elif fields and fields[0].text in _ASSIGN_BUILTINS and assignment_word(w):
                 fields.append(exp.expand_one(w))  # local x=$1: an assignment, not split
             else:
                 fields.extend(exp.expand(w))
@@ -358,7 +357,7 @@ class Run:
         for choice in range(1, min(exp.alts_seen, 8)) if exp.alts_seen > 1 else ():
             alt: list[Field] = []
             for w in cmd.words:
-                if alt and alt[0].text in _ASSIGN_BUILTINS and _assignment_word(w):
+                if alt and alt[0].text in _ASSIGN_BUILTINS and assignment_word(w):
                     alt.append(exp.expand_one(w, choice))
                 else:
                     alt.extend(exp.expand(w, choice))
@@ -443,16 +442,6 @@ class Run:
 
     def call_function(self, fn: ast.FunctionDef, args: list[Field]) -> Flow:
         return P.call_function(self, fn, args)
-
-
-_ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
-
-
-def _assignment_word(w: ast.Word) -> bool:
-    """``NAME=...`` after a declaration builtin: expanded like an assignment (no splitting)."""
-    parts = w.parts
-    return bool(parts) and type(parts[0]) is ast.Literal and \
-        _ASSIGNMENT_WORD.match(parts[0].value) is not None
 
 
 def _project_file(text: str, cwd: str | None, paths: PathRules) -> bool:
