@@ -37,6 +37,12 @@ DENY_RM = parse_policy('[commands]\ndeny = ["rm"]\n')
     'declare -A m; m[k]=rm; ${m[k]} -rf /',
     'typeset -A m=(k rm); ${m[k]} -rf /',
     'x=ls; unset x; $x rm -rf /',
+    'a=(); a[${#a[@]}]=rm; a[${#a[@]}]=-rf; "${a[@]}" /',
+    'a=(rm -rf /); b="${a[@]}"; $b',
+    'a=(rm -rf /); b=${a[*]}; $b',
+    'set -- x rm -rf /; shift; "$@"',
+    'set -- x y rm -rf /; shift 2; "$@"',
+    'f() { shift; "$@"; }; f x rm -rf /',
 ])
 def test_array_forms_give_the_elements_bash_runs(command: str) -> None:
     result = classify(command)
@@ -124,6 +130,7 @@ def test_parameter_operations_compute_what_bash_computes(command: str, program: 
     "x=rm; ((x=1)); $x f",
     "x=rm; let x++; $x f",
     "rm${PWD:1:1}f",
+    'set -- x rm f; shift $n; "$@"',
 ])
 def test_what_cannot_be_evaluated_is_unknown_not_a_literal(command: str) -> None:
     result = classify(command)
@@ -275,6 +282,9 @@ def test_fetched_data_in_arithmetic_is_tainted_exec(command: str) -> None:
     "local -a items=(a b)",
     "unset x y; unset -f myfunc",
     "sleep 1 & wait -p pid -n; echo $pid",
+    'while (( $# )); do echo "$1"; shift; done',
+    'set -- a; shift 5; echo "$@"',
+    'parts=(a b c); joined="${parts[*]}"; echo "$joined"',
     "export 'a[$(rm -rf ~)]=1'",
     "readonly 'a[$(rm -rf ~)]=1'",
 ])

@@ -394,6 +394,28 @@ def unset(run: Run, name: str, sub: str | None) -> None:
     run.env_version += 1
 
 
+def shift(run: Run, inv: Invocation) -> None:
+    """``shift [N]``: the positional parameters move down (``"$@"``, ``$1``...)."""
+    env = run.env
+    at = env.get("@")
+    if at is None or at.items is None or DYN in at.items:
+        return  # no parameters: shift fails; unknown ones stay unknown
+    count = to_int(inv.args[0].text) if inv.args else 1
+    old = at.items
+    if count is not None and (count < 0 or count > len(old)):
+        return
+    if count is None:
+        new: tuple[str, ...] = (DYN,)
+        numbered = [Var(alts=(DYN, ""), taint=at.taint)] * len(old)
+    else:
+        new = old[count:]
+        numbered = [env.get(str(i + count), Var(alts=("",))) for i in range(1, len(old) + 1)]
+    env["@"] = Var(items=new, taint=at.taint)
+    for i, var in enumerate(numbered, start=1):
+        env[str(i)] = var
+    run.env_version += 1
+
+
 def _declare_only(run: Run, name: str, add: str, remove: str, span: tuple[int, int]
                   ) -> None:
     """``declare -l x`` with no value: only the attributes change."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from . import ast
 from ._arith import let_builtin, slot_builtin
-from ._assign import declare_names
+from ._assign import declare_names, shift
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
 from ._files import basename_output, dir_key, download_target, file_taint, track_writes
@@ -150,6 +150,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name in ("mapfile", "readarray"):
         mapfile_builtin(run, inv, stdin)
         return EMPTY
+    if name == "shift":
+        shift(run, inv)
+        return EMPTY
     if name == "let":
         let_builtin(run, inv)
         return EMPTY
@@ -188,7 +191,7 @@ _DISPATCHED = frozenset({
     "ssh", "at", "batch", "su", "runuser", "sg", "eval", "source", ".", "export", "declare",
     "typeset", "local", "readonly", "alias", "read", "mapfile", "readarray", "set", "printf",
     "sudo", "doas", "run0", "cd", "pushd", "let", "test", "[", "unset",
-    "wait"}) | \
+    "wait", "shift"}) | \
     frozenset(R.SHELLS) | frozenset(AWKS)
 
 

@@ -197,6 +197,11 @@ class Expander:
             return Field(parts[0].value, word.span, quoted=True)
         b = _Builder()
         self._parts(word.parts, [b], choice, quoted=True, span=word.span)
+        if b.fields:
+            # x="${a[@]}": in a single word the elements are joined with spaces.
+            taint = frozenset(b.taint).union(*(f.taint for f in b.fields))
+            text = " ".join([*(f.text for f in b.fields), "".join(b.cur)])
+            return Field(text, word.span, taint, quoted=True)
         return Field("".join(b.cur), word.span, frozenset(b.taint), quoted=True)
 
     def _ifs(self) -> str:
