@@ -304,6 +304,33 @@ def test_declaration_arguments_are_assignments_and_are_not_split(command: str) -
     assert "shell.recursive-delete" in result.rule_ids
 
 
+@pytest.mark.parametrize("command", [
+    "x=rm; readonly x; x=ls; $x f",
+    "readonly x=rm; x=ls; $x f",
+    "declare -r x=rm; x=ls; unset x; $x f",
+    "x=rm; x=ls | true; $x f",
+    "x=rm; echo ls | read x; $x f",
+    "x=rm; x=ls & $x f",
+    "x=ls; f() { local x; $x rm f; }; f",
+    "x=rm; f() { local x=ls; }; f; $x f",
+    "x=rm; f() { typeset x=ls; }; f; $x f",
+])
+def test_assignments_that_do_not_reach_the_script_do_not_hide_its_value(command: str) -> None:
+    result = classify(command, policy=DENY_RM)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.denied-command" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "x=ls; f() { x=rm; }; f; $x f",
+    "x=ls; f() { declare -g x=rm; }; f; $x f",
+    "x=ls; f() { local y=1; x=rm; }; f; $x f",
+])
+def test_assignments_in_functions_reach_the_caller_unless_local(command: str) -> None:
+    result = classify(command, policy=DENY_RM)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+
+
 def test_pattern_work_is_bounded_and_unknown_past_the_budget() -> None:
     value = "a" * 4000
     command = f"x={value}; " + "${x//?/b} " * 60 + "; ${x##*a*a*a*b} f"

@@ -48,8 +48,8 @@ def store(run: Run, name: str, value: Field, new: Var | None, span: tuple[int, i
                 sub = rest[:-1] if rest.endswith("]") else DYN
             old = env.get(name)
     run.check_assignment(name, value, span)
-    if not persist:
-        return
+    if not persist or (old is not None and "r" in old.attrs):
+        return  # a readonly variable keeps its value
     if old is None and new is not None and sub is None and not add and not remove:
         # The common case: a plain variable without attributes.
         if len(new.alts[0]) > _MAX_VALUE:
@@ -103,7 +103,7 @@ def _attrs(old: str, add: str, remove: str) -> str:
     for c in add:
         if c in _CASE:
             out = [o for o in out if o not in _CASE]  # -l, -u and -c exclude each other
-        if c not in out and c in "lucinaA":
+        if c not in out and c in "lucinaAr":
             out.append(c)
     return "".join(out)
 
@@ -318,7 +318,7 @@ def declare_names(run: Run, inv: Invocation, array: object) -> bool:
     Returns whether no name was given (``declare -p`` and friends print variables).
     ``array`` re-reads an ``a=(...)`` argument as an array assignment.
     """
-    add: list[str] = []
+    add: list[str] = ["r"] if inv.name == "readonly" else []
     remove: list[str] = []
     names = False
     functions = False
@@ -335,6 +335,8 @@ def declare_names(run: Run, inv: Invocation, array: object) -> bool:
         if functions:
             continue
         head, eq, value = text.partition("=")
+        if run.locals and inv.name != "export" and inv.name != "readonly" and "g" not in add:
+            _make_local(run, head.partition("[")[0].rstrip("+"), bool(eq or add))
         append = head.endswith("+")
         head = head[:-1] if append else head
         sub: str | None = None
@@ -377,6 +379,8 @@ def unset(run: Run, name: str, sub: str | None) -> None:
             break
         name = old.ref.partition("[")[0]
     old = env.get(name)
+    if old is not None and "r" in old.attrs:
+        return
     new = Var(alts=(" \t\n" if name == "IFS" else "",))  # unset IFS splits as the default
     if sub is not None and old is not None and old.items is not None:
         keys, items = _base(old)
@@ -414,6 +418,18 @@ def shift(run: Run, inv: Invocation) -> None:
     for i, var in enumerate(numbered, start=1):
         env[str(i)] = var
     run.env_version += 1
+
+
+def _make_local(run: Run, name: str, assigned: bool) -> None:
+    """``local x`` in a function: x is the function's own until it returns (the caller's
+    value is saved); without a value it starts empty."""
+    scope = run.locals[-1]
+    if name in scope or len(scope) > 256:
+        return
+    scope[name] = run.env.get(name)
+    if not assigned:
+        run.env[name] = Var(alts=("",))
+        run.env_version += 1
 
 
 def _declare_only(run: Run, name: str, add: str, remove: str, span: tuple[int, int]

@@ -424,10 +424,22 @@ def call_function(run: Run, fn: object, args: list[Field]) -> Flow:
         run.env[str(index)] = Var(alts=(f.text,), taint=f.taint)
     run.env["@"] = Var(items=tuple(f.text for f in args))
     run.active.append(fn.name)
+    run.locals.append({})
+    entry = (run.env_version, dict(run.env))
     try:
         return run.command(fn.body, None)
     finally:
         run.active.pop()
+        scope = run.locals.pop()
+        for k, old in scope.items():  # local x: the global comes back
+            if old is None:
+                run.env.pop(k, None)
+            else:
+                run.env[k] = old
+        if scope:
+            # Only locals changed: the state is the caller's again, and so is its version
+            # (calls memoized on it stay linear).
+            run.env_version = entry[0] if run.env == entry[1] else run.env_version + 1
         for k, v in saved.items():
             if v is None:
                 run.env.pop(k, None)

@@ -99,7 +99,7 @@ class Run:
                  "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
-                 "keep", "serials", "next_serial", "fds", "prefix")
+                 "keep", "serials", "next_serial", "fds", "prefix", "locals")
 
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
@@ -134,6 +134,7 @@ class Run:
         self.text_stack: list[str] = [source]
         self.raw_mode = False
         self.prefix: list[tuple[str, Field]] = []  # VAR=x of the command being run
+        self.locals: list[dict[str, Var | None]] = []  # per function call: saved globals
 
     def push_frame(self, offset: int | None, clamp: tuple[int, int], index: list[int] | None,
                    text: str) -> None:
@@ -246,7 +247,14 @@ class Run:
         out = EMPTY
         command = self.command
         for st in statements:
-            out = _union(out, command(st.command, stdin))
+            if st.background:
+                # cmd &: a subshell, whose assignments do not reach the script.
+                saved = dict(self.env)
+                out = _union(out, command(st.command, stdin))
+                self.env.clear()
+                self.env.update(saved)
+            else:
+                out = _union(out, command(st.command, stdin))
         return out
 
     def script(self, script: ast.Script) -> Flow:
@@ -279,9 +287,20 @@ class Run:
             return self.simple(cmd, stdin)
         if isinstance(cmd, ast.Pipeline):
             flow = stdin
+            last = len(cmd.commands) - 1
             for index, sub in enumerate(cmd.commands):
-                out = self.command(sub, flow)
-                if index + 1 < len(cmd.commands):
+                if index < last:
+                    # Each element runs in a subshell: x=ls | true leaves x alone.
+                    saved = dict(self.env)
+                    out = self.command(sub, flow)
+                    self.env.clear()
+                    self.env.update(saved)
+                else:
+                    # The last one too, unless shopt -s lastpipe: either may hold.
+                    self.cond += last > 0
+                    out = self.command(sub, flow)
+                    self.cond -= last > 0
+                if index < last:
                     flow = out if (out.producer or out.taint) else Flow(
                         producer=_first_name(sub), span=sub.span)
                 else:
