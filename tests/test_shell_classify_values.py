@@ -173,6 +173,7 @@ def test_read_printf_and_mapfile_assign_the_values_bash_assigns(command: str) ->
     "typeset -x LD_AUDIT=/tmp/a.so",
     "mapfile LD_PRELOAD <<< /tmp/x.so",
     "declare -n r=LD_PRELOAD; r=/tmp/x.so",
+    ": ${LD_PRELOAD:=/tmp/x.so}",
     "for LD_PRELOAD in /tmp/x.so; do ls; done",
 ])
 def test_loader_variables_are_hijacks_however_they_are_assigned(command: str) -> None:
@@ -329,6 +330,32 @@ def test_assignments_that_do_not_reach_the_script_do_not_hide_its_value(command:
 def test_assignments_in_functions_reach_the_caller_unless_local(command: str) -> None:
     result = classify(command, policy=DENY_RM)
     assert result.verdict is Verdict.BLOCK, result.to_dict()
+
+
+@pytest.mark.parametrize("command", [
+    "unset x; : ${x:=rm}; $x f",
+    "x=; : ${x:=rm}; $x f",
+    "x=; ${x:-rm} f",
+    "unset x; ${x-rm} f",
+    "x=; ${x:+ls} rm f",
+    "f() { local x; ${x-rm} f; }; f",
+    "x=rm bash -c '$x f'",
+    "env x=rm bash -c '$x f'",
+    "f() { $x f; }; x=rm f",
+])
+def test_defaults_and_command_environments_give_bash_values(command: str) -> None:
+    result = classify(command, policy=DENY_RM)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.denied-command" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "x=ls; : ${x:=rm}; $x f",
+    "x=; ${x-rm} f",
+    "unset x; x=ls; ${x-rm} f",
+])
+def test_defaults_apply_only_when_bash_applies_them(command: str) -> None:
+    assert "rm" not in classify(command).commands
 
 
 def test_pattern_work_is_bounded_and_unknown_past_the_budget() -> None:

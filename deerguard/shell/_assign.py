@@ -94,6 +94,7 @@ def store(run: Run, name: str, value: Field, new: Var | None, span: tuple[int, i
 
 
 def _attrs(old: str, add: str, remove: str) -> str:
+    old = old.replace("U", "") if "U" in old else old  # assigned: no longer unset
     if not add and not remove:
         return old
     out = [c for c in old if c not in remove or c in "aA"]  # arrays stay arrays
@@ -381,7 +382,8 @@ def unset(run: Run, name: str, sub: str | None) -> None:
     old = env.get(name)
     if old is not None and "r" in old.attrs:
         return
-    new = Var(alts=(" \t\n" if name == "IFS" else "",))  # unset IFS splits as the default
+    # Unset ("U": ${x-d} gives d); unset IFS splits as the default.
+    new = Var(alts=(" \t\n" if name == "IFS" else "",), attrs="" if name == "IFS" else "U")
     if sub is not None and old is not None and old.items is not None:
         keys, items = _base(old)
         key = _key(run, sub, NO_TAINT, old.attrs, keys, (0, 0))
@@ -428,7 +430,7 @@ def _make_local(run: Run, name: str, assigned: bool) -> None:
         return
     scope[name] = run.env.get(name)
     if not assigned:
-        run.env[name] = Var(alts=("",))
+        run.env[name] = Var(alts=("",), attrs="U")
         run.env_version += 1
 
 

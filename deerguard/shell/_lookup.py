@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._paramops import transform
-from ._values import DYN, NO_TAINT, Source, Taint, Var, secret_name, to_int
+from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, secret_name, to_int
 
 if TYPE_CHECKING:
     from ._words import Expander
@@ -84,19 +84,32 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
     if op is None:
         return values, taint, is_list
     unknown = var is None or var is EMPTY_VAR  # may be unset or empty
+    # Known to be unset (unset x, local x), or empty where the colon forms test emptiness.
+    absent = not unknown and not is_list and var is not None and (
+        "U" in var.attrs or (op[0] == ":" and values[0] == ""))
     if op in (":-", "-", ":=", "=") and pe.args:
         if unknown:
             exp.alts_seen = max(exp.alts_seen, 2)
             default = exp.expand_one(pe.args[0], choice)
             values = (DYN,) if choice == 0 else (default.text,)
             taint = taint | default.taint
+            if op in (":=", "=") and _valid_name(name) and not name.isdigit():
+                exp.assign(name, Field(default.text, pe.span, default.taint),
+                           Var(alts=(DYN, default.text), taint=taint))
+        elif absent:
+            default = exp.expand_one(pe.args[0], choice)
+            values = (default.text,)
+            taint = taint | default.taint
+            if op in (":=", "=") and _valid_name(name) and not name.isdigit():
+                exp.assign(name, Field(default.text, pe.span, default.taint),
+                           Var(alts=(default.text,), taint=default.taint))
     elif op in (":+", "+") and pe.args:
         alt = exp.expand_one(pe.args[0], choice)
         if unknown:
             exp.alts_seen = max(exp.alts_seen, 2)
             values = (alt.text,) if choice == 0 else ("",)
         else:
-            values = (alt.text,)
+            values = ("",) if absent else (alt.text,)
         taint = taint | alt.taint
     elif op in (":?", "?"):
         if unknown:

@@ -19,7 +19,7 @@ from . import _rules as R
 from . import _sinks as S
 from . import ast
 from ._arith import code_hook
-from ._assign import assign_node, assignment_word
+from ._assign import assign_node, assignment_word, store
 from ._checks import check_remote
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
@@ -27,7 +27,7 @@ from ._paths import PathRules, norm_path
 from ._policy import ShellPolicy
 from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
-from ._resolve import Invocation, resolve
+from ._resolve import Invocation, Resolution, resolve
 from ._rules import RULES
 from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
 
@@ -130,7 +130,8 @@ class Run:
         self.calls_done: set[tuple[int, tuple[str, ...], bool, int]] = set()
         self.keep: list[ast.Script] = []  # nested parse trees, alive for the whole run
         self.env_version = 0  # bumped on every variable write (memo key for function calls)
-        self.exp = Expander(self.env, self._subst, self._proc, self._arith, self._code)
+        self.exp = Expander(self.env, self._subst, self._proc, self._arith, self._code,
+                            self._assign_default)
         self.text_stack: list[str] = [source]
         self.raw_mode = False
         self.prefix: list[tuple[str, Field]] = []  # VAR=x of the command being run
@@ -237,6 +238,9 @@ class Run:
                      "as arithmetic or prompt expansion, which runs command substitutions",
                      f"{src.describe()} reaches an arithmetic or ${{x@P}} context "
                      f"({self.map_span(node.span)[0]}-{self.map_span(node.span)[1]})")
+
+    def _assign_default(self, name: str, value: Field, var: Var) -> None:
+        store(self, name, value, var, value.span)
 
     def _code(self, slot: str, text: str, taint: Taint, span: tuple[int, int]) -> None:
         code_hook(self, slot, text, taint, span)
@@ -396,6 +400,27 @@ class Run:
             if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):
                 self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
                          "elevated privileges", None)
+        scoped = [*prefix, *(a for inv in res.chain for a in inv.assigns)] \
+            if prefix or any(inv.assigns for inv in res.chain) else None
+        if scoped is None:
+            return self._dispatch(res, stdin)
+        # x=rm f, env x=rm bash -c '$x': the command (function, child shell) sees them.
+        env = self.env
+        saved = {name: env.get(name) for name, _ in scoped}
+        for name, value in scoped:
+            env[name] = Var(alts=(value.text,), taint=value.taint)
+        self.env_version += 1
+        try:
+            return self._dispatch(res, stdin)
+        finally:
+            for name, old in saved.items():
+                if old is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = old
+            self.env_version += 1
+
+    def _dispatch(self, res: Resolution, stdin: Flow | None) -> Flow:
         if res.code is not None:
             owner = res.chain[-1]
             self.run_code(res.code, owner.name, owner.word.span, stdin, positional=[])

@@ -113,7 +113,15 @@ ArithHook = Callable[[ast.ArithExp | ast.ParamExp, Taint], None]
 CodeHook = Callable[[str, str, Taint, tuple[int, int]], None]
 
 
+# (name, value, var): ${x:=default} assigns x.
+AssignHook = Callable[[str, Field, Var], None]
+
+
 def _no_code(slot: str, text: str, taint: Taint, span: tuple[int, int]) -> None:
+    return None
+
+
+def _no_assign(name: str, value: Field, var: Var) -> None:
     return None
 
 
@@ -155,15 +163,17 @@ class Expander:
     told about tainted data reaching arithmetic or prompt expansion.
     """
 
-    __slots__ = ("env", "subst", "proc", "arith", "code", "alts_seen", "glob_budget")
+    __slots__ = ("env", "subst", "proc", "arith", "code", "assign", "alts_seen", "glob_budget")
 
     def __init__(self, env: dict[str, Var], subst: SubstHook, proc: ProcHook,
-                 arith: ArithHook, code: CodeHook | None = None) -> None:
+                 arith: ArithHook, code: CodeHook | None = None,
+                 assign: AssignHook | None = None) -> None:
         self.env = env
         self.subst = subst
         self.proc = proc
         self.arith = arith
         self.code: CodeHook = code if code is not None else _no_code
+        self.assign: AssignHook = assign if assign is not None else _no_assign
         self.alts_seen = 1
         self.glob_budget = [BUDGET]  # pattern matching work left for ${x%pat} and friends
 
