@@ -251,7 +251,7 @@ class Run:
         out = EMPTY
         command = self.command
         for st in statements:
-            if st.background:
+            if st.terminator == "&":
                 # cmd &: a subshell, whose assignments do not reach the script.
                 saved = dict(self.env)
                 out = _union(out, command(st.command, stdin))
@@ -391,19 +391,20 @@ class Run:
     def invoke(self, fields: list[Field], stdin: Flow | None,
                prefix: list[tuple[str, Field]], *, record: bool = True) -> Flow:
         res = resolve(fields)
+        assigns = False
         for inv in res.chain:
             self.policy_check(inv, record=record)
             for name, value in inv.assigns:
                 self.check_assignment(name, value, value.span)
+                assigns = True
             if inv.name in CONTAINER_PROGRAMS:
                 check_remote(self.add, self.cp.paths, inv, self.cwd)
             if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):
                 self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
                          "elevated privileges", None)
-        scoped = [*prefix, *(a for inv in res.chain for a in inv.assigns)] \
-            if prefix or any(inv.assigns for inv in res.chain) else None
-        if scoped is None:
+        if not prefix and not assigns:
             return self._dispatch(res, stdin)
+        scoped = [*prefix, *(a for inv in res.chain for a in inv.assigns)]
         # x=rm f, env x=rm bash -c '$x': the command (function, child shell) sees them.
         env = self.env
         saved = {name: env.get(name) for name, _ in scoped}
