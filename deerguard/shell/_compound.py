@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import ast
+from ._arith import test_words
+from ._assign import store
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._words import DYN, NO_TAINT, Field, Var, first_source
@@ -52,8 +54,8 @@ def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
                 items.extend(run.exp.expand(w))
         taint = frozenset().union(*(f.taint for f in items)) if items else NO_TAINT
         alts = tuple(dict.fromkeys(f.text for f in items))[:8] or (DYN,)
-        run.env[cmd.name] = Var(alts=alts, taint=taint)
-        run.env_version += 1
+        store(run, cmd.name, Field(alts[0], cmd.span, taint), Var(alts=alts, taint=taint),
+              cmd.span)
         run.cond += 1
         out = run.body(cmd.body, stdin)
         run.cond -= 1
@@ -90,12 +92,13 @@ def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
     if isinstance(cmd, ast.TestCommand):
         fields: list[Field] = []
         for w in cmd.words:
-            fields.extend(run.exp.expand(w) or [Field("", w.span)])
+            fields.append(run.exp.expand_one(w))  # [[ ]] neither splits nor globs
         for index, f in enumerate(fields):
             if f.text in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
                 for other in fields[max(0, index - 1):index + 2:2]:
                     if first_source(other.taint) is not None:
                         _arith_field(run, other)
+        test_words(run, fields)
         return EMPTY
     if isinstance(cmd, ast.ArithCommand):
         run.exp._arith(cmd.expr)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from . import ast
+from ._arith import let_builtin, slot_builtin
+from ._assign import declare_names, shift
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
 from ._extras import PLAIN_EXTRAS, plain_extras
@@ -19,6 +21,8 @@ from ._files import basename_output, dir_key, download_target, file_taint, track
 from ._flow import EMPTY, Flow
 from ._lexer import DECL_ARRAY_RE
 from ._paths import candidate_paths, norm_path
+from ._printf import printf_format
+from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
 from ._resolve import Invocation
 from ._secrets import (
@@ -138,7 +142,10 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name in AWKS:
         return awk_program(run, inv, stdin)
     if name in ("export", "declare", "typeset", "local", "readonly"):
-        return _declare(run, inv)
+        if declare_names(run, inv, _declare_array) and name != "local" and name != "readonly":
+            return Flow(frozenset({Source("secret", name, run.map_span(word.span))}), name,
+                        word.span)
+        return EMPTY
     if name == "alias":
         for f in inv.args:
             key, eq, value = f.text.partition("=")
@@ -147,18 +154,25 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                 run.run_code(Field(value, f.span, f.taint), f"alias {key}", word.span, None,
                              positional=[], shared_env=True)
         return EMPTY
-    if name in ("read", "mapfile", "readarray"):
-        _read(run, inv, stdin)
+    if name == "read":
+        read_builtin(run, inv, stdin)
         return EMPTY
+    if name in ("mapfile", "readarray"):
+        mapfile_builtin(run, inv, stdin)
+        return EMPTY
+    if name == "shift":
+        shift(run, inv)
+        return EMPTY
+    if name == "let":
+        let_builtin(run, inv)
+        return EMPTY
+    if name in ("test", "[", "unset", "wait"):
+        slot_builtin(run, inv)
+        return _plain(run, inv, stdin)
     if name == "set" and any(f.text == "--" for f in inv.args):
         _set_positional(run, inv)
         return EMPTY
-    if name == "printf" and len(inv.args) > 2 and inv.args[0].text == "-v":
-        target = inv.args[1].text
-        out = _echo(Invocation("printf", word, inv.args[2:]))
-        run.env[target] = Var(alts=(out.text if out.text is not None else DYN,),
-                              taint=out.taint)
-        run.env_version += 1
+    if name == "printf" and printf_v(run, inv):
         return EMPTY
     if name in ("sudo", "doas", "run0") and stdin is not None and any(
             f.text in ("-s", "-i", "--shell", "--login") for f in inv.args):
@@ -186,7 +200,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
 _DISPATCHED = frozenset({
     "ssh", "at", "batch", "su", "runuser", "sg", "eval", "source", ".", "export", "declare",
     "typeset", "local", "readonly", "alias", "read", "mapfile", "readarray", "set", "printf",
-    "sudo", "doas", "run0", "cd", "pushd"}) | frozenset(R.SHELLS) | frozenset(AWKS)
+    "sudo", "doas", "run0", "cd", "pushd", "let", "test", "[", "unset",
+    "wait", "shift"}) | \
+    frozenset(R.SHELLS) | frozenset(AWKS)
 
 
 def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
@@ -254,31 +270,12 @@ def _echo(inv: Invocation) -> Flow:
         if escapes:
             text = decode_escapes(text)
     elif inv.name == "printf" and args:
-        text = _printf(args[0].text, [f.text for f in args[1:]])
+        text = printf_format(args[0].text, [f.text for f in args[1:]])
     elif inv.name in (":", "true", "false", "test", "["):
         text = ""  # no output: r"$(true)"m is rm
     if text is None:
         return Flow(taint, inv.name, inv.word.span) if taint else EMPTY
     return Flow(taint, inv.name, inv.word.span, text if DYN not in text else None)
-
-
-def _printf(fmt: str, values: list[str]) -> str | None:
-    """printf's output when the format only uses %s (and %%), else None."""
-    pieces = fmt.replace("%%", "\x25").split("%s")
-    if "%" in "".join(pieces):
-        return None
-    if len(pieces) == 1:
-        return decode_escapes(fmt.replace("%%", "%"))
-    out: list[str] = []
-    index = 0
-    while True:
-        for k, piece in enumerate(pieces):
-            out.append(decode_escapes(piece))
-            if k < len(pieces) - 1:
-                out.append(values[index] if index < len(values) else "")
-                index += 1
-        if index >= len(values) or len(out) > 4096:
-            return "".join(out)
 
 
 def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
@@ -377,42 +374,6 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
     return Flow(frozenset(taint), name, inv.word.span, passed)
 
 
-def _read(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """``read``/``mapfile``: the names take data from stdin (its text when static, its taint).
-
-    ``read -r cmd <<< "rm -rf /"; $cmd`` runs ``rm``; ``read l < <(curl u); eval "$l"``
-    evaluates fetched data.
-    """
-    run.env_version += 1
-    taint = stdin.taint if stdin is not None else NO_TAINT
-    text = stdin.text if stdin is not None else None
-    args = inv.args
-    i = 0
-    names: list[str] = []
-    array = inv.name in ("mapfile", "readarray")
-    while i < len(args):
-        t = args[i].text
-        if t in ("-a", "-d", "-p", "-n", "-N", "-t", "-u", "-i", "-O", "-s", "-c", "-C"):
-            if t == "-a" and i + 1 < len(args):
-                names.append(args[i + 1].text)
-                array = True
-            i += 2 if t not in ("-t",) or inv.name == "read" else 1
-            continue
-        if not t.startswith("-"):
-            names.append(t)
-        i += 1
-    if not names:
-        names = ["MAPFILE"] if inv.name in ("mapfile", "readarray") else ["REPLY"]
-    if text is not None and not array and len(names) == 1:
-        run.env[names[0]] = Var(alts=(text.split("\n", 1)[0],), taint=taint)
-        return
-    if text is not None and array:
-        run.env[names[0]] = Var(items=tuple(text.split()), taint=taint)
-        return
-    for name in names:
-        run.env[name] = Var(alts=(DYN,), taint=taint)
-
-
 def _set_positional(run: Run, inv: Invocation) -> None:
     """``set -- a b c`` sets ``$1``... and ``"$@"``."""
     texts = [f.text for f in inv.args]
@@ -423,27 +384,6 @@ def _set_positional(run: Run, inv: Invocation) -> None:
     run.env["@"] = Var(items=tuple(f.text for f in values))
     for index, f in enumerate(values, start=1):
         run.env[str(index)] = Var(alts=(f.text,), taint=f.taint)
-
-
-def _declare(run: Run, inv: Invocation) -> Flow:
-    dumped = True
-    for f in inv.args:
-        if f.text.startswith("-"):
-            continue
-        dumped = False
-        name, eq, value = f.text.partition("=")
-        if not eq or not name.replace("_", "a").isalnum():
-            continue
-        if value.startswith("(") and _declare_array(run, f):
-            continue
-        vf = Field(value, f.span, f.taint)
-        run.check_assignment(name, vf, f.span)
-        run.env[name] = Var(alts=(value,), taint=f.taint)
-        run.env_version += 1
-    if dumped and inv.name in ("export", "declare", "typeset"):
-        return Flow(frozenset({Source("secret", inv.name, run.map_span(inv.word.span))}),
-                    inv.name, inv.word.span)
-    return EMPTY
 
 
 def _declare_array(run: Run, f: Field) -> bool:
@@ -502,10 +442,22 @@ def call_function(run: Run, fn: object, args: list[Field], stdin: Flow | None = 
         run.env[str(index)] = Var(alts=(f.text,), taint=f.taint)
     run.env["@"] = Var(items=tuple(f.text for f in args))
     run.active.append(fn.name)
+    run.locals.append({})
+    entry = (run.env_version, dict(run.env))
     try:
         return run.command(fn.body, stdin)
     finally:
         run.active.pop()
+        scope = run.locals.pop()
+        for k, old in scope.items():  # local x: the global comes back
+            if old is None:
+                run.env.pop(k, None)
+            else:
+                run.env[k] = old
+        if scope:
+            # Only locals changed: the state is the caller's again, and so is its version
+            # (calls memoized on it stay linear).
+            run.env_version = entry[0] if run.env == entry[1] else run.env_version + 1
         for k, v in saved.items():
             if v is None:
                 run.env.pop(k, None)

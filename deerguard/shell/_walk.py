@@ -20,6 +20,8 @@ from . import _redirect as RD
 from . import _rules as R
 from . import _sinks as S
 from . import ast
+from ._arith import code_hook
+from ._assign import assign_node, assignment_word, store
 from ._checks import check_remote
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
@@ -27,10 +29,10 @@ from ._paths import PathRules, norm_path
 from ._policy import ShellPolicy
 from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
-from ._resolve import Invocation, resolve
+from ._resolve import Invocation, Resolution, resolve
 from ._rules import RULES
 from ._tools import CHAIN_TOOLS, chain_tool
-from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source, merge_alts
+from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
 
 __all__ = ["Run"]
 
@@ -100,7 +102,7 @@ class Run:
                  "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
-                 "keep", "serials", "next_serial", "fds", "stdin_now")
+                 "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals")
 
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
@@ -132,9 +134,12 @@ class Run:
         self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # nested parse trees, alive for the whole run
         self.env_version = 0  # bumped on every variable write (memo key for function calls)
-        self.exp = Expander(self.env, self._subst, self._proc, self._arith)
+        self.exp = Expander(self.env, self._subst, self._proc, self._arith, self._code,
+                            self._assign_default)
         self.text_stack: list[str] = [source]
         self.raw_mode = False
+        self.prefix: list[tuple[str, Field]] = []  # VAR=x of the command being run
+        self.locals: list[dict[str, Var | None]] = []  # per function call: saved globals
 
     def push_frame(self, offset: int | None, clamp: tuple[int, int], index: list[int] | None,
                    text: str) -> None:
@@ -240,13 +245,26 @@ class Run:
                      f"{src.describe()} reaches an arithmetic or ${{x@P}} context "
                      f"({self.map_span(node.span)[0]}-{self.map_span(node.span)[1]})")
 
+    def _assign_default(self, name: str, value: Field, var: Var) -> None:
+        store(self, name, value, var, value.span)
+
+    def _code(self, slot: str, text: str, taint: Taint, span: tuple[int, int]) -> None:
+        code_hook(self, slot, text, taint, span)
+
     # --- walking ----------------------------------------------------------------------------
 
     def body(self, statements: tuple[ast.Statement, ...], stdin: Flow | None) -> Flow:
         out = EMPTY
         command = self.command
         for st in statements:
-            out = _union(out, command(st.command, stdin))
+            if st.terminator == "&":
+                # cmd &: a subshell, whose assignments do not reach the script.
+                saved = dict(self.env)
+                out = _union(out, command(st.command, stdin))
+                self.env.clear()
+                self.env.update(saved)
+            else:
+                out = _union(out, command(st.command, stdin))
         return out
 
     def script(self, script: ast.Script) -> Flow:
@@ -280,9 +298,20 @@ class Run:
         if isinstance(cmd, ast.Pipeline):
             RD.fifo_shell(self, cmd)
             flow = stdin
+            last = len(cmd.commands) - 1
             for index, sub in enumerate(cmd.commands):
-                out = self.command(sub, flow)
-                if index + 1 < len(cmd.commands):
+                if index < last:
+                    # Each element runs in a subshell: x=ls | true leaves x alone.
+                    saved = dict(self.env)
+                    out = self.command(sub, flow)
+                    self.env.clear()
+                    self.env.update(saved)
+                else:
+                    # The last one too, unless shopt -s lastpipe: either may hold.
+                    self.cond += last > 0
+                    out = self.command(sub, flow)
+                    self.cond -= last > 0
+                if index < last:
                     flow = out if (out.producer or out.taint) else Flow(
                         producer=_first_name(sub), span=sub.span)
                 else:
@@ -313,40 +342,7 @@ class Run:
         return RD.redirect_output(self, redirects, out)
 
     def assign(self, a: ast.Assignment, *, persist: bool) -> Field:
-        if a.array is not None:
-            items: list[str] = []
-            taint: set[Source] = set()
-            for w in a.array:
-                for f in self.exp.expand(w):
-                    items.append(f.text)
-                    taint.update(f.taint)
-            value = Field(" ".join(items), a.span, frozenset(taint))
-            var = Var(alts=(items[0] if items else "",), taint=frozenset(taint),
-                      items=tuple(items))
-        else:
-            exp = self.exp
-            saved, exp.alts_seen = exp.alts_seen, 1
-            value = exp.expand_one(a.value) if a.value is not None else Field("", a.span)
-            alts = [value.text]
-            if a.value is not None:
-                # c=${x:-r}${y:-m}; $c: keep each possible value (bounded), like words do.
-                for choice in range(1, min(exp.alts_seen, 4)):
-                    alt = exp.expand_one(a.value, choice).text
-                    if alt not in alts and len(alt) <= _MAX_VALUE:
-                        alts.append(alt)
-            exp.alts_seen = saved
-            var = Var(alts=tuple(alts), taint=value.taint)
-        self.check_assignment(a.name, value, a.span)
-        if persist:
-            old = self.env.get(a.name)
-            if a.append and old is not None and var.items is None and old.items is None:
-                var = Var(alts=(old.alts[0] + value.text,), taint=old.taint | var.taint)
-            if len(value.text) > _MAX_VALUE or len(var.alts[0]) > _MAX_VALUE:
-                # x=$x$x doubles per step: keep values bounded (linear time and memory).
-                var = Var(alts=(DYN,), taint=var.taint)
-            self.env[a.name] = merge_alts(old, var, conditional=self.cond > 0)
-            self.env_version += 1
-        return value
+        return assign_node(self, a, persist=persist)
 
     def check_assignment(self, name: str, value: Field, span: tuple[int, int]) -> None:
         if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
@@ -382,16 +378,22 @@ class Run:
             if len(parts) == 1 and type(parts[0]) is literal:
                 # The Expander's first fast path, inlined: one literal is one field.
                 fields.append(Field(parts[0].value, w.span))
+            elif fields and fields[0].text in _ASSIGN_BUILTINS and assignment_word(w):
+                fields.append(exp.expand_one(w))  # local x=$1: an assignment, not split
             else:
                 fields.extend(exp.expand(w))
         if cmd.redirects:
             stdin = self.redirect_input(cmd.redirects, stdin)
+        self.prefix = prefix
         out = self.invoke(fields, stdin, prefix) if fields else EMPTY
         # Variables with several possible values: classify each alternative too.
         for choice in range(1, min(exp.alts_seen, 8)) if exp.alts_seen > 1 else ():
             alt: list[Field] = []
             for w in cmd.words:
-                alt.extend(exp.expand(w, choice))
+                if alt and alt[0].text in _ASSIGN_BUILTINS and assignment_word(w):
+                    alt.append(exp.expand_one(w, choice))
+                else:
+                    alt.extend(exp.expand(w, choice))
             if alt:
                 out = _union(out, self.invoke(alt, stdin, prefix, record=False))
         return self.redirect_output(cmd.redirects, out) if cmd.redirects else out
@@ -400,10 +402,12 @@ class Run:
                prefix: list[tuple[str, Field]], *, record: bool = True) -> Flow:
         res = resolve(fields)
         CV.git_config_pairs(self, prefix)
+        assigns = False
         for inv in res.chain:
             self.policy_check(inv, record=record)
             for name, value in inv.assigns:
                 self.check_assignment(name, value, value.span)
+                assigns = True
             CV.git_config_pairs(self, inv.assigns)
             if inv.name in X.CHAIN_EXTRAS:
                 X.chain_extras(self, inv, inv is not res.chain[-1])
@@ -414,6 +418,26 @@ class Run:
             if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):
                 self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
                          "elevated privileges", None)
+        if not prefix and not assigns:
+            return self._dispatch(res, stdin)
+        scoped = [*prefix, *(a for inv in res.chain for a in inv.assigns)]
+        # x=rm f, env x=rm bash -c '$x': the command (function, child shell) sees them.
+        env = self.env
+        saved = {name: env.get(name) for name, _ in scoped}
+        for name, value in scoped:
+            env[name] = Var(alts=(value.text,), taint=value.taint)
+        self.env_version += 1
+        try:
+            return self._dispatch(res, stdin)
+        finally:
+            for name, old in saved.items():
+                if old is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = old
+            self.env_version += 1
+
+    def _dispatch(self, res: Resolution, stdin: Flow | None) -> Flow:
         if res.code is not None:
             owner = res.chain[-1]
             self.run_code(res.code, owner.name, owner.word.span, stdin, positional=[])

@@ -20,71 +20,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import ast
+from ._glob import BUDGET, escape
+from ._lookup import lookup
+from ._values import (
+    CODE_TAINT,
+    DYN,
+    NO_TAINT,
+    Field,
+    Source,
+    Taint,
+    Var,
+    first_source,
+    merge_alts,
+    secret_name,
+)
 
-__all__ = ["DYN", "Field", "Source", "Var", "Expander", "secret_name"]
-
-DYN = "\ufffc"
-"""Stands for text that cannot be known statically."""
+__all__ = ["CODE_TAINT", "DYN", "NO_TAINT", "Expander", "Field", "Source", "Taint", "Var",
+           "first_source", "merge_alts", "secret_name"]
 
 _MAX_FIELDS = 64
-_MAX_ALTS = 8
 _MAX_BRACE = 16  # brace products beyond this many words are not expanded further
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """Where tainted data came from: ``kind`` is fetch, decode, exec, secret or file."""
-
-    kind: str
-    program: str
-    span: tuple[int, int]
-
-    def describe(self) -> str:
-        """``output of curl (0-4)``, or ``the secret variable $TOKEN (5-11)``."""
-        if self.program.startswith("$"):
-            return f"the secret variable {self.program} ({self.span[0]}-{self.span[1]})"
-        return f"output of {self.program} ({self.span[0]}-{self.span[1]})"
-
-
-Taint = frozenset[Source]
-NO_TAINT: Taint = frozenset()
-
-# Kinds of taint that make data unsafe to execute (secrets are unsafe to send instead).
-CODE_TAINT = frozenset({"fetch", "decode", "exec", "file"})
-
-
-def first_source(taint: Taint, kinds: frozenset[str] = CODE_TAINT) -> Source | None:
-    """Return the earliest source of ``taint`` whose kind is in ``kinds``."""
-    best: Source | None = None
-    for src in taint:
-        if src.kind in kinds and (best is None or src.span < best.span):
-            best = src
-    return best
-
-
-@dataclass(slots=True)
-class Field:
-    """One expanded word (after splitting): text with :data:`DYN` for unknown parts."""
-
-    text: str
-    span: tuple[int, int]
-    taint: Taint = NO_TAINT
-    proc: bool = False  # a <( ) / >( ) process substitution (a /dev/fd path)
-    quoted: bool = False
-
-    @property
-    def static(self) -> bool:
-        """True when the whole text is known."""
-        return DYN not in self.text
-
-
-@dataclass(frozen=True, slots=True)
-class Var:
-    """A variable's possible values: ``alts`` for a scalar, ``items`` for an array."""
-
-    alts: tuple[str, ...] = (DYN,)
-    taint: Taint = NO_TAINT
-    items: tuple[str, ...] | None = None
 
 
 _DEFAULT_IFS_TABLE = str.maketrans("\t\n", "  ")
@@ -152,6 +107,22 @@ class _Builder:
 SubstHook = Callable[[ast.CmdSubst], tuple[Taint, str | None]]
 ProcHook = Callable[[ast.ProcSubst], Taint]
 ArithHook = Callable[[ast.ArithExp | ast.ParamExp, Taint], None]
+# (slot, text, taint, span): a known text reaching a slot that evaluates it: "arith"
+# (arithmetic: subscripts run $(...)), "name" (a variable name with a subscript) or "prompt"
+# (${x@P} expands the value).
+CodeHook = Callable[[str, str, Taint, tuple[int, int]], None]
+
+
+# (name, value, var): ${x:=default} assigns x.
+AssignHook = Callable[[str, Field, Var], None]
+
+
+def _no_code(slot: str, text: str, taint: Taint, span: tuple[int, int]) -> None:
+    return None
+
+
+def _no_assign(name: str, value: Field, var: Var) -> None:
+    return None
 
 
 def _static_text(parts: tuple[ast.WordPart, ...]) -> tuple[str, bool] | None:
@@ -192,15 +163,19 @@ class Expander:
     told about tainted data reaching arithmetic or prompt expansion.
     """
 
-    __slots__ = ("env", "subst", "proc", "arith", "alts_seen")
+    __slots__ = ("env", "subst", "proc", "arith", "code", "assign", "alts_seen", "glob_budget")
 
     def __init__(self, env: dict[str, Var], subst: SubstHook, proc: ProcHook,
-                 arith: ArithHook) -> None:
+                 arith: ArithHook, code: CodeHook | None = None,
+                 assign: AssignHook | None = None) -> None:
         self.env = env
         self.subst = subst
         self.proc = proc
         self.arith = arith
+        self.code: CodeHook = code if code is not None else _no_code
+        self.assign: AssignHook = assign if assign is not None else _no_assign
         self.alts_seen = 1
+        self.glob_budget = [BUDGET]  # pattern matching work left for ${x%pat} and friends
 
     def expand(self, word: ast.Word, choice: int = 0) -> list[Field]:
         """Return the fields ``word`` expands to (alternative ``choice`` of variables)."""
@@ -227,8 +202,16 @@ class Expander:
 
     def expand_one(self, word: ast.Word, choice: int = 0) -> Field:
         """Expand ``word`` to a single field (as in an assignment value: no splitting)."""
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is ast.Literal:
+            return Field(parts[0].value, word.span, quoted=True)
         b = _Builder()
         self._parts(word.parts, [b], choice, quoted=True, span=word.span)
+        if b.fields:
+            # x="${a[@]}": in a single word the elements are joined with spaces.
+            taint = frozenset(b.taint).union(*(f.taint for f in b.fields))
+            text = " ".join([*(f.text for f in b.fields), "".join(b.cur)])
+            return Field(text, word.span, taint, quoted=True, proc=b.proc)
         return Field("".join(b.cur), word.span, frozenset(b.taint), quoted=True, proc=b.proc)
 
     def _ifs(self) -> str:
@@ -289,23 +272,31 @@ class Expander:
         return builders
 
     def _arith(self, part: ast.ArithExp) -> None:
+        """Arithmetic: tainted operands are reported; the expanded text goes to the ``code``
+        hook, which evaluates the names in it (``x='a[$(cmd)]'; $((x))`` runs cmd)."""
         taint: set[Source] = set()
+        pieces: list[str] = []
         for sub in part.parts:
-            if isinstance(sub, ast.ParamExp):
-                taint.update(self._lookup(sub, 0)[1])
-            elif isinstance(sub, ast.CmdSubst):
-                taint.update(self.subst(sub)[0])
-            elif isinstance(sub, ast.ArithExp):
-                self._arith(sub)
+            kind = type(sub)
+            if kind is ast.Literal:
+                pieces.append(sub.value)  # type: ignore[union-attr]
+            elif kind is ast.ParamExp:
+                values, more, _ = self._lookup(sub, 0)  # type: ignore[arg-type]
+                taint.update(more)
+                pieces.append(" ".join(values))
+            elif kind is ast.CmdSubst:
+                more, text = self.subst(sub)  # type: ignore[arg-type]
+                taint.update(more)
+                pieces.append(text if text is not None else DYN)
+            else:
+                if kind is ast.ArithExp:
+                    self._arith(sub)  # type: ignore[arg-type]
+                else:
+                    self._parts((sub,), [_Builder()], 0, quoted=True, span=part.span)
+                pieces.append(DYN)
         if taint:
             self.arith(part, frozenset(taint))
-        else:
-            # Bare names inside arithmetic are variables too: x=$(curl u); $((x)).
-            for name in _identifiers(part.text):
-                var = self.env.get(name)
-                if var is not None and var.taint:
-                    self.arith(part, var.taint)
-                    break
+        self.code("arith", "".join(pieces), NO_TAINT, part.span)
 
     def _brace(self, part: ast.BraceExp, builders: list[_Builder], choice: int, *,
                quoted: bool, span: tuple[int, int]) -> list[_Builder]:
@@ -327,96 +318,36 @@ class Expander:
 
     def _lookup(self, pe: ast.ParamExp, choice: int) -> tuple[tuple[str, ...], Taint, bool]:
         """Return (values, taint, is_list) for a parameter expansion."""
-        name = pe.name
-        var = self.env.get(name)
-        if var is None:
-            var = _DEFAULTS.get(name)
-            if var is None and name in ("@", "*"):
-                var = _NO_ARGS
-            elif var is None and name not in _ALWAYS_SET and (
-                    name.isdigit() or name[:1].isalpha() or name[:1] == "_"):
-                # An unknown variable may be unset, hence empty: c${x}at /etc/sha${x}dow
-                # is cat /etc/shadow, rm -rf $DIR/ may be rm -rf /. An agent's `bash -c`
-                # has no arguments either ($1.. empty). Both worlds are checked.
-                var = _EMPTY
-                if secret_name(name):
-                    # $AWS_SECRET_ACCESS_KEY, $GITHUB_TOKEN: unknown, but a secret.
-                    return self._lookup_secret(pe, name, choice)
-        if pe.prefix == "!" or (pe.op == "@" and _op_letter(pe) == "P"):
-            # Indirection and prompt expansion evaluate the value as code-like text.
-            if var is not None and var.taint:
-                self.arith(pe, var.taint)
-            return (DYN,), var.taint if var else NO_TAINT, False
-        if pe.prefix == "#":
-            return (DYN,), NO_TAINT, False
-        if var is None:
-            values: tuple[str, ...] = (DYN,)
-            taint = NO_TAINT
-            is_list = name in ("@", "*")
-        elif var.items is not None and (
-            pe.index is not None or name in ("@", "*")
-        ):
-            idx = pe.index.literal_value() if pe.index is not None else "@"
-            if idx in ("@", "*"):
-                values, is_list = var.items, True
-            elif idx is not None and idx.isdigit() and int(idx) < len(var.items):
-                values, is_list = (var.items[int(idx)],), False
-            else:
-                values, is_list = (DYN,), False
-            taint = var.taint
-        else:
-            if var.items is not None:
-                values = (var.items[0] if var.items else "",)
-            else:
-                if len(var.alts) > 1:
-                    self.alts_seen = max(self.alts_seen, len(var.alts))
-                values = (var.alts[min(choice, len(var.alts) - 1)],)
-            taint = var.taint
-            is_list = False
-        op = pe.op
-        unknown = var is None or var is _EMPTY  # may be unset or empty
-        if op in (":-", "-", ":=", "=") and pe.args:
-            if unknown:
-                self.alts_seen = max(self.alts_seen, 2)
-                default = self.expand_one(pe.args[0], choice)
-                values = (DYN,) if choice == 0 else (default.text,)
-                taint = taint | default.taint
-        elif op in (":+", "+") and pe.args:
-            alt = self.expand_one(pe.args[0], choice)
-            if unknown:
-                self.alts_seen = max(self.alts_seen, 2)
-                values = (alt.text,) if choice == 0 else ("",)
-            else:
-                values = (alt.text,)
-            taint = taint | alt.taint
-        elif op in (":?", "?"):
-            if unknown:
-                values = (DYN,)  # ${x:?} fails when x is unset or empty: never ""
-        elif op is not None:
-            args = [self.expand_one(a, choice).text for a in pe.args]
-            from ._paramops import transform  # late: _paramops imports DYN from here
+        return lookup(self, pe, choice)
 
-            values = tuple(transform(v, op, args) for v in values)
-        return values, taint, is_list
-
-    def _lookup_secret(self, pe: ast.ParamExp, name: str, choice: int
-                       ) -> tuple[tuple[str, ...], Taint, bool]:
-        saved = self.env.get(name)
-        secret = Var(alts=(DYN, ""), taint=frozenset({Source("secret", "$" + name,
-                                                             pe.span)}))
-        self.env[name] = secret
-        try:
-            values, taint, is_list = self._lookup(pe, choice)
-        finally:
-            if saved is None:
-                del self.env[name]
+    def pattern(self, word: ast.Word, choice: int = 0) -> str:
+        """Expand a pattern word (``${x#pat}``): quoted parts match literally, so they come
+        back escaped; unquoted text and unquoted expansions keep their glob meaning."""
+        out: list[str] = []
+        for part in word.parts:
+            kind = type(part)
+            if kind is ast.Literal:
+                out.append(part.value)  # type: ignore[union-attr]
+            elif kind is ast.Escaped:
+                out.append(escape(part.char))  # type: ignore[union-attr]
+            elif kind is ast.SingleQuoted or kind is ast.AnsiCQuoted:
+                out.append(escape(part.value))  # type: ignore[union-attr]
             else:
-                self.env[name] = saved
-        return values, taint, is_list
+                quoted = kind is ast.DoubleQuoted
+                b = _Builder()
+                self._parts((part,), [b], choice, quoted=quoted, span=word.span)
+                text = "".join(b.cur) if not b.fields else DYN
+                out.append(escape(text) if quoted else text)
+        return "".join(out)
 
     def _param(self, pe: ast.ParamExp, builders: list[_Builder], choice: int, *,
                quoted: bool, span: tuple[int, int]) -> None:
         values, taint, is_list = self._lookup(pe, choice)
+        if is_list and quoted and pe.prefix != "#" and _star(pe):
+            # "$*", "${a[*]}": one word, joined with the first character of IFS.
+            var = self.env.get("IFS")
+            sep = " " if var is None else (var.alts[0][:1] if DYN not in var.alts[0] else DYN)
+            values, is_list = (sep.join(values),), False
         ifs = self._ifs()
         for b in builders:
             b.taint.update(taint)
@@ -434,67 +365,11 @@ class Expander:
                 b.split_add(values[0], ifs, span)
 
 
-# Variables whose value is known in any agent shell: $HOME is ~, $SHELL/$BASH/$0 are a shell.
-_DEFAULTS: dict[str, Var] = {
-    "HOME": Var(alts=("~",)),
-    "IFS": Var(alts=(" \t\n",)),
-    "SHELL": Var(alts=("bash",)),
-    "BASH": Var(alts=("/bin/bash",)),
-    "0": Var(alts=("bash",)),
-    # The working directory: unknown, but a directory, not attacker-chosen text. "$PWD/build"
-    # is ./build; a cd to a known directory replaces it (cd / && rm -rf "$PWD" is rm -rf /).
-    "PWD": Var(alts=(".",)),
-}
-
-
-_EMPTY = Var(alts=(DYN, ""))
-_ALWAYS_SET = frozenset({"USER", "LOGNAME", "PATH", "HOSTNAME", "UID", "EUID", "PPID",
-                         "RANDOM", "SECONDS", "LINENO", "BASHPID", "BASH_VERSION", "HOSTTYPE",
-                         "OSTYPE", "MACHTYPE", "TERM", "LANG", "SHLVL", "_"})
-_NO_ARGS = Var(alts=("",), items=())
-
-
-_SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY",
-                 "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY",
-                 "SIGNING_KEY", "ENCRYPTION_KEY", "MASTER_KEY", "COOKIE", "BEARER")
-# Short words that name a secret only as a whole ``_``-separated part of a longer name:
-# ``GH_PAT``, ``MYSQL_PWD``, ``DB_PASS``, ``AWS_CREDS`` (but not ``PATH``, ``PWD``, ``PASS``).
-_SECRET_PARTS = frozenset({"PAT", "PWD", "PASS", "PW", "CREDS", "JWT", "OTP", "TOTP"})
-
-
-def secret_name(name: str) -> bool:
-    """A variable name that conventionally holds a secret (``GITHUB_TOKEN``, ``DB_PASSWORD``)."""
-    upper = name.upper()
-    if any(w in upper for w in _SECRET_WORDS):
+def _star(pe: ast.ParamExp) -> bool:
+    if pe.name == "*":
         return True
-    parts = upper.split("_")
-    return len(parts) > 1 and any(part in _SECRET_PARTS for part in parts)
-
-
-def _op_letter(pe: ast.ParamExp) -> str | None:
-    if pe.args:
-        return pe.args[0].literal_value()
-    return None
-
-
-def _identifiers(text: str) -> list[str]:
-    out: list[str] = []
-    cur: list[str] = []
-    for ch in text:
-        if ch.isalnum() or ch == "_":
-            cur.append(ch)
-        else:
-            if cur and not cur[0].isdigit():
-                out.append("".join(cur))
-            cur = []
-    if cur and not cur[0].isdigit():
-        out.append("".join(cur))
-    return out
-
-
-def merge_alts(old: Var | None, new: Var, *, conditional: bool) -> Var:
-    """Combine an earlier value with a new assignment (both possible when conditional)."""
-    if not conditional or old is None or new.items is not None or old.items is not None:
-        return new
-    alts = tuple(dict.fromkeys((*old.alts, *new.alts)))[:_MAX_ALTS]
-    return Var(alts=alts, taint=old.taint | new.taint)
+    index = pe.index
+    if index is None or len(index.parts) != 1:
+        return False
+    part = index.parts[0]
+    return type(part) is ast.Literal and part.value == "*"
