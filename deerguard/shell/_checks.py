@@ -388,7 +388,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                         f"{name} extracts into")
     elif name in COPIERS:
         opts, operands = _opts_and_operands(inv.args)
-        for f in copy_dests(inv)[0]:
+        for f in copy_dests(inv, cwd)[0]:
             check_write(add, rules, f, cwd, f"{name} writes")
         if len(operands) >= 2:
             dest = norm_path(operands[-1].text, cwd)

@@ -117,7 +117,7 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
             if f.text.startswith("of="):
                 _put(run_files, norm_path(f.text[3:], cwd), taint)
     elif name in ("cp", "mv", "install", "ln") and taint:
-        for f in copy_dests(inv)[0]:
+        for f in copy_dests(inv, cwd, deep=True)[0]:
             if not f.text.endswith("/*"):  # the file itself, or DIR/BASENAME of a source
                 _put(run_files, norm_path(f.text, cwd), taint)
     elif name in ("scp", "rsync", "sftp"):
