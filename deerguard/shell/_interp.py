@@ -116,7 +116,7 @@ _RUN_CALLS = ("system(", "popen(", "exec(", "spawn(", "execSync(", "getoutput(",
 
 def _ident_at(code: str, k: int) -> tuple[str, int]:
     j = k
-    while j < len(code) and (code[j].isalnum() or code[j] == "_"):
+    while j < len(code) and j < k + 128 and (code[j].isalnum() or code[j] == "_"):
         j += 1
     return code[k:j], j
 
@@ -133,10 +133,10 @@ def constant_commands(code: str, consts: dict[str, str]) -> list[str]:
             if at == -1:
                 break
             k = at + len(call)
-            while k < len(code) and code[k] in " \t[":
+            while k < len(code) and k < at + 128 and code[k] in " \t[":
                 k += 1
             name, j = _ident_at(code, k)
-            while j < len(code) and code[j] in " \t":
+            while j < len(code) and j < k + 256 and code[j] in " \t":
                 j += 1
             if name in consts and j < len(code) and code[j] in "),]":
                 out.append(consts[name])
@@ -146,10 +146,11 @@ def constant_commands(code: str, consts: dict[str, str]) -> list[str]:
         at = code.find(marker)
         if at > 0:
             j = at
-            while j > 0 and code[j - 1] in " \t":
+            floor = max(0, at - 128)
+            while j > floor and code[j - 1] in " \t":
                 j -= 1
             k = j
-            while k > 0 and (code[k - 1].isalnum() or code[k - 1] == "_"):
+            while k > floor and (code[k - 1].isalnum() or code[k - 1] == "_"):
                 k -= 1
             if code[k:j] in consts:
                 out.append(consts[code[k:j]])
@@ -161,15 +162,16 @@ def string_constants(code: str, literals: tuple[tuple[int, int, str], ...]) -> d
     out: dict[str, str] = {}
     for start, _end, value in literals[:256]:
         j = start
-        while j > 0 and code[j - 1] in " \t":
+        floor = max(0, start - 128)  # bounded look-back: linear over hostile spacing
+        while j > floor and code[j - 1] in " \t":
             j -= 1
         if j == 0 or code[j - 1] != "=" or (j > 1 and code[j - 2] in "=!<>"):
             continue
         j -= 1
-        while j > 0 and code[j - 1] in " \t":
+        while j > floor and code[j - 1] in " \t":
             j -= 1
         k = j
-        while k > 0 and (code[k - 1].isalnum() or code[k - 1] == "_"):
+        while k > floor and (code[k - 1].isalnum() or code[k - 1] == "_"):
             k -= 1
         if k < j and value[:1] != "`":
             out.setdefault(code[k:j], value[1:])
