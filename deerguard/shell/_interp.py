@@ -9,7 +9,10 @@ ruby, lua, php): the shape of a reverse shell. Both are single linear passes.
 
 from __future__ import annotations
 
-__all__ = ["requote", "socket_shell"]
+from ._words import DYN, Field
+
+__all__ = ["awk_assigns", "awk_dynamic_pipe", "constant_commands", "requote", "socket_shell",
+           "string_constants"]
 
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _PERL_OPS = ("qq", "qw", "qx", "q")
@@ -185,3 +188,14 @@ def awk_dynamic_pipe(code: str) -> bool:
         if at > 0 and code[:at].rstrip()[-1:] not in ('"', "'"):
             return True
     return False
+
+
+def awk_assigns(args: list[Field]) -> dict[str, str]:
+    """awk's ``-v NAME=VALUE`` constants."""
+    out: dict[str, str] = {}
+    for index, f in enumerate(args[:-1]):
+        if f.text in ("-v", "--assign"):
+            name, eq, value = args[index + 1].text.partition("=")
+            if eq and DYN not in value:
+                out[name] = value
+    return out

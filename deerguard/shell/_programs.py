@@ -20,6 +20,7 @@ from ._lexer import DECL_ARRAY_RE
 from ._paths import candidate_paths, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation
+from ._scripts import awk_program
 from ._secrets import (
     HTTP_CLIENTS,
     bulk_secret_source,
@@ -31,7 +32,6 @@ from ._secrets import (
 )
 from ._sinks import (
     AWKS,
-    awk_program,
     download_exec,
     exec_flow,
     interpreter_program,
