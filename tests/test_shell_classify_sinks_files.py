@@ -403,3 +403,33 @@ def test_neighbours_of_more_flows_do_not_block(command: str) -> None:
 ])
 def test_files_find_writes_are_checked_and_remembered(command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+# -- hostile input: the new scanners never raise and stay linear -----------------------------
+
+_HOSTILE = [
+    "perl -e '" + "q(" * 3000 + "'",
+    "ruby -e '" + "%x(" * 3000 + "'",
+    "awk 'BEGIN{" + "c=\"x\";" * 1500 + "system(c)}'",
+    "expect -c '" + "[exec a " * 1200 + "'",
+    "expect -c 'spawn \"-x \"'",
+    "sed '" + "/a\\/" * 2500 + "e x' f",
+    "python3 -c '" + " " * 9000 + "c=\"rm -rf ~\"; os.system(c)'",
+    "make -E '" + "x:;y\n" * 1800 + "' x",
+    "cat " + "~/.s?/" * 1500,
+    "vim " + "-c '!x' " * 1000,
+    "sh < p | " * 1000 + "nc h 1 > p",
+    "cp " + "a " * 3000 + "/usr/local/bin/",
+    "curl " + "-sLo " * 2000 + "x",
+    "sftp h <<< '" + "put a\n" * 1500 + "'",
+]
+
+
+@pytest.mark.parametrize("command", _HOSTILE, ids=[c[:24] for c in _HOSTILE])
+def test_hostile_inputs_to_the_new_scanners_classify_quickly(command: str) -> None:
+    import time
+
+    start = time.perf_counter()
+    result = classify(command)
+    assert time.perf_counter() - start < 2.0
+    assert result.verdict in (Verdict.PASS, Verdict.WARN, Verdict.BLOCK)
