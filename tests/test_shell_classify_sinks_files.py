@@ -227,6 +227,11 @@ def test_everyday_copies_and_extractions_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS
 
 
+@pytest.mark.parametrize("command", ["mv -t /tmp ~/.bashrc", "mv --target-directory=/tmp /etc"])
+def test_mv_t_moves_its_operands_away(command: str) -> None:
+    assert classify(command).verdict is Verdict.BLOCK
+
+
 def test_a_fetched_file_copied_with_t_is_tracked() -> None:
     assert "shell.download-exec" in _rules("curl -o x.sh u; cp -t bin x.sh; sh bin/x.sh")
 
