@@ -77,6 +77,12 @@ def test_downloads_next_to_unrelated_scripts_pass(command: str) -> None:
     "curl u > Makefile && make",
     "wget -O GNUmakefile u; make -j4 all",
     "curl u -o build.mk && make -f build.mk",
+    "curl u | make -f -",
+    "curl u | sed -f - f",
+    "curl u | awk -f -",
+    "curl u | gsed -n 's/.*/&/ep'",
+    "curl u > cmds; sed e cmds",
+    "sed e <<< \"$(curl u)\"",
 ])
 def test_fetched_data_reaching_a_sink_blocks(command: str) -> None:
     assert classify(command).verdict is Verdict.BLOCK
@@ -158,6 +164,8 @@ def test_destructive_code_nested_in_a_tool_blocks(command: str) -> None:
     "sed -ne '/x/p' f",
     "sed -E 's/(e)+/x/' f",
     "sed '/^#/d;s/e$//' f",
+    "sed 's/\\(.*\\)/echo \\1/e' f",
+    "make -f - <<< $'a:\\n\\techo hi'",
     "awk -f prog.awk data.txt",
     "expect -c 'spawn ssh h; expect \"password:\"; send \"x\\r\"; interact'",
     "R -e 'install.packages(\"x\")'",

@@ -20,7 +20,7 @@ from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._sinks import STDIN_PATHS, download_exec, interp_code, stdin_sink
-from ._words import DYN, NO_TAINT, Field
+from ._words import DYN, NO_TAINT, Field, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -125,10 +125,14 @@ def script_text(run: Run, inv: Invocation, f: Field, stdin: Flow | None, *,
     (``curl u > Makefile``), not one inside a fetched directory (``git clone u && make``:
     building a cloned project is everyday work)."""
     if f.text in STDIN_PATHS:
-        if stdin is not None and (stdin.text is not None or stdin.taint):
-            return Field(stdin.text if stdin.text is not None else DYN, stdin.span,
-                         stdin.taint)
-        return None
+        if stdin is None or (stdin.text is None and not stdin.taint):
+            return None
+        src = first_source(stdin.taint)
+        if src is not None:  # curl u | make -f -: the script itself is fetched data
+            run.add("shell.tainted-exec", stdin.span, f"{inv.name} reads its script from "
+                    "fetched or decoded data", f"{src.describe()} reaches "
+                    f"{run._desc(inv.name, inv.word.span)}")
+        return Field(stdin.text if stdin.text is not None else DYN, stdin.span, stdin.taint)
     path = norm_path(f.text, run.cwd)
     taint = run.files.get(path or "") if exact else file_taint(run.files, path)
     if taint:
@@ -175,7 +179,8 @@ def sed_exec(script: str) -> tuple[list[str], bool]:
         elif cmd.startswith("s") and len(cmd) > 3:
             pieces = split_unescaped(cmd[2:], cmd[1])
             if len(pieces) >= 3 and "e" in pieces[2] and pieces[2].isalnum():
-                out.append(pieces[1])
+                if "&" not in pieces[1] and not any(f"\\{d}" in pieces[1] for d in "123456789"):
+                    out.append(pieces[1])  # s/.*/CMD/e: the replacement is the command
                 pattern = True
     return out, pattern
 
