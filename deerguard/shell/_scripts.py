@@ -319,10 +319,13 @@ def _editor_commands(run: Run, inv: Invocation, cmds: list[Field]) -> bool:
     """Run the shell escapes of ex commands; True when one writes the file."""
     writes = False
     for c in cmds[:64]:
-        for piece in c.text.split("|") if not c.text.lstrip(": ").startswith("!") else [c.text]:
+        for piece in _ex_split(c.text):
             cmd = piece.strip().lstrip(":").strip()
             cmd = cmd[_sed_address_end(cmd):].strip() if cmd[:1] in "0123456789$%,." else cmd
             cmd = cmd.lstrip("%").strip()
+            for modifier in ("silent!", "silent", "sil!", "sil", "keepalt", "noautocmd"):
+                if cmd.startswith((modifier + " ", modifier + "!")):
+                    cmd = cmd[len(modifier):].strip()  # :silent !cmd
             if cmd.startswith("!"):
                 run.run_code(Field(cmd[1:], c.span, c.taint), f"{inv.name} command",
                              inv.word.span, None, positional=[])
@@ -338,6 +341,26 @@ def _editor_commands(run: Run, inv: Invocation, cmds: list[Field]) -> bool:
             if cmd.split(" ", 1)[0] in _WRITES or cmd.startswith("normal") and ":w" in cmd:
                 writes = True
     return writes
+
+
+def _ex_split(text: str) -> list[str]:
+    """Split ex commands on ``|`` outside quotes; ``!cmd`` takes the rest of the line."""
+    if text.lstrip(": ").startswith(("!", "silent !", "silent!")):
+        return [text]
+    out: list[str] = []
+    cur = 0
+    quote = ""
+    for k, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "|":
+            out.append(text[cur:k])
+            cur = k + 1
+    out.append(text[cur:])
+    return out
 
 
 def ed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:

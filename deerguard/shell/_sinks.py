@@ -28,6 +28,7 @@ from ._interp import (
     awk_assigns,
     awk_dynamic_pipe,
     constant_commands,
+    deletes_home,
     requote,
     socket_shell,
     string_constants,
@@ -332,6 +333,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         else:
             run.add("shell.dynamic-code", code.span, f"{inv.name} code runs a shell command "
                     "built at run time", None)
+    if deletes_home(text):
+        run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes ~", None)
     for path, _start, _end in destructive_paths(text, language=language):
         norm = norm_path(path)
         if norm is not None and is_critical(norm):
