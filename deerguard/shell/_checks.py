@@ -369,7 +369,8 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                         f"{name} extracts into")
     elif name in COPIERS:
         opts, operands = _opts_and_operands(inv.args)
-        for f in copy_dests(inv)[0]:
+        dests, sources = copy_dests(inv, cwd)
+        for f in dests:
             check_write(add, rules, f, cwd, f"{name} writes")
         if len(operands) >= 2:
             dest = norm_path(operands[-1].text, cwd)
@@ -378,7 +379,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                 add("shell.recursive-delete", operands[-1].span, f"rsync --delete removes "
                     f"everything in {dest} that the source lacks", None)
         if name == "mv":
-            for f in operands[:-1]:
+            for f in sources:
                 check_write(add, rules, f, cwd, "mv moves away")
                 path = norm_path(f.text, cwd)
                 if path is not None and is_critical(path):

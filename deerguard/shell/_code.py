@@ -258,7 +258,7 @@ def tcl_commands(code: str, /) -> list[Snippet]:
                 continue
             rest = rest[1:]
         if rest.startswith("-") and words[0] != "system":
-            rest = rest.split(None, 1)[1] if " " in rest else ""  # spawn -noecho CMD
+            rest = rest.partition(" ")[2].strip()  # spawn -noecho CMD
         if rest:
             out.append(Snippet(rest, start, pos - 1))
         if len(out) >= 64:

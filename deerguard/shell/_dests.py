@@ -24,8 +24,13 @@ _VALUE_LETTERS = {"cp": "St", "gcp": "St", "mv": "St", "gmv": "St", "ln": "St",
 _MAX_SOURCES = 16
 
 
-def copy_dests(inv: Invocation) -> tuple[list[Field], list[Field]]:
-    """(the destinations to check as written paths, the sources) of a copy-like tool."""
+def copy_dests(inv: Invocation, cwd: str | None = None, *, deep: bool = False
+               ) -> tuple[list[Field], list[Field]]:
+    """(the destinations to check as written paths, the sources) of a copy-like tool.
+
+    A plain relative destination in an unknown directory (``cp a build/``) is only checked
+    as itself: the listed directories are absolute, under ``~`` or hidden (``.config/``).
+    ``deep``: every destination, for tracking where a tainted file lands."""
     args = inv.args
     letters = _VALUE_LETTERS.get(inv.name, "")
     target: Field | None = None
@@ -60,16 +65,18 @@ def copy_dests(inv: Invocation) -> tuple[list[Field], list[Field]]:
                     target = Field(attached, f.span, f.taint) if attached else nxt
                 break
     if target is not None:
-        return _under(target, operands), operands
+        return _under(target, operands, cwd, deep), operands
     if len(operands) < 2:
         return [], operands
-    return _under(operands[-1], operands[:-1]), operands[:-1]
+    return _under(operands[-1], operands[:-1], cwd, deep), operands[:-1]
 
 
-def _under(dest: Field, sources: list[Field]) -> list[Field]:
+def _under(dest: Field, sources: list[Field], cwd: str | None, deep: bool) -> list[Field]:
     """``dest`` itself, ``dest/*`` and ``dest/BASENAME`` of each static source."""
     out = [dest]
-    if DYN in dest.text:
+    text = dest.text
+    if DYN in text or (not deep and cwd is None and not text.startswith(("/", "~")) and not (
+            text.startswith(".") and not text.startswith(("./", "../")) and text != ".")):
         return out
     base = dest.text.rstrip("/") or "/"
     prefix = base if base.endswith("/") else base + "/"

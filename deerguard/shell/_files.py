@@ -117,7 +117,7 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
             if f.text.startswith("of="):
                 _put(run_files, norm_path(f.text[3:], cwd), taint)
     elif name in ("cp", "mv", "install", "ln") and taint:
-        for f in copy_dests(inv)[0]:
+        for f in copy_dests(inv, cwd, deep=True)[0]:
             if not f.text.endswith("/*"):  # the file itself, or DIR/BASENAME of a source
                 _put(run_files, norm_path(f.text, cwd), taint)
     elif name in ("scp", "rsync", "sftp"):
@@ -242,6 +242,7 @@ def _curl_target(texts: list[str], remote: str) -> str | None:
     out: str | None = None
     remote_name = False
     out_dir: str | None = None
+    operands: list[str] = []
     skip = False
     for index, t in enumerate(texts):
         if skip:
@@ -263,6 +264,7 @@ def _curl_target(texts: list[str], remote: str) -> str | None:
                 remote_name = True
             continue
         if not t.startswith("-") or len(t) < 2:
+            operands.append(t)  # a URL (curl takes host/path without a scheme too)
             continue
         pairs, skip = _short_values(t, nxt, _CURL_VALUE)
         for letter, value in pairs:
@@ -275,6 +277,8 @@ def _curl_target(texts: list[str], remote: str) -> str | None:
             return None
         return out if out_dir is None or out.startswith("/") else \
             out_dir.rstrip("/") + "/" + out
+    if remote_name and remote == "index.html" and operands:
+        remote = download_name(operands[0]) or remote
     if remote_name:
         return remote if out_dir is None else out_dir.rstrip("/") + "/" + remote
     return None

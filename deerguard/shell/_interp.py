@@ -9,7 +9,10 @@ ruby, lua, php): the shape of a reverse shell. Both are single linear passes.
 
 from __future__ import annotations
 
-__all__ = ["requote", "socket_shell"]
+from ._words import DYN, Field
+
+__all__ = ["awk_assigns", "awk_dynamic_pipe", "constant_commands", "deletes_home", "requote",
+           "socket_shell", "string_constants"]
 
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _PERL_OPS = ("qq", "qw", "qx", "q")
@@ -116,7 +119,7 @@ _RUN_CALLS = ("system(", "popen(", "exec(", "spawn(", "execSync(", "getoutput(",
 
 def _ident_at(code: str, k: int) -> tuple[str, int]:
     j = k
-    while j < len(code) and (code[j].isalnum() or code[j] == "_"):
+    while j < len(code) and j < k + 128 and (code[j].isalnum() or code[j] == "_"):
         j += 1
     return code[k:j], j
 
@@ -133,10 +136,10 @@ def constant_commands(code: str, consts: dict[str, str]) -> list[str]:
             if at == -1:
                 break
             k = at + len(call)
-            while k < len(code) and code[k] in " \t[":
+            while k < len(code) and k < at + 128 and code[k] in " \t[":
                 k += 1
             name, j = _ident_at(code, k)
-            while j < len(code) and code[j] in " \t":
+            while j < len(code) and j < k + 256 and code[j] in " \t":
                 j += 1
             if name in consts and j < len(code) and code[j] in "),]":
                 out.append(consts[name])
@@ -146,10 +149,11 @@ def constant_commands(code: str, consts: dict[str, str]) -> list[str]:
         at = code.find(marker)
         if at > 0:
             j = at
-            while j > 0 and code[j - 1] in " \t":
+            floor = max(0, at - 128)
+            while j > floor and code[j - 1] in " \t":
                 j -= 1
             k = j
-            while k > 0 and (code[k - 1].isalnum() or code[k - 1] == "_"):
+            while k > floor and (code[k - 1].isalnum() or code[k - 1] == "_"):
                 k -= 1
             if code[k:j] in consts:
                 out.append(consts[code[k:j]])
@@ -161,15 +165,16 @@ def string_constants(code: str, literals: tuple[tuple[int, int, str], ...]) -> d
     out: dict[str, str] = {}
     for start, _end, value in literals[:256]:
         j = start
-        while j > 0 and code[j - 1] in " \t":
+        floor = max(0, start - 128)  # bounded look-back: linear over hostile spacing
+        while j > floor and code[j - 1] in " \t":
             j -= 1
         if j == 0 or code[j - 1] != "=" or (j > 1 and code[j - 2] in "=!<>"):
             continue
         j -= 1
-        while j > 0 and code[j - 1] in " \t":
+        while j > floor and code[j - 1] in " \t":
             j -= 1
         k = j
-        while k > 0 and (code[k - 1].isalnum() or code[k - 1] == "_"):
+        while k > floor and (code[k - 1].isalnum() or code[k - 1] == "_"):
             k -= 1
         if k < j and value[:1] != "`":
             out.setdefault(code[k:j], value[1:])
@@ -183,3 +188,32 @@ def awk_dynamic_pipe(code: str) -> bool:
         if at > 0 and code[:at].rstrip()[-1:] not in ('"', "'"):
             return True
     return False
+
+
+def awk_assigns(args: list[Field]) -> dict[str, str]:
+    """awk's ``-v NAME=VALUE`` constants."""
+    out: dict[str, str] = {}
+    for index, f in enumerate(args[:-1]):
+        if f.text in ("-v", "--assign"):
+            name, eq, value = args[index + 1].text.partition("=")
+            if eq and DYN not in value:
+                out[name] = value
+    return out
+
+
+# A delete call whose argument is the home directory spelled as a call, not a literal.
+_DELETES = ("rmtree(", "rm_rf(", "rm_r(", "remove_dir_all(", "rmsync(", "removeall(",
+            "deleterecursively(")
+_HOMES = ("path.home()", "pathlib.path.home()", "os.environ['home']", 'os.environ["home"]',
+          "os.getenv('home')", 'os.getenv("home")', "os.homedir()", "dir.home", "env['home']",
+          'env["home"]', "$env{home}", "$env{'home'}", "getenv('home')", 'getenv("home")',
+          "os.path.expanduser('~')", 'os.path.expanduser("~")')
+
+
+def deletes_home(code: str) -> bool:
+    """``shutil.rmtree(Path.home())``, ``FileUtils.rm_rf(Dir.home)``: home deleted."""
+    lowered = code.lower()
+    if not any(d in lowered for d in _DELETES):
+        return False
+    squeezed = lowered.replace(" ", "")
+    return any(d + h + ")" in squeezed for d in _DELETES for h in _HOMES)

@@ -69,14 +69,11 @@ def _glob_covers(pattern: str, literal: str) -> bool:
     return True
 
 
-def _globs_meet(pattern: str, glob: str) -> bool:
-    """True when glob argument ``pattern`` (``~/.ss?/id_rsa``) and listed ``glob``
-    (``~/.ssh/id_*``) can name a common path: compared component by component, a literal
-    part against the other's pattern, two patterns through an example of each."""
-    pparts = pattern.split("/")
-    gparts = glob.split("/")
-    if len(pparts) != len(gparts):
-        return False
+def _globs_meet(pparts: list[str], gparts: tuple[str, ...]) -> bool:
+    """True when a glob argument (``~/.ss?/id_rsa``) and a listed glob (``~/.ssh/id_*``),
+    split into as many components, can name a common path: compared component by
+    component, a literal part against the other's pattern, two patterns through an example
+    of each."""
     for pp, gp in zip(pparts, gparts, strict=True):
         p_wild = any(c in pp for c in "*?[")
         g_wild = any(c in gp for c in "*?[")
@@ -141,7 +138,7 @@ class PathRules:
     """Compiled path globs for one policy: sensitive, persistence, system and protected."""
 
     __slots__ = ("sensitive", "persistence", "system", "git_hooks", "protected", "_cache",
-                 "_indexed")
+                 "_indexed", "_by_depth")
 
     def __init__(self, protected: Iterable[str]) -> None:
         self.sensitive = _home_variants(R.SENSITIVE_READ_GLOBS)
@@ -153,6 +150,14 @@ class PathRules:
         self._indexed = {kind: tuple((_prefix(g), g) for g in getattr(self, kind))
                          for kind in ("sensitive", "persistence", "system", "git_hooks",
                                       "protected")}
+        # Globs split into components, by component count (for glob arguments).
+        self._by_depth: dict[str, dict[int, list[tuple[str, ...]]]] = {}
+        for kind in self._indexed:
+            depth: dict[int, list[tuple[str, ...]]] = {}
+            for g in getattr(self, kind):
+                parts = tuple(g.split("/"))
+                depth.setdefault(len(parts), []).append(parts)
+            self._by_depth[kind] = depth
 
     def match(self, path: str, kind: str) -> bool:
         """True when normalized ``path`` matches a glob of ``kind`` (either direction)."""
@@ -169,8 +174,9 @@ class PathRules:
                 # The argument is itself a glob (cat /etc/sha*, cat /???/shadow): does it
                 # cover a listed literal path? Compared component by component, as bash's
                 # globs never cross "/" and never match a leading dot by accident.
+                pparts = path.split("/")
                 hit = any(_glob_covers(path, _example(g)) for g in globs) or any(
-                    _globs_meet(path, g) for g in globs)
+                    _globs_meet(pparts, g) for g in self._by_depth[kind].get(len(pparts), ()))
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[key] = hit

@@ -25,6 +25,7 @@ from ._printf import printf_format
 from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
 from ._resolve import Invocation
+from ._scripts import awk_program
 from ._secrets import (
     HTTP_CLIENTS,
     bulk_secret_source,
@@ -36,7 +37,6 @@ from ._secrets import (
 )
 from ._sinks import (
     AWKS,
-    awk_program,
     download_exec,
     exec_flow,
     interpreter_program,

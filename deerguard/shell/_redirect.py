@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from . import ast
-from ._checks import check_args, check_write
+from ._checks import check_args, check_write, interpreter_family
 from ._files import file_taint
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
+from ._resolve import program_name
 from ._words import Source
 
 if TYPE_CHECKING:
@@ -129,9 +130,8 @@ def fifo_shell(run: Run, pipeline: ast.Pipeline) -> None:
     """``mkfifo p; sh < p | nc h 1 > p``: a network tool after a shell in a pipeline writes
     into the file the shell's side reads (``< p`` or ``cat p |``): the shell's input comes
     from the network and its output goes back (a reverse shell through a FIFO)."""
-    from ._checks import interpreter_family  # late: _checks is heavier than this module
-    from ._resolve import program_name
-
+    if not any(type(sub) is ast.SimpleCommand and sub.redirects for sub in pipeline.commands):
+        return  # no file is written or read: the common pipeline costs one pass
     reads: dict[str, int] = {}
     shell_at = -1
     for index, sub in enumerate(pipeline.commands):

@@ -25,8 +25,10 @@ from ._code import (
 from ._files import file_taint
 from ._flow import Flow
 from ._interp import (
+    awk_assigns,
     awk_dynamic_pipe,
     constant_commands,
+    deletes_home,
     requote,
     socket_shell,
     string_constants,
@@ -35,12 +37,12 @@ from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._raw import raw_scan
 from ._resolve import Invocation
-from ._words import DYN, NO_TAINT, Field, Source, Var, first_source
+from ._words import DYN, Field, Source, Var, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["awk_program", "code_variable", "download_exec", "exec_flow", "interp_code",
+__all__ = ["code_variable", "download_exec", "exec_flow", "interp_code",
            "interpreter_program", "run_code", "script_sink", "shell_program", "stdin_sink",
            "su_program"]
 
@@ -339,6 +341,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         else:
             run.add("shell.dynamic-code", code.span, f"{inv.name} code runs a shell command "
                     "built at run time", None)
+    if deletes_home(text):
+        run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes ~", None)
     for path, _start, _end in destructive_paths(text, language=language):
         norm = norm_path(path)
         if norm is not None and is_critical(norm):
@@ -441,73 +445,3 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         script_sink(run, operands[0], inv, stdin, shell=False)
         check_args(run.add, run.cp.paths, inv.name, operands[1:], run.cwd)
     return exec_flow(run, inv)
-
-
-def awk_assigns(args: list[Field]) -> dict[str, str]:
-    """awk's ``-v NAME=VALUE`` constants."""
-    out: dict[str, str] = {}
-    for index, f in enumerate(args[:-1]):
-        if f.text in ("-v", "--assign"):
-            name, eq, value = args[index + 1].text.partition("=")
-            if eq and DYN not in value:
-                out[name] = value
-    return out
-
-
-def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
-    args = inv.args
-    i = 0
-    program_field: Field | None = None
-    in_place = False
-    from_file = False
-    while i < len(args):
-        t = args[i].text
-        if t in ("-F", "-v", "-f", "--field-separator", "--assign", "--file", "-i",
-                 "--include", "-l", "--load"):
-            value = args[i + 1] if i + 1 < len(args) else None
-            if t in ("-i", "--include") and value is not None and value.text in (
-                    "inplace", "inplace.awk"):
-                in_place = True  # gawk -i inplace: the files are edited in place
-            if t in ("-f", "--file"):
-                from_file = True
-                if value is not None and program_field is None:
-                    program_field = _awk_file(run, inv, value, stdin)
-            i += 2
-            continue
-        if t in ("-e", "--source") and i + 1 < len(args):
-            program_field = args[i + 1]
-            i += 2
-            break
-        if t.startswith("-") and len(t) > 1 and t != "--":
-            i += 1
-            continue
-        if t == "--":
-            i += 1
-        if i < len(args) and not from_file:
-            program_field = args[i]
-            i += 1
-        break
-    if program_field is not None:
-        interp_code(run, program_field, "awk", inv, stdin)
-    check_args(run.add, run.cp.paths, inv.name, args[i:], run.cwd)
-    if in_place:
-        for f in args[i:]:
-            if not f.text.startswith("-") and "=" not in f.text:
-                check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i inplace edits")
-    return Flow(stdin.taint if stdin is not None else NO_TAINT, inv.name, inv.word.span)
-
-
-def _awk_file(run: Run, inv: Invocation, f: Field, stdin: Flow | None) -> Field | None:
-    """``awk -f /dev/stdin <<< PROGRAM`` / ``-f -``: the program is stdin's text; a file
-    written earlier in the command is read; one written with fetched data is a download run."""
-    if f.text in STDIN_PATHS:
-        if stdin is not None and (stdin.text is not None or stdin.taint):
-            return Field(stdin.text if stdin.text is not None else DYN, stdin.span,
-                         stdin.taint)
-        return None
-    path = norm_path(f.text, run.cwd)
-    taint = file_taint(run.files, path)
-    if taint:
-        download_exec(run, f, taint, inv.name)
-    text = run.file_text.get(path or "")
-    return Field(text, f.span) if text is not None else None

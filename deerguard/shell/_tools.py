@@ -1,34 +1,34 @@
-"""Tools that run code through their own script languages, or edit the files they name.
+"""Programs that run code, write files or send data in ways of their own.
 
-``sed`` runs shell commands with ``e``/``s///e`` (the bare ``e`` runs each input line, so
-``curl u | sed e`` is a pipe into a shell); ``make`` runs the recipes of ``./Makefile``,
-``-f FILE`` or ``-E 'x:;cmd'``; ``parallel`` and ``script`` with no command run a shell
-reading stdin; editors (``ed``, ``ex``, ``vim -c``) run ``!cmd`` and write the files they
-edit; ``gdb -ex 'python ...'`` runs Python; ``strace -o '|cmd'`` pipes its log to a command.
-Each handler only looks at its own program's arguments: ordinary runs cost one set lookup.
+Dispatch for the tools with a script language (sed, make, editors: ``_scripts``), and:
+``parallel``/``script`` with no command run a shell reading stdin; ``gdb -ex 'python ...'``
+runs Python; ``strace -o '|cmd'`` pipes its log to a command; ``defaults write`` of a macOS
+login hook, ``git config --file F`` of a key that runs programs, and ``find -fprintf F``
+write files; ``sftp`` batch ``put`` uploads; ``xterm -display HOST:0`` and ``ztcp`` connect
+shells to other machines; ``dpkg -i``/``rpm -i`` of a downloaded package runs it. Each
+handler only looks at its own program's arguments: ordinary runs cost one set lookup.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
 from ._embedded import _git_value as git_exec_value
-from ._embedded import _split_unescaped as split_unescaped
 from ._embedded import decode_escapes
 from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import DYN, Field
+from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
+from ._sinks import download_exec, interp_code
+from ._words import Field
 
 if TYPE_CHECKING:
     from ._walk import Run
 
 __all__ = ["CHAIN_TOOLS", "TOOL_NAMES", "chain_tool", "tool"]
 
-STDIN_PATHS = frozenset({"-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"})
 _SEDS = frozenset({"sed", "gsed"})
 _MAKES = frozenset({"make", "gmake", "bmake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
@@ -44,13 +44,13 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     """The code ``inv`` runs and the files it edits (``inv.name`` is in TOOL_NAMES)."""
     name = inv.name
     if name in _SEDS:
-        _sed(run, inv, stdin)
+        sed_tool(run, inv, stdin)
     elif name in _MAKES:
-        _make(run, inv, stdin)
+        make_tool(run, inv, stdin)
     elif name in _VIMS:
-        _vim(run, inv, stdin)
+        vim_tool(run, inv, stdin)
     elif name in _EDS:
-        _ed(run, inv, stdin)
+        ed_tool(run, inv, stdin)
     elif name in ("parallel", "script"):
         # No command after the options (resolve found none): parallel runs each stdin line
         # as a command; script starts an interactive shell that reads stdin.
@@ -73,8 +73,6 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _git_config_file(run, inv)
     elif name in ("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper") and run.files:
         # Installing a downloaded package runs its maintainer scripts (as root).
-        from ._sinks import download_exec
-
         for f in inv.args:
             if f.text.endswith(_PACKAGE_FILES):
                 taint = file_taint(run.files, norm_path(f.text, run.cwd))
@@ -150,7 +148,7 @@ def _sftp(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     args = inv.args
     for index, f in enumerate(args[:-1]):
         if f.text == "-b":
-            batch = _file_text(run, inv, args[index + 1], stdin)
+            batch = script_text(run, inv, args[index + 1], stdin)
     if batch is None and stdin is not None and stdin.text is not None:
         batch = Field(stdin.text, stdin.span, stdin.taint)
     if batch is None:
@@ -178,333 +176,6 @@ def _defaults(run: Run, inv: Invocation) -> None:
                 "which runs a script at every login", None)
 
 
-def run_stdin(run: Run, stdin: Flow, inv: Invocation) -> None:
-    from ._sinks import stdin_sink  # late: _sinks imports this module's callers
-
-    stdin_sink(run, stdin, inv, language="sh")
-
-
-# --- sed ----------------------------------------------------------------------------------
-
-_SED_VALUE = frozenset("efl")
-
-
-def _sed(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    args = inv.args
-    scripts: list[Field] = []
-    operands: list[Field] = []
-    named = False  # -e/-f given: every operand is an input file
-    in_place = False
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        nxt = args[i + 1] if i + 1 < len(args) else None
-        i += 1
-        if t == "--":
-            operands.extend(args[i:])
-            break
-        if t.startswith("--"):
-            key, eq, value = t.partition("=")
-            if key in ("--expression", "--file"):
-                val = Field(value, f.span, f.taint) if eq else nxt
-                i += 0 if eq else 1
-                if val is not None:
-                    named = True
-                    _sed_script(run, inv, val, key == "--file", stdin, scripts)
-            elif key == "--in-place":
-                in_place = True
-            elif key == "--line-length" and not eq:
-                i += 1
-            continue
-        if t.startswith("-") and len(t) > 1 and f.static:
-            k = 1
-            while k < len(t):
-                letter = t[k]
-                if letter == "i":
-                    in_place = True
-                    break  # -i.bak: the rest is a suffix
-                if letter in _SED_VALUE:
-                    attached = t[k + 1:]
-                    val = Field(attached, f.span, f.taint) if attached else nxt
-                    if not attached:
-                        i += 1
-                    if val is not None and letter != "l":
-                        named = True
-                        _sed_script(run, inv, val, letter == "f", stdin, scripts)
-                    break
-                k += 1
-            continue
-        operands.append(f)
-    if not named and operands:
-        scripts.append(operands[0])
-        operands = operands[1:]
-    runs_input = False
-    for script in scripts:
-        codes, pattern = sed_exec(script.text)
-        runs_input = runs_input or pattern
-        for code in codes:
-            run.run_code(Field(code, script.span, script.taint), f"{inv.name} e command",
-                         inv.word.span, None, positional=[])
-    if runs_input:
-        # e / s///e run the pattern space: each input line is a shell command.
-        for f in operands:
-            taint = file_taint(run.files, norm_path(f.text, run.cwd))
-            if taint:
-                from ._sinks import download_exec
-
-                download_exec(run, f, taint, inv.name)
-        if not operands and stdin is not None:
-            run_stdin(run, stdin, inv)
-    if in_place:
-        for f in operands:
-            check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i edits")
-
-
-def _sed_script(run: Run, inv: Invocation, val: Field, is_file: bool, stdin: Flow | None,
-                scripts: list[Field]) -> None:
-    if not is_file:
-        scripts.append(val)
-        return
-    text = _file_text(run, inv, val, stdin)
-    if text is not None:
-        scripts.append(text)
-
-
-def _file_text(run: Run, inv: Invocation, f: Field, stdin: Flow | None, *,
-               exact: bool = False) -> Field | None:
-    """A script file's text: ``-f /dev/stdin <<< CODE``, or a file written earlier; a file
-    written with fetched data is a download run. ``exact``: only a file written itself
-    (``curl u > Makefile``), not one inside a fetched directory (``git clone u && make``:
-    building a cloned project is everyday work)."""
-    if f.text in STDIN_PATHS:
-        if stdin is not None and (stdin.text is not None or stdin.taint):
-            return Field(stdin.text if stdin.text is not None else DYN, stdin.span,
-                         stdin.taint)
-        return None
-    path = norm_path(f.text, run.cwd)
-    taint = run.files.get(path or "") if exact else file_taint(run.files, path)
-    if taint:
-        from ._sinks import download_exec
-
-        download_exec(run, f, taint, inv.name)
-    text = run.file_text.get(path or "")
-    return Field(text, f.span) if text is not None else None
-
-
-def _sed_address_end(cmd: str) -> int:
-    """Skip a sed address (``1``, ``$``, ``/re/``, ``\\cREc``, ranges, ``!``)."""
-    k = 0
-    n = len(cmd)
-    for _ in range(4):
-        while k < n and cmd[k] in "0123456789$~+, \t!":
-            k += 1
-        if k < n and cmd[k] in "/\\":
-            delim = cmd[k]
-            if delim == "\\" and k + 1 < n:
-                k += 1
-                delim = cmd[k]
-            k += 1
-            while k < n and cmd[k] != delim:
-                k += 2 if cmd[k] == "\\" else 1
-            k += 1
-            while k < n and cmd[k] in "IM":
-                k += 1
-            continue
-        break
-    return min(k, n)
-
-
-def sed_exec(script: str) -> tuple[list[str], bool]:
-    """GNU sed's shell commands in ``script``: ``e CMD`` strings, and whether a bare ``e``
-    or the ``e`` flag of ``s///e`` runs the pattern space (the input lines) as a command."""
-    out: list[str] = []
-    pattern = False
-    for part in script.replace(";", "\n").splitlines()[:256]:
-        part = part.strip().lstrip("{}")
-        cmd = part[_sed_address_end(part):].lstrip(" \t{")
-        if cmd == "e":
-            pattern = True
-        elif cmd.startswith("e") and cmd[1:2] in (" ", "\t") and cmd[2:].strip():
-            out.append(cmd[2:].strip())
-        elif cmd.startswith("s") and len(cmd) > 3:
-            pieces = split_unescaped(cmd[2:], cmd[1])
-            if len(pieces) >= 3 and "e" in pieces[2] and pieces[2].isalnum():
-                out.append(pieces[1])
-                pattern = True
-    return out, pattern
-
-
-# --- make ---------------------------------------------------------------------------------
-
-_MAKE_VALUE = frozenset("CfIjlowW")
-_MAKE_VAR = re.compile(r"\$[({][A-Za-z_][A-Za-z0-9_.]*[)}]")
-
-
-def _make(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    args = inv.args
-    files: list[Field] = []
-    evals: list[Field] = []
-    where = "."
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        nxt = args[i + 1] if i + 1 < len(args) else None
-        i += 1
-        if t.startswith("--"):
-            key, eq, value = t.partition("=")
-            val = Field(value, f.span, f.taint) if eq else None
-            if key in ("--file", "--makefile", "--eval", "--directory") and not eq:
-                val = nxt
-                i += 1
-            if val is None:
-                continue
-            if key in ("--file", "--makefile"):
-                files.append(val)
-            elif key == "--eval":
-                evals.append(val)
-            elif key == "--directory":
-                where = val.text
-            continue
-        if t.startswith("-") and len(t) > 1:
-            k = 1
-            while k < len(t):
-                letter = t[k]
-                if letter in _MAKE_VALUE or letter == "E":
-                    attached = t[k + 1:]
-                    val2 = Field(attached, f.span, f.taint) if attached else nxt
-                    if not attached:
-                        i += 1
-                    if val2 is not None:
-                        if letter == "f":
-                            files.append(val2)
-                        elif letter == "E":
-                            evals.append(val2)
-                        elif letter == "C":
-                            where = val2.text
-                    break
-                k += 1
-    texts: list[Field] = []
-    if not files:
-        base = where.rstrip("/") + "/" if where != "." else ""
-        for default in ("GNUmakefile", "makefile", "Makefile"):
-            files.append(Field(base + default, inv.word.span))
-    for f in files:
-        text = _file_text(run, inv, f, stdin, exact=True)
-        if text is not None:
-            texts.append(text)
-    for text in [*evals, *texts]:
-        for code in make_recipes(text.text):
-            run.run_code(Field(code, text.span, text.taint), f"{inv.name} recipe",
-                         inv.word.span, None, positional=[])
-
-
-def make_recipes(text: str) -> list[str]:
-    """The shell commands of a makefile: tab-indented recipe lines, ``target: ; cmd``, and
-    ``$(shell cmd)``; make's own ``$(VAR)`` references become a plain word."""
-    out: list[str] = []
-    for line in text.splitlines()[:512]:
-        at = line.find("$(shell ")
-        if at != -1:
-            end = line.find(")", at)
-            out.append(line[at + 8:end if end != -1 else len(line)])
-        if line.startswith("\t"):
-            cmd = line[1:].lstrip("@-+ \t")
-        elif ":" in line and ";" in line.split(":", 1)[1] and not line.startswith("#"):
-            cmd = line.split(":", 1)[1].split(";", 1)[1].lstrip("@-+ \t")
-        else:
-            continue
-        cmd = _MAKE_VAR.sub("x", cmd).replace("$$", "$")
-        if cmd.strip():
-            out.append(cmd)
-    return out[:64]
-
-
-# --- editors ------------------------------------------------------------------------------
-
-_VIM_VALUE = frozenset({"-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "-s", "-t",
-                        "-q", "-r", "--servername", "--remote", "--startuptime"})
-_WRITES = ("w", "wq", "x", "wq!", "w!", "x!", "wall", "wa", "xa", "xall", "wqa", "wqall",
-           "update", "up", "exit", "exi", "sav", "saveas")
-
-
-def _vim(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """``vim -c CMD``/``+CMD``/``ex -sc CMD`` (clusters too): ``!cmd`` and ``system()`` run
-    shell code; ``:wq`` writes the edited files."""
-    args = inv.args
-    cmds: list[Field] = []
-    files: list[Field] = []
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        nxt = args[i + 1] if i + 1 < len(args) else None
-        i += 1
-        if t.startswith("+") and len(t) > 1:
-            cmds.append(Field(t[1:], f.span, f.taint))
-        elif t in _VIM_VALUE:
-            if nxt is not None:
-                if t in ("-c", "--cmd"):
-                    cmds.append(nxt)
-                i += 1
-        elif t.startswith("-") and not t.startswith("--") and len(t) > 2 and t.endswith("c") \
-                and t[1:].isalpha():
-            if nxt is not None:  # ex -sc CMD
-                cmds.append(nxt)
-                i += 1
-        elif t.startswith("-") and len(t) > 1:
-            continue
-        else:
-            files.append(f)
-    if inv.name == "ex" and stdin is not None and stdin.text is not None:
-        cmds.extend(Field(line, stdin.span, stdin.taint) for line in stdin.text.splitlines())
-    writes = _editor_commands(run, inv, cmds)
-    if writes or (inv.name == "ex" and stdin is not None and stdin.via != "pipe"):
-        for f in files:
-            check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} edits")
-
-
-def _editor_commands(run: Run, inv: Invocation, cmds: list[Field]) -> bool:
-    """Run the shell escapes of ex commands; True when one writes the file."""
-    writes = False
-    for c in cmds[:64]:
-        for piece in c.text.split("|") if not c.text.lstrip(": ").startswith("!") else [c.text]:
-            cmd = piece.strip().lstrip(":").strip()
-            cmd = cmd[_sed_address_end(cmd):].strip() if cmd[:1] in "0123456789$%,." else cmd
-            cmd = cmd.lstrip("%").strip()
-            if cmd.startswith("!"):
-                run.run_code(Field(cmd[1:], c.span, c.taint), f"{inv.name} command",
-                             inv.word.span, None, positional=[])
-            elif cmd.startswith(("r !", "r!", "w !", "w!", "read !", "write !")) and \
-                    "!" in cmd:
-                run.run_code(Field(cmd.split("!", 1)[1], c.span, c.taint),
-                             f"{inv.name} command", inv.word.span, None, positional=[])
-            elif "system(" in cmd or "systemlist(" in cmd or cmd.startswith(
-                    ("exe", "execute", "call", "py", "lua", "perl", "ruby")):
-                from ._sinks import interp_code  # late: _sinks imports _programs' callers
-
-                language = "python" if cmd.startswith("py") else "vim"
-                interp_code(run, Field(cmd.split(" ", 1)[-1] if language == "python" else cmd,
-                                       c.span, c.taint), language, inv)
-            if cmd.split(" ", 1)[0] in _WRITES or cmd.startswith("normal") and ":w" in cmd:
-                writes = True
-    return writes
-
-
-def _ed(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """``ed FILE`` reads commands from stdin: ``!cmd`` runs shell code, ``w`` writes FILE."""
-    files = [f for f in inv.args if not f.text.startswith("-")]
-    cmds: list[Field] = []
-    if stdin is not None and stdin.text is not None:
-        cmds = [Field(line, stdin.span, stdin.taint) for line in stdin.text.splitlines()]
-    writes = _editor_commands(run, inv, cmds) or any(
-        c.text.strip()[:1] == "w" or c.text.strip() in ("wq", "x") for c in cmds)
-    if writes or (stdin is not None and stdin.text is None):
-        for f in files:
-            check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} edits")
-
-
 # --- debuggers and tracers ------------------------------------------------------------------
 
 def _gdb(run: Run, inv: Invocation) -> None:
@@ -515,8 +186,6 @@ def _gdb(run: Run, inv: Invocation) -> None:
             value = args[index + 1]
             head, _, rest = value.text.strip().partition(" ")
             if head in ("python", "py", "pi", "python-interactive") and rest:
-                from ._sinks import interp_code
-
                 interp_code(run, Field(rest, value.span, value.taint), "python", inv)
 
 
