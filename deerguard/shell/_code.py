@@ -139,6 +139,9 @@ def _call_of(code: str, start: int) -> tuple[str, int]:
     return call, j
 
 
+_BARE_WORD = re.compile(r"[\w./~*:=@%+,-]+")  # a word that needs no quoting in a shell
+
+
 def _argv_join(values: list[str]) -> str:
     """An argument vector as one shell command: ``['sh', '-c', 'rm -rf ~']`` keeps its
     third element as one word (``~`` and globs stay unquoted: they name the same paths)."""
@@ -146,7 +149,7 @@ def _argv_join(values: list[str]) -> str:
         return values[0]
     out: list[str] = []
     for v in values:
-        if v and all(c.isalnum() or c in "_./~*:=@%+,-" for c in v):
+        if _BARE_WORD.fullmatch(v):
             out.append(v)
         else:
             out.append("'" + v.replace("'", "'\\''") + "'")

@@ -218,7 +218,9 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         plain_extras(run, inv)
     if name in R.DATA_COMMANDS:
         return _echo(inv)
-    secret = check_args(run.add, run.cp.paths, name, _path_args(inv), run.cwd)
+    secret = check_args(run.add, run.cp.paths, name,
+                        _path_args(inv, config="--kubeconfig" in run.source or
+                                   "--homedir" in run.source), run.cwd)
     return _output(run, inv, stdin, secret)
 
 
@@ -230,10 +232,11 @@ _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-g
 _CONFIG_OPTIONS = ("--kubeconfig", "--homedir")
 
 
-def _path_args(inv: Invocation) -> list[Field]:
-    """Arguments that may name files: a grep's pattern is data, not a path."""
+def _path_args(inv: Invocation, *, config: bool) -> list[Field]:
+    """Arguments that may name files: a grep's pattern is data, not a path. ``config`` says
+    the command's text names a config option at all (a cheap test before the per-word one)."""
     args = inv.args if inv.name != "socat" else socat_paths(inv.args)
-    if any(f.text.startswith(_CONFIG_OPTIONS) for f in args):
+    if config and any(f.text.startswith(_CONFIG_OPTIONS) for f in args):
         kept: list[Field] = []
         skip = False
         for f in args:

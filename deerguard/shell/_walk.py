@@ -401,14 +401,16 @@ class Run:
     def invoke(self, fields: list[Field], stdin: Flow | None,
                prefix: list[tuple[str, Field]], *, record: bool = True) -> Flow:
         res = resolve(fields)
-        CV.git_config_pairs(self, prefix)
+        if prefix:
+            CV.git_config_pairs(self, prefix)
         assigns = False
         for inv in res.chain:
             self.policy_check(inv, record=record)
             for name, value in inv.assigns:
                 self.check_assignment(name, value, value.span)
                 assigns = True
-            CV.git_config_pairs(self, inv.assigns)
+            if inv.assigns:
+                CV.git_config_pairs(self, inv.assigns)
             if inv.name in X.CHAIN_EXTRAS:
                 X.chain_extras(self, inv, inv is not res.chain[-1])
             if inv.name in CONTAINER_PROGRAMS:
