@@ -558,3 +558,40 @@ def test_commands_nested_past_the_parser_depth_are_still_found_in_the_raw_text(
 ])
 def test_destruction_spellings_and_unknown_code(command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    # Status and listing forms of warn-listed programs are queries.
+    ("systemctl status docker --no-pager", Verdict.PASS),
+    ("systemctl --user list-units --type=service", Verdict.PASS),
+    ("make -j$(sysctl -n hw.ncpu)", Verdict.PASS),
+    ("mount | grep overlay", Verdict.PASS),
+    ("launchctl list | grep -i docker", Verdict.PASS),
+    ("service nginx status", Verdict.PASS),
+    ("ssh deploy@staging 'systemctl status app --no-pager'", Verdict.PASS),
+    ("systemctl restart nginx", Verdict.WARN),
+    ("sysctl -w net.ipv4.ip_forward=1", Verdict.WARN),
+    ("sysctl kernel.x=1", Verdict.WARN),
+    ("mount /dev/sdb1 /mnt", Verdict.WARN),
+    ("launchctl load x.plist", Verdict.WARN),
+    ("service nginx stop", Verdict.WARN),
+    # mktemp prints a fresh path: deleting it is safe, running what was fetched into it is not.
+    ('tmp=$(mktemp -d) && cp -r fixtures "$tmp" && rm -rf "$tmp"', Verdict.PASS),
+    ('d=$(mktemp -d -p /var/tmp); rm -rf "$d"', Verdict.PASS),
+    ('f=$(mktemp); curl -o "$f" u; bash "$f"', Verdict.BLOCK),
+    ('f=$(mktemp); curl u > "$f"; bash "$f"', Verdict.BLOCK),
+    # The repository root is the working directory's repository.
+    ('rm -rf "$(git rev-parse --show-toplevel)/build"', Verdict.PASS),
+    ('cd /; rm -rf "$(git rev-parse --show-toplevel)"', Verdict.BLOCK),
+    # Dry runs change no packages.
+    ("pip install --dry-run -r requirements.txt", Verdict.PASS),
+    ("apt-get -s install nginx", Verdict.PASS),
+    ("npm install --package-lock-only", Verdict.PASS),
+    ("pip install requests", Verdict.WARN),
+    # A service account's namespace and CA are not secrets; its token is.
+    ("cat /var/run/secrets/kubernetes.io/serviceaccount/namespace", Verdict.PASS),
+    ("cat /var/run/secrets/kubernetes.io/serviceaccount/token", Verdict.BLOCK),
+])
+def test_queries_temp_dirs_and_dry_runs_pass_while_changes_do_not(command: str,
+                                                                 verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

@@ -310,6 +310,8 @@ def _inplace_files(args: list[Field]) -> list[Field]:
 
 
 _UV_PIP_CHANGES = frozenset({"install", "uninstall", "sync"})
+_DRY_RUN = frozenset({"--dry-run", "--dryrun", "--simulate", "--just-print", "--no-act",
+                      "--recon", "--package-lock-only"})
 
 
 def check_package(add: Add, inv: Invocation) -> None:
@@ -320,6 +322,9 @@ def check_package(add: Add, inv: Invocation) -> None:
     if subs is None:
         return
     args = inv.args
+    for f in args:
+        if f.text in _DRY_RUN or (f.text == "-s" and name in ("apt", "apt-get")):
+            return  # pip install --dry-run, apt-get -s install: nothing changes
     if name == "uv":
         operands = [f for f in args if not f.text.startswith("-")]
         if operands and operands[0].text == "pip":

@@ -13,15 +13,16 @@ proportional to the path's depth.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fnmatch import fnmatchcase
 
 from ._dests import copy_dests, extract_dir
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import DYN, NO_TAINT, Field, Source, Taint
+from ._words import DYN, NO_TAINT, Field, Source, Taint, Var
 
-__all__ = ["basename_output", "dir_key", "download_name", "download_target", "file_taint", "in_dir",
-           "track_writes"]
+__all__ = ["basename_output", "dir_key", "download_name", "download_target", "file_taint",
+           "in_dir", "mktemp_output", "track_writes"]
 
 _ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "zip", "7z", "7za", "cpio", "unrar",
                         "busybox-tar"})
@@ -339,3 +340,31 @@ def download_target(name: str, texts: list[str]) -> str | None:
                 return in_dir(texts, t.split("=", 1)[1])
         return in_dir(texts, remote)
     return None
+
+
+def mktemp_output(texts: list[str], env: Mapping[str, Var]) -> str:
+    """The path ``mktemp`` prints: a fresh name in ``-p DIR``/``--tmpdir``/``$TMPDIR``/``/tmp``
+    (or the template's own directory), never an existing one. The random part is kept as the
+    template's ``X`` characters: a static, fresh path (rm -rf "$(mktemp -d)" deletes nothing
+    else)."""
+    directory: str | None = None
+    template = "tmp.XXXXXXXXXX"
+    skip = False
+    for k, t in enumerate(texts):
+        if skip:
+            skip = False
+        elif t in ("-p", "--tmpdir"):
+            directory = texts[k + 1] if k + 1 < len(texts) else None
+            skip = True
+        elif t.startswith("--tmpdir="):
+            directory = t.partition("=")[2]
+        elif t.startswith("-p") and len(t) > 2:
+            directory = t[2:]
+        elif not t.startswith("-"):
+            template = t
+    if "/" in template and directory is None:
+        return template
+    if not directory:
+        tmpdir = env.get("TMPDIR")
+        directory = tmpdir.alts[0] if tmpdir is not None and len(tmpdir.alts) == 1 else "/tmp"
+    return directory.rstrip("/") + "/" + template.rsplit("/", 1)[-1]

@@ -161,7 +161,8 @@ class PathRules:
 
     def match(self, path: str, kind: str) -> bool:
         """True when normalized ``path`` matches a glob of ``kind`` (either direction)."""
-        if kind == "sensitive" and path.endswith(".pub"):
+        if kind == "sensitive" and path.endswith((".pub", "/serviceaccount/namespace",
+                                                   "/serviceaccount/ca.crt")):
             return False  # public keys are meant to be shared
         key = (path, kind)
         hit = self._cache.get(key)

@@ -17,7 +17,14 @@ from ._assign import declare_names, shift
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._embedded import decode_escapes, embedded_code
 from ._extras import PLAIN_EXTRAS, plain_extras
-from ._files import basename_output, dir_key, download_target, file_taint, track_writes
+from ._files import (
+    basename_output,
+    dir_key,
+    download_target,
+    file_taint,
+    mktemp_output,
+    track_writes,
+)
 from ._flow import EMPTY, Flow
 from ._lexer import DECL_ARRAY_RE
 from ._paths import candidate_paths, norm_path
@@ -348,6 +355,10 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
         passed = pwd.alts[0] if pwd is not None and len(pwd.alts) == 1 else "."
         if pwd is None and run.cwd is not None:
             passed = run.cwd
+    elif name == "mktemp" and all(f.static for f in args):
+        passed = mktemp_output(texts, run.env)
+    elif name == "git" and "rev-parse" in texts and "--show-toplevel" in texts:
+        passed = "."  # the repository holding the working directory
     elif name in ("basename", "dirname") and args and all(f.static for f in args):
         passed = basename_output(name, texts)
     elif name in ("which", "command", "type", "whence") and args and all(

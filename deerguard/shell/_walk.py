@@ -27,6 +27,7 @@ from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._paths import PathRules, norm_path
 from ._policy import ShellPolicy
+from ._queries import read_only_query
 from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, Resolution, resolve
@@ -490,7 +491,7 @@ class Run:
         elif verdicts[1]:
             self.add("shell.not-allowed", inv.word.span, f"{name} is not on the "
                      "policy's allow list", _via(inv))
-        if verdicts[2]:
+        if verdicts[2] and not read_only_query(inv):
             self.add("shell.warned-command", inv.word.span, f"{name} is on the policy's "
                      "warn list", _via(inv))
 
