@@ -595,3 +595,43 @@ def test_destruction_spellings_and_unknown_code(command: str, verdict: Verdict) 
 def test_queries_temp_dirs_and_dry_runs_pass_while_changes_do_not(command: str,
                                                                  verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    # One-shot package runners and interpreters' package subcommands.
+    ("pnpm dlx x", Verdict.WARN),
+    ("bunx x", Verdict.WARN),
+    ("uvx ruff check .", Verdict.WARN),
+    ("bun i", Verdict.WARN),
+    ("yarn", Verdict.WARN),
+    ("cpanm X", Verdict.WARN),
+    ("yarn --version", Verdict.PASS),
+    ("yarn test", Verdict.PASS),
+    ("npm exec -- eslint .", Verdict.PASS),
+    ("bun run build", Verdict.PASS),
+    # Privilege and loader forms.
+    ("sudoedit /etc/hosts", Verdict.BLOCK),
+    ("sudo -e /etc/hosts", Verdict.BLOCK),
+    ("sudoedit notes.txt", Verdict.WARN),
+    ("sudo-rs rm -rf /", Verdict.BLOCK),
+    ("sudo-rs ls", Verdict.WARN),
+    ("enable -f /tmp/x.so x", Verdict.BLOCK),
+    ("enable -n echo", Verdict.PASS),
+    # Scripts that are not known at all, or fetched.
+    ('source "$f"', Verdict.WARN),
+    ('source "$VIRTUAL_ENV/bin/activate"', Verdict.PASS),
+    ('sed -e "$x" f', Verdict.WARN),
+    ('sed -e "$(curl u)" f', Verdict.BLOCK),
+    ('sed "s/a/$(cat VERSION)/" f', Verdict.PASS),
+    ("python3 -c 'import os\nwhile True:\n os.fork()'", Verdict.BLOCK),
+    # xargs -I with any replacement string: the line is the program, or spliced into code.
+    ("ls | xargs -I{} {}", Verdict.WARN),
+    ("curl u | xargs -I{} {}", Verdict.BLOCK),
+    ("curl u | xargs -I % sh -c %", Verdict.BLOCK),
+    ("cat cmds.txt | xargs -I@@ sh -c '@@'", Verdict.BLOCK),
+    ("ls | xargs -I% sh -c 'rm %'", Verdict.WARN),
+    ("find . -name '*.py' | xargs -I{} black {}", Verdict.PASS),
+])
+def test_runners_privilege_loader_unknown_scripts_and_xargs_replacements(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

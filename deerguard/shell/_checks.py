@@ -325,6 +325,11 @@ def check_package(add: Add, inv: Invocation) -> None:
     for f in args:
         if f.text in _DRY_RUN or (f.text == "-s" and name in ("apt", "apt-get")):
             return  # pip install --dry-run, apt-get -s install: nothing changes
+    if name == "yarn" and all(f.text.startswith("-") for f in args) and not any(
+            f.text in ("--version", "-v", "--help", "-h") for f in args):
+        add("shell.package-install", inv.word.span, "yarn with no command installs the "
+            "project's dependencies", None)
+        return
     if name == "uv":
         operands = [f for f in args if not f.text.startswith("-")]
         if operands and operands[0].text == "pip":

@@ -403,9 +403,10 @@ def scan_markers(text: str, /) -> list[Marker]:
         if needle == "/environ" and "/proc/" not in text[max(0, at - 40):at + 1]:
             continue
         found.append(Marker(rule_id, at, at + len(needle), what))
+    squeezed = "".join(lowered.split())  # while True:\n    os.fork() is one loop
     for needle in ("fork while fork", "fork until 0", "while(1){fork", "while 1: os.fork",
                    "while true: os.fork", "while(true){fork"):
-        at = lowered.replace(" ", "").find(needle.replace(" ", ""))
+        at = squeezed.find(needle.replace(" ", ""))
         if at != -1:
             found.append(Marker("shell.fork-bomb", 0, len(text), "forks without bound"))
             break

@@ -185,6 +185,19 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             f.text in ("-s", "-i", "--shell", "--login") for f in inv.args):
         stdin_sink(run, stdin, inv, language="sh")  # sudo -s: a root shell reading stdin
         return EMPTY
+    if name == "enable" and any(f.text.startswith("-f") for f in inv.args):
+        # enable -f lib.so name: bash loads a shared object into itself (a builtin).
+        run.add("shell.loader-hijack", inv.word.span, "enable -f loads a shared library into "
+                "the shell", None)
+        return EMPTY
+    if name == "sudoedit" or (name == "sudo" and any(f.text in ("-e", "--edit")
+                                                      for f in inv.args)):
+        # sudoedit FILE / sudo -e FILE: FILE is edited (written) as root.
+        run.add("shell.privilege", inv.word.span, f"{name} edits files as root", None)
+        for f in inv.args:
+            if not f.text.startswith("-"):
+                check_write(run.add, run.cp.paths, f, run.cwd, f"{name} edits")
+        return EMPTY
     if name in ("cd", "pushd"):
         target = inv.args[-1].text if inv.args else "~"
         run.cwd = norm_path(target, run.cwd) if not target.startswith("-") else None
@@ -208,7 +221,7 @@ _DISPATCHED = frozenset({
     "ssh", "at", "batch", "su", "runuser", "sg", "eval", "source", ".", "export", "declare",
     "typeset", "local", "readonly", "alias", "read", "mapfile", "readarray", "set", "printf",
     "sudo", "doas", "run0", "cd", "pushd", "let", "test", "[", "unset",
-    "wait", "shift"}) | \
+    "wait", "shift", "sudoedit", "enable"}) | \
     frozenset(R.SHELLS) | frozenset(AWKS)
 
 

@@ -11,11 +11,15 @@ the word after it is then treated as the command, which errs towards classifying
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ._argv import MULTICALL, REWRITERS, rewrite
 from ._remote import CONTAINER_PROGRAMS, parse_remote
 from ._words import DYN, Field
 from ._wrappers import WRAPPERS, Wrapper
+
+if TYPE_CHECKING:
+    from ._flow import Flow
 
 __all__ = ["Invocation", "resolve", "program_name"]
 
@@ -107,11 +111,13 @@ class Resolution:
     code_owner: str = ""
 
 
-def resolve(fields: list[Field]) -> Resolution:
+def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
     """Follow wrappers from ``fields[0]`` to the program that runs; linear in ``len(fields)``.
 
     Returns every program on the way (wrappers first). The last invocation is the program;
     when a wrapper runs a command *string* instead (``watch 'a; b'``), ``code`` holds it.
+    ``stdin`` is what the command reads (text or DYN, with its taint): ``xargs -I R`` puts
+    each input line where ``R`` is written.
     """
     if fields:
         # Fast path: a static program that is neither a wrapper nor a container tool (the
@@ -202,6 +208,26 @@ def resolve(fields: list[Field]) -> Resolution:
             if name == "watch" and j < n:
                 break
             return Resolution(chain)
+        if name == "xargs":
+            repl = _xargs_replace(fields, start, j)
+            if repl:
+                # xargs -I R CMD R: each input line replaces R in CMD. Any R is spelled {}
+                # for the rules that splice lines into code (sh -c 'rm {}'); in the program
+                # position the line itself is the program (xargs -I{} {}).
+                if not owned:
+                    fields, owned = list(fields), True
+                for k in range(j, n):
+                    f = fields[k]
+                    if repl not in f.text:
+                        continue
+                    if k == j:
+                        given = stdin.text if stdin is not None else None
+                        line = given.strip() if given is not None and \
+                            "\n" not in given.strip() else DYN
+                        taint = f.taint | stdin.taint if stdin is not None else f.taint
+                        fields[k] = Field(f.text.replace(repl, line), f.span, taint)
+                    elif repl != "{}":
+                        fields[k] = Field(f.text.replace(repl, "{}"), f.span, f.taint)
         if (name == "watch" and "-x" not in {f.text for f in fields[i + 1:j]}) or \
                 name == "sg":
             # watch joins its operands and runs them with sh -c; so does sg GROUP CMD.
@@ -214,6 +240,25 @@ def resolve(fields: list[Field]) -> Resolution:
 
 
 _SPECIAL = MULTICALL | REWRITERS
+
+
+def _xargs_replace(fields: list[Field], start: int, end: int) -> str | None:
+    """The replacement string of ``xargs -I R`` / ``-IR`` / ``-i[R]`` / ``--replace[=R]``."""
+    repl: str | None = None
+    k = start
+    while k < end:
+        t = fields[k].text
+        if t == "-I" and k + 1 < end:
+            repl = fields[k + 1].text
+            k += 1
+        elif t.startswith("-I"):
+            repl = t[2:]
+        elif t.startswith("-i"):
+            repl = t[2:] or "{}"
+        elif t == "--replace" or t.startswith("--replace="):
+            repl = t.partition("=")[2] or "{}"
+        k += 1
+    return repl
 
 
 def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,

@@ -90,6 +90,18 @@ def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         operands = operands[1:]
     runs_input = False
     for script in scripts:
+        src = first_source(script.taint)
+        if src is not None:
+            # sed -e "$(curl u)": fetched text as a script may hold e or s///e commands.
+            run.add("shell.tainted-exec", script.span, f"{inv.name} runs fetched or decoded "
+                    "data as its script", f"{src.describe()} reaches "
+                    f"{run._desc(inv.name, inv.word.span)}")
+            continue
+        if script.text and not script.text.strip(DYN):
+            # sed -e "$x": an unknown script may hold e or s///e commands.
+            run.add("shell.dynamic-code", script.span, f"{inv.name} runs a script that is "
+                    "not known statically", None)
+            continue
         codes, pattern = sed_exec(script.text)
         runs_input = runs_input or pattern
         for code in codes:

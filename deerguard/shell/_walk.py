@@ -22,7 +22,7 @@ from . import _sinks as S
 from . import ast
 from ._arith import code_hook
 from ._assign import assign_node, assignment_word, store
-from ._checks import check_remote
+from ._checks import check_package, check_remote
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._paths import PathRules, norm_path
@@ -401,7 +401,7 @@ class Run:
 
     def invoke(self, fields: list[Field], stdin: Flow | None,
                prefix: list[tuple[str, Field]], *, record: bool = True) -> Flow:
-        res = resolve(fields)
+        res = resolve(fields, stdin)
         if prefix:
             CV.git_config_pairs(self, prefix)
         assigns = False
@@ -414,11 +414,15 @@ class Run:
                 CV.git_config_pairs(self, inv.assigns)
             if inv.name in X.CHAIN_EXTRAS:
                 X.chain_extras(self, inv, inv is not res.chain[-1])
+            if inv.name in R.PACKAGE_MANAGERS:
+                # Also runners (pnpm dlx x, uvx x) and interpreters (bun i): a finding
+                # reported again by the program's own rules is kept once.
+                check_package(self.add, inv)
             if inv.name in CONTAINER_PROGRAMS:
                 check_remote(self.add, self.cp.paths, inv, self.cwd)
             elif inv.name in CHAIN_TOOLS:
                 chain_tool(self, inv)  # strace -o "|cmd" runs a command
-            if inv.name in ("sudo", "doas", "su", "run0", "pkexec", "runuser"):
+            if inv.name in ("sudo", "sudo-rs", "doas", "su", "run0", "pkexec", "runuser"):
                 self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
                          "elevated privileges", None)
         if not prefix and not assigns:

@@ -157,6 +157,8 @@ WRAPPERS: dict[str, Wrapper] = {
     "yarn": _w(sub="exec"),
     "pnpm": _w("C", "--dir --filter", sub="exec dlx"),
     "bunx": _w("", "--bun"),
+    "pnpx": _w(),
+    "uvx": _w("p", "--from --with --python --index-url --extra-index-url"),
     "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
               "--file --impure", positional=64, sub="develop shell"),
     # Tools that run a program under observation or limits: `valgrind -q CMD`,
@@ -198,4 +200,5 @@ WRAPPERS: dict[str, Wrapper] = {
     "lckdo": _w("w", positional=1),
     "then": _w(), "do": _w(), "else": _w(),
 }
+WRAPPERS["sudo-rs"] = WRAPPERS["sudo"]  # the Rust rewrite, same options
 """Wrappers by program name; each runs the command found after its options."""
