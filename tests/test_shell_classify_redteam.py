@@ -635,3 +635,18 @@ def test_queries_temp_dirs_and_dry_runs_pass_while_changes_do_not(command: str,
 def test_runners_privilege_loader_unknown_scripts_and_xargs_replacements(
         command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("rm -rf /usr/local/bin/", Verdict.BLOCK),
+    ("rm -rf /var/lib/dpkg", Verdict.BLOCK),
+    ("rm -rf /usr/local/bin/mytool", Verdict.PASS),
+    ("rm -rf ~/../$USER", Verdict.BLOCK),
+    ("find / -exec chmod 000 {} +", Verdict.BLOCK),
+    ("find / -exec chown nobody {} +", Verdict.BLOCK),
+    ("find ~ -exec chmod 600 {} +", Verdict.PASS),
+    ("find . -exec chmod 644 {} +", Verdict.PASS),
+])
+def test_system_directories_homes_and_tree_wide_permission_changes(command: str,
+                                                                   verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

@@ -110,9 +110,12 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
     for t in targets:
         if not t.text:
             continue  # rm "" removes nothing
-        path = norm_path(t.text, cwd)
-        if path is None and recursive and t.text.startswith(("/home/", "/Users/", "/root/")) \
-                and t.text.count("/") == 2 and t.text.endswith(DYN):
+        text = t.text
+        if text.startswith("~/../") and text.count("/") == 2:
+            text = "/home/" + text[5:]  # ~/../$USER: a directory beside the home, a home
+        path = norm_path(text, cwd)
+        if path is None and recursive and text.startswith(("/home/", "/Users/", "/root/")) \
+                and text.count("/") == 2 and text.endswith(DYN):
             add("shell.recursive-delete", t.span, "recursive delete of a home directory",
                 None)
             continue
@@ -155,6 +158,7 @@ def _ancestor(text: str) -> bool:
 
 
 _FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "truncate", "wipe", "srm"})
+_SYSTEM_ROOTS = frozenset({"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/boot", "/var"})
 
 
 def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
@@ -186,11 +190,15 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
                 cmd.append(Field(f.text.replace("{}", fill), f.span, f.taint) if "{}" in f.text
                            else f)
                 j += 1
-            if critical is not None and cmd and program_name(cmd[0].text) in _FILE_DESTROYERS:
+            tool = program_name(cmd[0].text) if cmd else ""
+            if critical is not None and tool in _FILE_DESTROYERS:
                 # find walks the whole tree: rm -f (or shred) on each file it finds is a
                 # recursive delete of the root even without -r.
                 add("shell.recursive-delete", cmd[0].span, f"find runs {cmd[0].text} on "
                     f"everything under {critical}", None)
+            elif critical in _SYSTEM_ROOTS and tool in ("chmod", "chown", "chgrp"):
+                add("shell.system-write", cmd[0].span, f"find runs {tool} on every file under "
+                    f"{critical}", None)
             if cmd:
                 subs.append(cmd)
             i = j

@@ -203,6 +203,9 @@ CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", 
                     "/lib64", "/libx32", "/media", "/mnt", "/opt", "/proc", "/root", "/run",
                     "/sbin", "/srv", "/sys", "/usr", "/var", "/usr/bin", "/usr/lib",
                     "/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log",
+                    "/usr/local/bin", "/usr/local/sbin", "/usr/local/lib", "/usr/libexec",
+                    "/usr/include", "/var/lib/dpkg", "/var/lib/rpm", "/var/lib/apt",
+                    "/etc/ssl", "/var/spool",
                     "/System", "/Users", "/Library", "/Applications", "/private")
 
 SENSITIVE_READ_GLOBS = (
