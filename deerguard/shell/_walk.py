@@ -407,11 +407,13 @@ class Run:
         assigns = False
         for inv in res.chain:
             self.policy_check(inv, record=record)
-            for name, value in inv.assigns:
-                self.check_assignment(name, value, value.span)
-                assigns = True
             if inv.assigns:
+                for name, value in inv.assigns:
+                    self.check_assignment(name, value, value.span)
+                assigns = True
                 CV.git_config_pairs(self, inv.assigns)
+            if inv.name not in _CHAIN_CHECKED:
+                continue  # most programs: none of the checks below names them
             if inv.name in X.CHAIN_EXTRAS:
                 X.chain_extras(self, inv, inv is not res.chain[-1])
             if inv.name in R.PACKAGE_MANAGERS:
@@ -422,10 +424,13 @@ class Run:
                 check_remote(self.add, self.cp.paths, inv, self.cwd)
             elif inv.name in CHAIN_TOOLS:
                 chain_tool(self, inv)  # strace -o "|cmd" runs a command
-            if inv.name in ("sudo", "sudo-rs", "doas", "su", "run0", "pkexec", "runuser"):
+            if inv.name in _PRIVILEGED:
                 self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
                          "elevated privileges", None)
         if not prefix and not assigns:
+            last = res.chain[-1]
+            if res.code is None and not last.from_stdin:
+                return P.program(self, last, stdin)  # the common case, without _dispatch
             return self._dispatch(res, stdin)
         scoped = [*prefix, *(a for inv in res.chain for a in inv.assigns)]
         # x=rm f, env x=rm bash -c '$x': the command (function, child shell) sees them.
@@ -511,6 +516,12 @@ class Run:
     def call_function(self, fn: ast.FunctionDef, args: list[Field],
                       stdin: Flow | None = None) -> Flow:
         return P.call_function(self, fn, args, stdin)
+
+
+_PRIVILEGED = frozenset({"sudo", "sudo-rs", "doas", "su", "run0", "pkexec", "runuser"})
+# Every name a check in Run.invoke's loop looks for (one lookup skips them all).
+_CHAIN_CHECKED = frozenset(X.CHAIN_EXTRAS) | frozenset(R.PACKAGE_MANAGERS) | \
+    frozenset(CONTAINER_PROGRAMS) | frozenset(CHAIN_TOOLS) | _PRIVILEGED
 
 
 def _project_file(text: str, cwd: str | None, paths: PathRules) -> bool:
