@@ -239,10 +239,18 @@ def _short_values(t: str, nxt: str | None, value_letters: frozenset[str]
     return out, False
 
 
-def _curl_target(texts: list[str], remote: str) -> str | None:
+def _download_options(texts: list[str], long_keys: tuple[str, str], flags: frozenset[str],
+                      value_letters: frozenset[str], letters: tuple[str, str]
+                      ) -> tuple[str | None, str | None, bool, list[str]]:
+    """Scan curl/wget options: (output file, output directory, remote-name flag, operands).
+
+    ``long_keys`` are the long options for the file and the directory (``--output``,
+    ``--output-dir``), ``letters`` the short ones (``o``, none for curl's directory). The
+    first output file wins (as both tools do); a later directory replaces an earlier one.
+    """
     out: str | None = None
-    remote_name = False
     out_dir: str | None = None
+    remote_name = False
     operands: list[str] = []
     skip = False
     for index, t in enumerate(texts):
@@ -252,27 +260,34 @@ def _curl_target(texts: list[str], remote: str) -> str | None:
         nxt = texts[index + 1] if index + 1 < len(texts) else None
         if t.startswith("--"):
             key, eq, given = t.partition("=")
-            if key in ("--output", "--output-dir"):
+            if key in long_keys:
                 val = given if eq else nxt
                 skip = not eq
-                if val is None:
-                    continue
-                if key == "--output":
+                if val is not None and key == long_keys[0]:
                     out = out if out is not None else val
-                else:
+                elif val is not None:
                     out_dir = val
-            elif key in ("--remote-name", "--remote-name-all"):
+            elif key in flags:
                 remote_name = True
             continue
         if not t.startswith("-") or len(t) < 2:
             operands.append(t)  # a URL (curl takes host/path without a scheme too)
             continue
-        pairs, skip = _short_values(t, nxt, _CURL_VALUE)
+        pairs, skip = _short_values(t, nxt, value_letters)
         for letter, value in pairs:
-            if letter == "O":
-                remote_name = True
-            elif letter == "o" and value is not None and out is None:
+            if letter == "O" and value is None:
+                remote_name = True  # curl -O (wget's -O takes a file, handled below)
+            elif letter == letters[0] and value is not None and out is None:
                 out = value
+            elif letter == letters[1] and value is not None:
+                out_dir = value
+    return out, out_dir, remote_name, operands
+
+
+def _curl_target(texts: list[str], remote: str) -> str | None:
+    out, out_dir, remote_name, operands = _download_options(
+        texts, ("--output", "--output-dir"), frozenset({"--remote-name", "--remote-name-all"}),
+        _CURL_VALUE, ("o", ""))
     if out is not None:
         if out == "-":
             return None
@@ -286,34 +301,9 @@ def _curl_target(texts: list[str], remote: str) -> str | None:
 
 
 def _wget_target(texts: list[str], remote: str) -> str | None:
-    out: str | None = None
-    prefix: str | None = None
-    skip = False
-    for index, t in enumerate(texts):
-        if skip:
-            skip = False
-            continue
-        nxt = texts[index + 1] if index + 1 < len(texts) else None
-        if t.startswith("--"):
-            key, eq, given = t.partition("=")
-            if key in ("--output-document", "--directory-prefix"):
-                val = given if eq else nxt
-                skip = not eq
-                if val is None:
-                    continue
-                if key == "--output-document":
-                    out = out if out is not None else val
-                else:
-                    prefix = val
-            continue
-        if not t.startswith("-") or len(t) < 2:
-            continue
-        pairs, skip = _short_values(t, nxt, _WGET_VALUE)
-        for letter, value in pairs:
-            if letter == "O" and value is not None and out is None:
-                out = value
-            elif letter == "P" and value is not None:
-                prefix = value
+    out, prefix, _, _ = _download_options(
+        texts, ("--output-document", "--directory-prefix"), frozenset(), _WGET_VALUE,
+        ("O", "P"))
     if out is not None:
         return None if out == "-" else out
     return remote if prefix is None else prefix.rstrip("/") + "/" + remote
