@@ -239,8 +239,7 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name in R.DATA_COMMANDS:
         return _echo(inv)
     secret = check_args(run.add, run.cp.paths, name,
-                        _path_args(inv, config="--kubeconfig" in run.source or
-                                   "--homedir" in run.source), run.cwd)
+                        _path_args(inv, config=run.config_options), run.cwd)
     return _output(run, inv, stdin, secret)
 
 

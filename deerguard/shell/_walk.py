@@ -103,10 +103,14 @@ class Run:
                  "active", "files", "cwd", "cond", "code_depth", "node_depth", "too_deep",
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
-                 "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals")
+                 "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
+                 "config_options")
 
     def __init__(self, source: str, compiled: _Compiled) -> None:
         self.source = source
+        # Whether the text names a tool's own config option at all (--kubeconfig, --homedir):
+        # read once here, not per command (that would be quadratic in the input).
+        self.config_options = "--kubeconfig" in source or "--homedir" in source
         self.cp = compiled
         self.findings: list[Finding] = []
         self.seen: set[tuple[str, int, int]] = set()
