@@ -650,3 +650,16 @@ def test_runners_privilege_loader_unknown_scripts_and_xargs_replacements(
 def test_system_directories_homes_and_tree_wide_permission_changes(command: str,
                                                                    verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("py -m pip install x", Verdict.WARN),
+    ("py -c 'import os; os.system(\"rm -rf /\")'", Verdict.BLOCK),
+    ('py -3 -c "print(1)"', Verdict.PASS),
+    ("deno install -g x", Verdict.WARN),
+    ("deno run main.ts", Verdict.PASS),
+    ("nix-env -iA nixpkgs.hello", Verdict.WARN),
+    ("nix-env -q", Verdict.PASS),
+])
+def test_more_launchers_and_package_managers(command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

@@ -108,7 +108,7 @@ INTERPRETER_ARG_FLAGS = _fs("-m", "-W", "-X", "-I", "-r", "--require", "-M", "-x
 INTERPRETER_ALIASES: MappingProxyType[str, str] = MappingProxyType({
     "nodejs": "node", "powershell": "pwsh", "perl5": "perl", "python2": "python",
     "python3": "python", "pypy": "python", "pypy3": "python", "php8": "php", "php7": "php",
-    "luajit": "lua", "irb": "ruby",
+    "luajit": "lua", "irb": "ruby", "py": "python", "py3": "python",
 })
 
 FETCHERS = _fs("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "fetch", "http",
@@ -157,6 +157,8 @@ PACKAGE_MANAGERS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
     "cpan": _fs("*"),
     "cpanm": _fs("*"),
     "luarocks": _fs("install", "remove"),
+    "deno": _fs("install", "add", "uninstall", "remove"),
+    "nix-env": _fs("-i", "-iA", "--install", "-e", "--uninstall", "-u", "--upgrade"),
     "apt": _fs("install", "reinstall", "remove", "purge", "upgrade", "full-upgrade",
                "dist-upgrade", "autoremove"),
     "apt-get": _fs("install", "reinstall", "remove", "purge", "upgrade", "dist-upgrade",
