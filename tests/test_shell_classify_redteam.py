@@ -663,3 +663,17 @@ def test_system_directories_homes_and_tree_wide_permission_changes(command: str,
 ])
 def test_more_launchers_and_package_managers(command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("nix profile install nixpkgs#x", Verdict.WARN),
+    ("nix profile list", Verdict.PASS),
+    ("nix build .#x", Verdict.PASS),
+    ("dotnet tool install -g x", Verdict.WARN),
+    ("dotnet add package Newtonsoft.Json", Verdict.WARN),
+    ("dotnet tool list", Verdict.PASS),
+    ("dotnet add reference ../x.csproj", Verdict.PASS),
+    ("dotnet test", Verdict.PASS),
+])
+def test_package_changes_behind_a_subcommand_group_warn(command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

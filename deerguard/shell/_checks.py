@@ -318,6 +318,11 @@ def _inplace_files(args: list[Field]) -> list[Field]:
 
 
 _UV_PIP_CHANGES = frozenset({"install", "uninstall", "sync"})
+_NESTED_SUBS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "nix": (frozenset({"profile"}), frozenset({"install", "add", "remove", "upgrade"})),
+    "dotnet": (frozenset({"tool", "add", "workload"}),
+               frozenset({"install", "update", "uninstall", "package", "restore"})),
+}
 _DRY_RUN = frozenset({"--dry-run", "--dryrun", "--simulate", "--just-print", "--no-act",
                       "--recon", "--package-lock-only"})
 
@@ -337,6 +342,15 @@ def check_package(add: Add, inv: Invocation) -> None:
             f.text in ("--version", "-v", "--help", "-h") for f in args):
         add("shell.package-install", inv.word.span, "yarn with no command installs the "
             "project's dependencies", None)
+        return
+    if name in _NESTED_SUBS:
+        # nix profile install, dotnet tool install, dotnet add package: a subcommand group.
+        group, changes = _NESTED_SUBS[name]
+        operands = [f for f in args if not f.text.startswith("-")]
+        if len(operands) > 1 and operands[0].text in group and operands[1].text in changes:
+            add("shell.package-install", (inv.word.span[0], operands[1].span[1]),
+                f"{inv.name} {operands[0].text} {operands[1].text} changes installed packages",
+                None)
         return
     if name == "uv":
         operands = [f for f in args if not f.text.startswith("-")]

@@ -158,6 +158,8 @@ PACKAGE_MANAGERS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
     "cpanm": _fs("*"),
     "luarocks": _fs("install", "remove"),
     "deno": _fs("install", "add", "uninstall", "remove"),
+    "nix": _fs("profile"),  # nix profile install|remove|upgrade (see _checks)
+    "dotnet": _fs("tool", "add", "workload"),  # dotnet tool install, dotnet add package
     "apt": _fs("install", "reinstall", "remove", "purge", "upgrade", "full-upgrade",
                "dist-upgrade", "autoremove"),
     "apt-get": _fs("install", "reinstall", "remove", "purge", "upgrade", "dist-upgrade",
