@@ -87,7 +87,7 @@ def test_ssh_remote_command_findings_point_into_the_command() -> None:
     "ssh host 'ls -la'",
     "kubectl exec -it pod -- bash",
     "kubectl get pods -o wide",
-    "docker exec -i db psql -c 'drop table x'",
+    "docker exec -i db psql -c 'select count(*) from x'",
 ])
 def test_everyday_remote_and_container_use_passes(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS
@@ -677,3 +677,39 @@ def test_more_launchers_and_package_managers(command: str, verdict: Verdict) -> 
 ])
 def test_package_changes_behind_a_subcommand_group_warn(command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize("command", [
+    "terraform destroy -auto-approve",
+    "tofu apply -destroy",
+    "pulumi destroy --yes",
+    "kubectl delete ns staging",
+    "kubectl delete pods --all -n x",
+    "aws s3 rm s3://b/prefix --recursive",
+    "aws s3 rb s3://b --force",
+    "aws rds delete-db-instance --db-instance-identifier prod",
+    "gsutil rm -r gs://b",
+    "az group delete -n rg --yes",
+    "dropdb prod",
+    "psql -c 'DROP DATABASE prod'",
+    'mysql -e "drop   table users"',
+    "sqlite3 app.db 'DROP TABLE users'",
+    "docker system prune -af",
+    "docker volume prune -f",
+    "redis-cli FLUSHALL",
+    "docker exec -i db psql -c 'drop table x'",
+])
+def test_destroying_cloud_cluster_and_database_resources_warns(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN
+    assert "shell.resource-destroy" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "terraform plan", "terraform apply", "kubectl delete pod web-1", "kubectl get ns",
+    "aws s3 cp x s3://b/x", "aws s3 rm s3://b/x", "psql -c 'select 1'",
+    "sqlite3 app.db '.tables'", "docker system prune -f", "docker rm -f web",
+    "helm uninstall web",
+])
+def test_routine_resource_commands_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS

@@ -15,6 +15,7 @@ from . import ast
 from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
+from ._destroy import DESTROYERS, resource_destroy
 from ._embedded import decode_escapes, embedded_code
 from ._extras import PLAIN_EXTRAS, plain_extras
 from ._files import (
@@ -236,6 +237,10 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         run.run_code(code, f"{name} option", inv.word.span, None, positional=[])
     if name in PLAIN_EXTRAS:
         plain_extras(run, inv)
+    if name in DESTROYERS:
+        what = resource_destroy(inv)
+        if what is not None:
+            run.add("shell.resource-destroy", inv.word.span, what, None)
     if name in R.DATA_COMMANDS:
         return _echo(inv)
     secret = check_args(run.add, run.cp.paths, name,

@@ -1,0 +1,83 @@
+"""Commands that destroy cloud, cluster, container or database resources (warn band).
+
+Deleting a Terraform stack, a Kubernetes namespace, a bucket or a database is not a danger to
+the machine the agent runs on, so none of the block rules covers it, but it is what users fear
+most from an agent holding credentials: ``shell.resource-destroy`` warns so a human looks
+first. Routine deletions (one pod, one container, one image, ``helm uninstall``) pass.
+"""
+
+from __future__ import annotations
+
+from ._resolve import Invocation
+from ._words import Field
+
+__all__ = ["DESTROYERS", "resource_destroy"]
+
+_SQL_DROP = ("drop database", "drop schema", "drop table", "truncate table", "drop owned")
+_SQL_CLIENTS = {"psql": ("-c", "--command"), "mysql": ("-e", "--execute"),
+                "mariadb": ("-e", "--execute"), "sqlite3": (), "cockroach": ("-e", "--execute"),
+                "clickhouse-client": ("-q", "--query")}
+DESTROYERS = frozenset({"terraform", "tofu", "terragrunt", "pulumi", "cdk", "kubectl", "oc",
+                        "aws", "gsutil", "gcloud", "az", "dropdb", "docker", "podman",
+                        "mongosh", "mongo", "redis-cli", *_SQL_CLIENTS})
+
+
+def _operands(args: list[Field]) -> list[str]:
+    return [f.text for f in args if not f.text.startswith("-")]
+
+
+def resource_destroy(inv: Invocation) -> str | None:
+    """What ``inv`` destroys (for the finding's message), or None."""
+    name = inv.name
+    texts = [f.text for f in inv.args]
+    ops = _operands(inv.args)
+    if name in ("terraform", "tofu", "terragrunt"):
+        if ops[:1] == ["destroy"] or (ops[:1] == ["apply"] and "-destroy" in texts):
+            return "destroys every resource of the Terraform state"
+    elif name in ("pulumi", "cdk") and ops[:1] == ["destroy"]:
+        return f"{name} destroy deletes the stack's resources"
+    elif name in ("kubectl", "oc") and ops[:1] == ["delete"]:
+        kinds = {k for op in ops[1:2] for k in op.lower().split(",")}
+        if "--all" in texts or "-A" in texts or "--all-namespaces" in texts or \
+                kinds & {"namespace", "namespaces", "ns", "pv", "pvc", "persistentvolume",
+                         "persistentvolumeclaim", "node", "nodes", "crd", "crds"}:
+            return f"{name} delete removes namespaces, volumes, nodes or everything of a kind"
+    elif name == "aws" and len(ops) >= 2 and ops[0] == "s3":
+        if ops[1] == "rb" or (ops[1] == "rm" and "--recursive" in texts):
+            return "aws s3 deletes a bucket or everything under a prefix"
+    elif name == "aws" and len(ops) >= 2 and ops[1].startswith(("delete-db", "delete-table",
+                                                                "delete-stack",
+                                                                "delete-cluster")):
+        return f"aws {ops[0]} {ops[1]} deletes a database, table, stack or cluster"
+    elif name == "gsutil" and ops[:1] in (["rm"], ["rb"]) and (
+            ops[0] == "rb" or any(t in ("-r", "-R", "-a") for t in texts)):
+        return "gsutil deletes a bucket or objects recursively"
+    elif name == "gcloud" and "delete" in ops and ops[:1] in (["projects"], ["sql"],
+                                                               ["container"]):
+        return "gcloud deletes a project, database or cluster"
+    elif name == "az" and ops[:2] == ["group", "delete"]:
+        return "az group delete removes a resource group and everything in it"
+    elif name == "dropdb":
+        return "dropdb deletes a database"
+    elif name in ("docker", "podman") and (
+            (ops[:2] == ["system", "prune"] and any(
+                t in ("--all", "--volumes") or (t[:1] == "-" and t[1:2] != "-" and "a" in t)
+                for t in texts)) or
+            ops[:2] in (["volume", "prune"], ["volume", "rm"])):
+        return f"{name} deletes volumes or every unused image and volume"
+    elif name in ("mongosh", "mongo") and any("dropdatabase" in t.lower() for t in texts):
+        return f"{name} drops a database"
+    elif name == "redis-cli" and any(t.lower() in ("flushall", "flushdb") for t in texts):
+        return "redis-cli deletes every key"
+    elif name in _SQL_CLIENTS:
+        flags = _SQL_CLIENTS[name]
+        for k, t in enumerate(texts):
+            sql = t
+            if t in flags and k + 1 < len(texts):
+                sql = texts[k + 1]
+            elif not (name == "sqlite3" and k > 0) and not any(
+                    t.startswith(flag + "=") for flag in flags if flag.startswith("--")):
+                continue
+            if any(d in " ".join(sql.lower().split()) for d in _SQL_DROP):
+                return f"{name} runs SQL that drops or truncates a database, schema or table"
+    return None
