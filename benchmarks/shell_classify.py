@@ -85,7 +85,15 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "find-exec": lambda n: _rep("-exec rm {} ; ", n, head="find / "),
     "python-c": lambda n: _rep("os.system(\"ls\");", n, head="python3 -c '", tail="'"),
     "garbage": lambda n: _rep("\x00\\'\"`$({[<|&;>]})\n#~!", n),
+    # Many variables, then many subshells: each subshell's scope must cost its own writes,
+    # not a copy of every variable (that was quadratic).
+    "vars-then-pipes": lambda n: _rep("cat f | ", n, head=_vars(n // 2), tail="cat f"),
+    "vars-then-substs": lambda n: _rep("$(true) ", n, head=_vars(n // 2) + "echo "),
 }
+
+
+def _vars(n: int) -> str:
+    return "".join(f"v{i}=a; " for i in range(n // 9))
 
 
 def _nested_bash(n: int) -> str:

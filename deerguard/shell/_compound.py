@@ -27,11 +27,11 @@ __all__ = ["compound"]
 
 def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
     if isinstance(cmd, ast.Subshell):
-        saved = dict(run.env)
-        out = run.body(cmd.body, stdin)
-        run.env.clear()
-        run.env.update(saved)
-        return out
+        mark = run.env.checkpoint()
+        try:
+            return run.body(cmd.body, stdin)
+        finally:
+            run.env.rollback(mark)  # a subshell's assignments do not leak out
     if isinstance(cmd, ast.BraceGroup):
         return run.body(cmd.body, stdin)
     if isinstance(cmd, ast.If):

@@ -474,7 +474,7 @@ def call_function(run: Run, fn: object, args: list[Field], stdin: Flow | None = 
     run.env["@"] = Var(items=tuple(f.text for f in args))
     run.active.append(fn.name)
     run.locals.append({})
-    entry = (run.env_version, dict(run.env))
+    entry = (run.env_version, run.env.checkpoint())
     try:
         return run.command(fn.body, stdin)
     finally:
@@ -485,10 +485,11 @@ def call_function(run: Run, fn: object, args: list[Field], stdin: Flow | None = 
                 run.env.pop(k, None)
             else:
                 run.env[k] = old
+        same = run.env.release(entry[1])  # keeps the call's global writes
         if scope:
             # Only locals changed: the state is the caller's again, and so is its version
             # (calls memoized on it stay linear).
-            run.env_version = entry[0] if run.env == entry[1] else run.env_version + 1
+            run.env_version = entry[0] if same else run.env_version + 1
         for k, v in saved.items():
             if v is None:
                 run.env.pop(k, None)

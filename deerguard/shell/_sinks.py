@@ -278,7 +278,7 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
     dyn_text = text.replace(DYN, "$" + _DYN_VAR) if DYN in text else text
     script = parse(dyn_text)
     run.keep.append(script)  # caches key on node ids: keep nodes alive so ids never recur
-    saved = None if shared_env else dict(run.env)
+    mark = None if shared_env else run.env.checkpoint()
     run.env[_DYN_VAR] = Var(alts=(DYN,), taint=code.taint)
     if not shared_env:
         for index, f in enumerate(positional):
@@ -298,9 +298,8 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
     finally:
         run.code_depth -= 1
         run.pop_frame()
-        if saved is not None:
-            run.env.clear()
-            run.env.update(saved)
+        if mark is not None:
+            run.env.rollback(mark)
     return out
 
 

@@ -23,6 +23,7 @@ from . import ast
 from ._arith import code_hook
 from ._assign import assign_node, assignment_word, store
 from ._checks import check_package, check_remote
+from ._env import Env
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._paths import PathRules, norm_path
@@ -115,7 +116,7 @@ class Run:
         self.findings: list[Finding] = []
         self.seen: set[tuple[str, int, int]] = set()
         self.commands: list[str] = []
-        self.env: dict[str, Var] = {}
+        self.env = Env()
         self.funcs: dict[str, ast.FunctionDef] = {}
         self.called: set[str] = set()
         self.active: list[str] = []
@@ -216,13 +217,14 @@ class Run:
         if hit is None and not node.body:
             hit = self.subst_cache[key] = (NO_TAINT, "")  # $() is empty: r$()m is rm
         if hit is None:
-            saved_env = dict(self.env)
+            mark = self.env.checkpoint()
             stdin = self.stdin_now  # $(cat) reads the stdin of the shell expanding it
-            out = RD.subst_read(self, node.body) or self.body(node.body, stdin)
+            try:
+                out = RD.subst_read(self, node.body) or self.body(node.body, stdin)
+            finally:
+                # A substitution runs in a subshell: its assignments do not leak out.
+                self.env.rollback(mark)
             self.stdin_now = stdin
-            # A substitution runs in a subshell: its assignments do not leak out.
-            self.env.clear()
-            self.env.update(saved_env)
             hit = (out.taint, out.text)
             self.subst_cache[key] = hit
         return hit
@@ -264,10 +266,11 @@ class Run:
         for st in statements:
             if st.terminator == "&":
                 # cmd &: a subshell, whose assignments do not reach the script.
-                saved = dict(self.env)
-                out = _union(out, command(st.command, stdin))
-                self.env.clear()
-                self.env.update(saved)
+                mark = self.env.checkpoint()
+                try:
+                    out = _union(out, command(st.command, stdin))
+                finally:
+                    self.env.rollback(mark)
             else:
                 out = _union(out, command(st.command, stdin))
         return out
@@ -307,10 +310,11 @@ class Run:
             for index, sub in enumerate(cmd.commands):
                 if index < last:
                     # Each element runs in a subshell: x=ls | true leaves x alone.
-                    saved = dict(self.env)
-                    out = self.command(sub, flow)
-                    self.env.clear()
-                    self.env.update(saved)
+                    mark = self.env.checkpoint()
+                    try:
+                        out = self.command(sub, flow)
+                    finally:
+                        self.env.rollback(mark)
                 else:
                     # The last one too, unless shopt -s lastpipe: either may hold.
                     self.cond += last > 0
