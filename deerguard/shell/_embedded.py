@@ -14,7 +14,7 @@ from __future__ import annotations
 from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["decode_escapes", "embedded_code", "git_exec_key"]
+__all__ = ["GIT_GLOBAL_ARG", "decode_escapes", "embedded_code", "git_exec_key", "git_sub_index"]
 
 # git config keys whose value is a command line run by a shell.
 _GIT_EXEC_KEYS = ("core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
@@ -61,7 +61,7 @@ def embedded_code(inv: Invocation) -> list[Field]:
 
     if name == "tmux":
         return _tmux(args)
-    git_sub = _git_sub_index(args) if name == "git" else 0
+    git_sub = git_sub_index(args) if name == "git" else 0
     for index, f in enumerate(args):
         t = f.text
         nxt = args[index + 1] if index + 1 < len(args) else None
@@ -126,12 +126,16 @@ def embedded_code(inv: Invocation) -> list[Field]:
     return out
 
 
-def _git_sub_index(args: list[Field]) -> int:
+# git's global options that take the next word as their value.
+GIT_GLOBAL_ARG = frozenset({"-c", "-C", "--git-dir", "--work-tree", "--namespace",
+                             "--config-env"})
+
+
+def git_sub_index(args: list[Field]) -> int:
     """Index of git's subcommand (after its global options), or len(args)."""
     i = 0
     while i < len(args) and args[i].text.startswith("-"):
-        i += 2 if args[i].text in ("-c", "-C", "--git-dir", "--work-tree", "--namespace") \
-            else 1
+        i += 2 if args[i].text in GIT_GLOBAL_ARG else 1
     return i
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._embedded import git_exec_key
+from ._embedded import GIT_GLOBAL_ARG, git_exec_key
+from ._embedded import git_sub_index as _subcommand
 from ._resolve import Invocation
 from ._words import Field
 
@@ -25,17 +26,8 @@ Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 # one runs no program of the agent's choosing.
 _GIT_CREDENTIAL_HELPERS = frozenset({"store", "cache", "osxkeychain", "manager", "manager-core",
                                      "libsecret", "wincred", ""})
-_GLOBAL_ARG = frozenset({"-c", "-C", "--git-dir", "--work-tree", "--namespace",
-                         "--config-env"})
 # Pathspecs that name the whole working tree.
 _WHOLE_TREE = frozenset({".", "./", ":/", ":/.", "*", ":(top)", ":(glob)**", "/"})
-
-
-def _subcommand(args: list[Field]) -> int:
-    i = 0
-    while i < len(args) and args[i].text.startswith("-"):
-        i += 2 if args[i].text in _GLOBAL_ARG else 1
-    return i
 
 
 def _short(t: str, letters: str) -> bool:
@@ -52,7 +44,7 @@ def check_git(add: Add, inv: Invocation) -> None:
             add("shell.git-config-exec", args[i].span,
                 "git -c sets config that can run programs (core.pager, core.sshCommand...)",
                 None)
-        i += 2 if t in _GLOBAL_ARG else 1
+        i += 2 if t in GIT_GLOBAL_ARG else 1
     if i >= len(args):
         return
     sub = args[i].text
