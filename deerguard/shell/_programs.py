@@ -27,6 +27,7 @@ from ._files import (
     track_writes,
 )
 from ._flow import EMPTY, Flow
+from ._hookvars import hook_files
 from ._lexer import DECL_ARRAY_RE
 from ._paths import candidate_paths, norm_path
 from ._printf import printf_format
@@ -106,6 +107,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         text = run.file_text.get(path or "")
         if text is not None:
             run.run_code(Field(text, word.span), word.text, word.span, stdin, positional=[])
+    if run.files:
+        hook_files(run, name, word.span)  # NODE_OPTIONS=-r FILE set before FILE was fetched
     if name in run.aliases and not inv.wrappers:
         body = run.aliases[name] + " " + " ".join(f.text for f in inv.args)
         run.run_code(Field(body, word.span), f"alias {name}", word.span, stdin, positional=[],

@@ -58,6 +58,9 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.persistence", _B, "writes shell startup files, ssh keys, sudoers or cron"),
     Rule("shell.system-write", _B, "writes to /etc or to system binaries"),
     Rule("shell.loader-hijack", _B, "sets LD_PRELOAD or LD_LIBRARY_PATH"),
+    Rule("shell.interpreter-hook", _W, "an environment variable makes an interpreter load a "
+         "file's code first (NODE_OPTIONS=--require, RUBYOPT=-r, PERL5OPT=-M, "
+         "JAVA_TOOL_OPTIONS=-javaagent, PYTHONSTARTUP) or opens a debugger to the network"),
     Rule("shell.package-install", _W, "installs or removes packages"),
     Rule("shell.privilege", _W, "runs with elevated privileges (sudo, su, doas)"),
     Rule("shell.path-change", _W, "changes PATH"),

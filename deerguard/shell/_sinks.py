@@ -24,6 +24,7 @@ from ._code import (
 )
 from ._files import file_taint
 from ._flow import Flow
+from ._hookvars import hook_options
 from ._interp import (
     awk_assigns,
     awk_dynamic_pipe,
@@ -405,6 +406,8 @@ def _cluster_code(t: str, family: str, flags: frozenset[str]) -> str | None:
 def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: str) -> Flow:
     flags = R.INTERPRETER_CODE_FLAGS.get(family, frozenset())
     args = inv.args
+    if run.files:
+        hook_options(run, family, args, inv.word.span)  # node -r FILE: FILE's code runs
     i = 0
     while i < len(args):
         f = args[i]

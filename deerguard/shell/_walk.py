@@ -15,6 +15,7 @@ from .._result import Finding, Span, Verdict
 from . import _codevars as CV
 from . import _compound as C
 from . import _extras as X
+from . import _hookvars as HV
 from . import _programs as P
 from . import _redirect as RD
 from . import _rules as R
@@ -363,6 +364,8 @@ class Run:
                      "command name runs", None)
         elif name in CV.CMD_VARS or name.startswith(CV.CMD_VAR_PREFIXES):
             CV.command_variable(self, name, value, span)
+        elif name in HV.HOOK_VARS:
+            HV.hook_variable(self, name, value, span)
         elif name in _CODE_VARS and value.text:
             if name not in ("PS0", "PS1", "PS2"):
                 self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
