@@ -713,3 +713,55 @@ def test_destroying_cloud_cluster_and_database_resources_warns(command: str) -> 
 ])
 def test_routine_resource_commands_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("command", [
+    "psql <<EOF\nDROP DATABASE prod;\nEOF",
+    "psql -d app <<'SQL'\n  drop\n  table users;\nSQL",
+    "echo 'TRUNCATE TABLE logs' | mysql app",
+    "mysql app <<< 'DROP SCHEMA s'",
+    "printf 'drop owned by bob' | psql",
+    "cat > /tmp/d.sql <<'EOF'\ndrop   table users;\nEOF\npsql -d app -f /tmp/d.sql",
+    "echo 'DROP TABLE t;' > x.sql && psql --file=x.sql",
+    "echo FLUSHALL | redis-cli",
+    "printf 'db.dropDatabase()' > /tmp/x.js; mongosh /tmp/x.js",
+])
+def test_destroying_sql_read_from_stdin_or_a_script_file_warns(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.to_dict()
+    assert "shell.resource-destroy" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "psql <<EOF\nSELECT * FROM users;\nEOF",
+    "echo 'select 1' | mysql",
+    "psql -f migrations/001.sql",
+    "sqlite3 app.db < schema.sql",
+    "echo 'SELECT drop_count FROM stats' | psql",
+    "echo 'KEYS *' | redis-cli",
+])
+def test_reading_sql_that_destroys_nothing_passes(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command", [
+    "Rscript -e 'install.packages(\"x\")'",
+    "R -e 'remotes::install_github(\"a/b\")'",
+    "Rscript -e 'BiocManager::install(\"DESeq2\")'",
+    "R --vanilla <<'EOF'\ninstall.packages('x')\nEOF",
+    "julia -e 'using Pkg; Pkg.add(\"X\")'",
+    "python3 -c 'import pip; pip.main([\"install\", \"x\"])'",
+    "ruby -e 'Gem.install(\"x\")'",
+])
+def test_package_installs_from_interpreter_code_warn(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.to_dict()
+    assert "shell.package-install" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "Rscript -e 'library(x); print(1)'", "Rscript analysis.R", "julia -e 'println(1)'",
+    "python3 -c 'import pip; print(pip.__version__)'", "R -e 'installed.packages()'",
+])
+def test_interpreter_code_that_installs_nothing_passes(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()

@@ -8,6 +8,9 @@ first. Routine deletions (one pod, one container, one image, ``helm uninstall``)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import Field
 
@@ -26,8 +29,59 @@ def _operands(args: list[Field]) -> list[str]:
     return [f.text for f in args if not f.text.startswith("-")]
 
 
-def resource_destroy(inv: Invocation) -> str | None:
-    """What ``inv`` destroys (for the finding's message), or None."""
+def resource_destroy(inv: Invocation, stdin_text: str | None = None,
+                     file_text: Mapping[str, str] | None = None, cwd: str | None = None
+                     ) -> str | None:
+    """What ``inv`` destroys (for the finding's message), or None. ``stdin_text`` is the
+    statically known text it reads (a heredoc, ``echo SQL |``, a file written earlier);
+    ``file_text`` maps paths written in the same command to their known text, for script
+    options (``psql -f drop.sql``)."""
+    what = _by_arguments(inv)
+    if what is None and inv.name in _SCRIPT_READERS:
+        scripts = [stdin_text] if stdin_text else []
+        if file_text:
+            scripts += [text for path in _script_files(inv, cwd)
+                        if (text := file_text.get(path)) is not None]
+        for text in scripts:
+            what = _destroying_script(inv.name, text)
+            if what is not None:
+                break
+    return what
+
+
+# Clients that run statements read from stdin, and their options naming a script file.
+_SCRIPT_READERS = {"psql": ("-f", "--file"), "mysql": (), "mariadb": (), "sqlite3": (),
+                   "cockroach": (), "clickhouse-client": ("--queries-file",),
+                   "mongosh": ("--file", "-f"), "mongo": (), "redis-cli": ()}
+
+
+def _script_files(inv: Invocation, cwd: str | None) -> list[str]:
+    flags = _SCRIPT_READERS[inv.name]
+    texts = [f.text for f in inv.args]
+    names: list[str] = []
+    for k, t in enumerate(texts):
+        if t in flags and k + 1 < len(texts):
+            names.append(texts[k + 1])
+        elif t.startswith("--") and t.partition("=")[0] in flags:
+            names.append(t.partition("=")[2])
+        elif inv.name in ("mongosh", "mongo") and t.endswith(".js") and not t.startswith("-"):
+            names.append(t)  # mongosh [db] script.js
+    return [p for n in names if (p := norm_path(n, cwd)) is not None]
+
+
+def _destroying_script(name: str, text: str) -> str | None:
+    low = " ".join(text.lower().split())
+    if name in ("mongosh", "mongo"):
+        return f"{name} drops a database" if "dropdatabase" in low else None
+    if name == "redis-cli":
+        words = set(low.split())
+        return "redis-cli deletes every key" if words & {"flushall", "flushdb"} else None
+    if any(d in low for d in _SQL_DROP):
+        return f"{name} runs SQL that drops or truncates a database, schema or table"
+    return None
+
+
+def _by_arguments(inv: Invocation) -> str | None:
     name = inv.name
     texts = [f.text for f in inv.args]
     ops = _operands(inv.args)

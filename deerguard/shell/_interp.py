@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ._words import DYN, Field
 
-__all__ = ["awk_assigns", "awk_dynamic_pipe", "constant_commands", "deletes_home", "requote",
-           "socket_shell", "string_constants"]
+__all__ = ["awk_assigns", "awk_dynamic_pipe", "constant_commands", "deletes_home",
+           "package_install_call", "requote", "socket_shell", "string_constants"]
 
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _PERL_OPS = ("qq", "qw", "qx", "q")
@@ -217,3 +217,26 @@ def deletes_home(code: str) -> bool:
         return False
     squeezed = lowered.replace(" ", "")
     return any(d + h + ")" in squeezed for d in _DELETES for h in _HOMES)
+
+
+# Library calls that install packages from inside interpreter code, by language.
+_INSTALL_CALLS = {
+    "R": ("install.packages(", "install_github(", "install_gitlab(", "install_bitbucket(",
+          "install_url(", "install_git(", "install_cran(", "install_version(",
+          "BiocManager::install(", "pak::pkg_install(", "pak::pak(", "renv::install(",
+          "remotes::install_", "devtools::install_"),
+    "julia": ("Pkg.add(", "Pkg.develop(", 'pkg"add', "Pkg.instantiate("),
+    "python": ("pip.main(", "pip._internal", "ensurepip.bootstrap("),
+    "ruby": ("Gem.install(", "Gem::Installer", "Gem::DependencyInstaller"),
+    "perl": ("CPAN::Shell->install(", "CPAN::install(", "App::cpanminus"),
+}
+_INSTALL_CALLS["Rscript"] = _INSTALL_CALLS["R"]
+
+
+def package_install_call(text: str, language: str) -> str | None:
+    """The package-installing library call in ``language`` code (``install.packages(``,
+    ``Pkg.add(``, ``pip.main(``), or None. Substring tests: linear."""
+    for call in _INSTALL_CALLS.get(language, ()):
+        if call in text:
+            return call.rstrip("(")
+    return None

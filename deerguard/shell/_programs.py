@@ -241,7 +241,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name in PLAIN_EXTRAS:
         plain_extras(run, inv)
     if name in DESTROYERS:
-        what = resource_destroy(inv)
+        what = resource_destroy(inv, stdin.text if stdin is not None else None,
+                                run.file_text, run.cwd)
         if what is not None:
             run.add("shell.resource-destroy", inv.word.span, what, None)
     if name in R.DATA_COMMANDS:

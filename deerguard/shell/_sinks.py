@@ -30,6 +30,7 @@ from ._interp import (
     awk_dynamic_pipe,
     constant_commands,
     deletes_home,
+    package_install_call,
     requote,
     socket_shell,
     string_constants,
@@ -318,6 +319,10 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
                 "statically", None)
     if not text or text == DYN:
         return
+    call = package_install_call(text, language)
+    if call is not None:
+        run.add("shell.package-install", code.span, f"{inv.name} code installs packages "
+                f"({call})", None)
     if language in ("perl", "ruby"):
         text = requote(text, language)
     snippets, dynamic = shell_strings(text, language=language)
