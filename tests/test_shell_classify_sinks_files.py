@@ -168,7 +168,7 @@ def test_destructive_code_nested_in_a_tool_blocks(command: str) -> None:
     "make -f - <<< $'a:\\n\\techo hi'",
     "awk -f prog.awk data.txt",
     "expect -c 'spawn ssh h; expect \"password:\"; send \"x\\r\"; interact'",
-    "R -e 'install.packages(\"x\")'",
+    "R -e 'summary(lm(y ~ x, data = d))'",
     "vim -c '%s/a/b/g' -c wq f.txt",
     "vim f.txt",
     "gdb -batch -ex run -ex bt ./a.out",
