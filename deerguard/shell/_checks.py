@@ -39,6 +39,9 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
                 f"{how} {path}, which makes code run later", None)
         elif rules.match(path, "system"):
             add("shell.system-write", field.span, f"{how} the system path {path}", None)
+        elif _shadows(path):
+            add("shell.persistence", field.span, f"{how} {path}, which runs instead of the "
+                f"system's {path.rpartition('/')[2]} for every later shell", None)
         elif rules.match(path, "git_hooks"):
             add("shell.git-hook", field.span, f"{how} the git hook {path}, which later git "
                 "commands run", None)
@@ -47,6 +50,19 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
                 "decides who can log in or what keys are used", None)
         if rules.protected and rules.match(path, "protected"):
             add("shell.protected-path", field.span, f"{how} the protected path {path}", None)
+
+
+def _shadows(path: str) -> bool:
+    """``~/.local/bin/sudo``: a system command's name in a user PATH directory."""
+    folder, _, name = path.rpartition("/")
+    if name not in R.SHADOWED_COMMANDS:
+        return False
+    if folder.startswith("/root/"):
+        folder = "~/" + folder[len("/root/"):]
+    elif folder.startswith(("/home/", "/Users/")):
+        user_end = folder.find("/", folder.index("/", 1) + 1)  # /home/USER/...
+        folder = "~/" + folder[user_end + 1:] if user_end > 0 else folder
+    return folder in R.USER_BIN_DIRS
 
 
 def check_args(add: Add, rules: PathRules, name: str, args: list[Field], cwd: str | None

@@ -246,8 +246,31 @@ PERSISTENCE_GLOBS = (
     "/root/.bashrc", "/root/.profile", "/root/.ssh/*", "~/.gitconfig",
     # Sourced by Debian/Ubuntu's default .bashrc; git's XDG config (like ~/.gitconfig).
     "~/.bash_aliases", "~/.config/git/config",
+    # Python runs .pth lines and sitecustomize/usercustomize at every start (user site and
+    # the local system site; /usr/lib is a system write already).
+    "~/.local/lib/python*/site-packages/*.pth",
+    "~/.local/lib/python*/site-packages/sitecustomize.py",
+    "~/.local/lib/python*/site-packages/usercustomize.py",
+    "/usr/local/lib/python*-packages/*.pth", "/usr/local/lib/python*/sitecustomize.py",
 )
 """Files whose modification makes code run later (startup files, keys, sudoers, cron)."""
+
+USER_BIN_DIRS = _fs("~/.local/bin", "~/bin", "~/.bin", "~/.cargo/bin", "~/go/bin",
+                    "~/.npm-global/bin", "~/.yarn/bin", "~/.deno/bin", "~/.bun/bin",
+                    "/opt/homebrew/bin", "/opt/local/bin")
+"""Directories that shells put on PATH, usually ahead of the system's own: a file written
+there under the name of a system command runs instead of it."""
+
+SHADOWED_COMMANDS = _fs(
+    "sudo", "su", "doas", "pkexec", "passwd", "login", "ssh", "scp", "sftp", "ssh-add",
+    "ssh-agent", "ssh-keygen", "gpg", "gpg2", "git", "sh", "bash", "zsh", "dash", "ls", "cat",
+    "cp", "mv", "rm", "ln", "chmod", "chown", "ps", "kill", "id", "whoami", "env", "which",
+    "curl", "wget", "grep", "sed", "awk", "find", "tar", "mount", "systemctl", "crontab",
+    "apt", "apt-get", "dpkg", "yum", "dnf", "docker", "openssl", "security", "keychain",
+    "cd", "echo", "printf", "test", "head", "tail", "sort", "xargs", "mkdir", "touch")
+"""System commands an agent has no reason to replace with its own file in a user PATH
+directory (an interpreter such as ``python3`` is left out: pointing it at another version
+there is common)."""
 
 GIT_HOOK_GLOBS = ("*/.git/hooks/*", ".git/hooks/*")
 """Git hooks: code a repository's own git commands run (installing one is a common
