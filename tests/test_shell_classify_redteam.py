@@ -765,3 +765,38 @@ def test_package_installs_from_interpreter_code_warn(command: str) -> None:
 ])
 def test_interpreter_code_that_installs_nothing_passes(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command", [
+    "rm -rf ${HOME%/*}",
+    "rm -rf \"${HOME%/*}\"",
+    "rm -rf ${HOME%/*}/*",
+    "rm -rf ${HOME/x/y}",
+    "rm -rf \"$(dirname \"$HOME\")\"",
+    "rm -rf $(dirname ~)",
+    "D=$(dirname $HOME); rm -rf \"$D\"",
+    "rm -rf \"/$(cat name.txt)\"",
+    "ls -d /* | xargs rm -rf",
+])
+def test_recursive_delete_of_the_homes_directory_or_a_top_level_directory_blocks(
+        command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.recursive-delete" in result.rule_ids
+
+
+@pytest.mark.parametrize("command, verdict", [
+    ("rm -rf \"${HOME:?}/build\"", Verdict.PASS),
+    ("rm -rf \"${HOME}/.cache/pip\"", Verdict.PASS),
+    ("rm -rf ${HOME%%/*}", Verdict.PASS),  # empty: removes nothing
+    ("cd \"${HOME%/*}\" && ls", Verdict.PASS),
+    ("echo ${HOME##*/}", Verdict.PASS),
+    ("ls -ld /etc", Verdict.PASS),
+    ("rm -rf \"/tmp/$(cat name.txt)\"", Verdict.WARN),
+    # the working directory's name is not known: a dynamic delete, not a delete of ~
+    ("rm -rf ~/\"$(basename \"$(pwd)\")\"", Verdict.WARN),
+    ("ls -d build dist | xargs rm -rf", Verdict.WARN),
+])
+def test_operations_on_home_and_listed_paths_keep_their_neighbours(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict, classify(command).to_dict()

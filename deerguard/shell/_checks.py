@@ -135,6 +135,12 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
             add("shell.recursive-delete", t.span, "recursive delete of a home directory",
                 None)
             continue
+        if path is None and recursive and text.rstrip("/*") == "/" + DYN:
+            # /$NAME, ${HOME%/*}, $(dirname ~): a top-level directory (/etc, /usr, /home)
+            # chosen at run time; every one of them but /tmp is a system directory.
+            add("shell.recursive-delete", t.span, "recursive delete of a top-level "
+                "directory that is not known statically", None)
+            continue
         if path is None:
             if recursive and no_preserve:
                 add("shell.recursive-delete", t.span,

@@ -198,8 +198,14 @@ def basename_output(name: str, texts: list[str]) -> str | None:
     if texts[0].startswith("-") or len(texts) > 2 or DYN in "".join(texts):
         return None
     path = texts[0].rstrip("/") or "/"
+    if path == "~" or (path.startswith("~") and "/" not in path):
+        # The home directory itself: its parent is /home, /Users or / (root's), its name
+        # the user's; neither is known statically.
+        return "/" + DYN if name == "dirname" else DYN
     if name == "dirname":
         return (path.rsplit("/", 1)[0] or "/") if "/" in path else "."
+    if path in (".", ".."):
+        return DYN  # $(basename $PWD): the working directory's name, not known statically
     base = path.rsplit("/", 1)[-1] or "/"
     if len(texts) == 2 and base != texts[1] and base.endswith(texts[1]):
         base = base[:-len(texts[1])]

@@ -45,6 +45,10 @@ _ALWAYS_SET = frozenset({"USER", "LOGNAME", "PATH", "HOSTNAME", "UID", "EUID", "
 _NO_ARGS = Var(alts=("",), items=())
 _LIST = ("@", "*")
 _PLACEHOLDERS = frozenset({"HOME", "PWD"})
+# A user name that patterns can match like any word, swapped for DYN after the operator.
+_USER = "\ue000user"
+_HOME_SAMPLE = "/home/" + _USER
+_PATTERN_OPS = frozenset({"#", "##", "%", "%%", "/", "//", "/#", "/%"})
 _CONDITIONAL = frozenset({None, ":-", "-", ":=", "=", ":+", "+", ":?", "?"})
 _MAX_ROTATE = 8
 
@@ -75,7 +79,10 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
     if (pe.op not in _CONDITIONAL or pe.prefix == "#") and var is not None and \
             var is _DEFAULTS.get(name) and name in _PLACEHOLDERS:
         # $HOME is "~" and $PWD "." for paths; their text is an absolute path not known.
-        values = ("/" + DYN,)
+        # Operators on $HOME work on a typical home, /home/<user>, the user name unknown
+        # (a component without "/"): ${HOME%/*} is /home, ${HOME##*/} the user's name.
+        values = (_HOME_SAMPLE,) if name == "HOME" and pe.op in _PATTERN_OPS \
+            else ("/" + DYN,)
     if pe.prefix == "#":
         if is_list:
             return (str(len(values)),), NO_TAINT, False
@@ -121,6 +128,8 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             _prompt(exp, pe, var, values, taint)
         args = _op_args(exp, pe, op, choice)
         values = tuple(transform(v, op, args, exp.glob_budget) for v in values)
+        if any(_USER in v for v in values):
+            values = tuple(v.replace(_USER, DYN) for v in values)
     return values, taint, is_list
 
 

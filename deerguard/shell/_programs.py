@@ -395,6 +395,10 @@ def _output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow
                                              if f.text.startswith(("-", "(", "!"))),
                                             len(args))]] or ["."]
         passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
+    elif name == "ls" and any(t == "--directory" or (t[:1] == "-" and t[1:2] != "-" and
+                                                      "d" in t) for t in texts):
+        # ls -d PATHS prints the paths themselves (a glob: every path it matches).
+        passed = "\n".join([*(t for t in texts if not t.startswith("-")), DYN])
     if taint or name in ("scp", "rsync", "sftp") or (name == "git" and "clone" in texts):
         track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
                      run.map_span(inv.word.span)), run.cwd)
