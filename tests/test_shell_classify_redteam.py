@@ -800,3 +800,17 @@ def test_recursive_delete_of_the_homes_directory_or_a_top_level_directory_blocks
 def test_operations_on_home_and_listed_paths_keep_their_neighbours(
         command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command, verdict", [
+    ("rm -rf \"$(pwd)\"", Verdict.WARN),
+    ("rm -rf \"$PWD\"", Verdict.WARN),
+    ("rm -rf .", Verdict.WARN),
+    ("rm -r ./", Verdict.WARN),
+    ("cd /tmp/x && rm -rf .", Verdict.PASS),  # a known directory
+    ("rm -rf \"$PWD/build\"", Verdict.PASS),
+    ("rm -f .", Verdict.PASS),  # not recursive: removes nothing
+])
+def test_recursive_delete_of_the_unknown_working_directory_itself_warns(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict, classify(command).to_dict()

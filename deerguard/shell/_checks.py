@@ -151,6 +151,11 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
             continue
         if recursive and (is_critical(path) or no_preserve or glob_critical(path)):
             add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
+        elif recursive and cwd is None and path == ".":
+            # rm -rf "$PWD", rm -rf "$(pwd)", rm -rf .: the working directory itself, whose
+            # location is not known (it may be ~).
+            add("shell.dynamic-delete", t.span, "recursive delete of the working directory, "
+                "whose location is not known statically", None)
         elif recursive and cwd is None and _ancestor(t.text):
             # rm -rf ../..: above a working directory that is not known (it may be / or ~).
             add("shell.dynamic-delete", t.span, "recursive delete above the working "
