@@ -17,6 +17,7 @@ from ._assign import declare_names, shift
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._destroy import DESTROYERS, resource_destroy
 from ._embedded import decode_escapes, embedded_code
+from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
 from ._files import (
     basename_output,
@@ -116,6 +117,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return EMPTY
     if name in run.funcs and not inv.wrappers:
         return run.call_function(run.funcs[name], inv.args, stdin)
+    if name in EXPOSERS:
+        expose(run, name, inv.args, word.span)  # ssh -R, ngrok, php -S over ~
     if name not in _DISPATCHED and interpreter_family(name) is None:
         return _plain(run, inv, stdin)
     if name in R.SHELLS:

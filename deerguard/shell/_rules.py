@@ -55,6 +55,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
     Rule("shell.container-escape", _B, "gives a container or namespace the host (privileged, "
          "host namespaces, host root or docker socket mounts)"),
+    Rule("shell.network-expose", _W, "opens a port of this machine to other hosts (ssh -R, "
+         "ngrok, cloudflared tunnel)"),
     Rule("shell.persistence", _B, "writes shell startup files, ssh keys, sudoers or cron"),
     Rule("shell.system-write", _B, "writes to /etc or to system binaries"),
     Rule("shell.loader-hijack", _B, "sets LD_PRELOAD or LD_LIBRARY_PATH"),

@@ -22,6 +22,7 @@ from ._code import (
     tcl_commands,
     written_paths,
 )
+from ._expose import python_server
 from ._files import file_taint
 from ._flow import Flow
 from ._hookvars import hook_options
@@ -438,6 +439,7 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             module = args[i + 1].text
             if module in ("pip", "pip3", "ensurepip"):
                 check_package(run.add, Invocation("pip", args[i + 1], args[i + 2:]))
+            python_server(run, module, args[i + 2:], inv.word.span)
             return exec_flow(run, inv)
         if t == "-":
             break
