@@ -31,6 +31,7 @@ from ._flow import EMPTY, Flow
 from ._hookvars import hook_files
 from ._lexer import DECL_ARRAY_RE
 from ._paths import candidate_paths, norm_path
+from ._pkgsource import SOURCE_PROGRAMS, package_source
 from ._printf import printf_format
 from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
@@ -243,6 +244,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         run.run_code(code, f"{name} option", inv.word.span, None, positional=[])
     if name in PLAIN_EXTRAS:
         plain_extras(run, inv)
+    if name in SOURCE_PROGRAMS:
+        package_source(run, name, inv.args, inv.word.span)
     if name in DESTROYERS:
         what = resource_destroy(inv, stdin.text if stdin is not None else None,
                                 run.file_text, run.cwd)

@@ -64,6 +64,8 @@ _RULE_LIST: tuple[Rule, ...] = (
          "file's code first (NODE_OPTIONS=--require, RUBYOPT=-r, PERL5OPT=-M, "
          "JAVA_TOOL_OPTIONS=-javaagent, PYTHONSTARTUP) or opens a debugger to the network"),
     Rule("shell.package-install", _W, "installs or removes packages"),
+    Rule("shell.package-source", _W, "points later package installs or clones at another "
+         "source (pip index-url, npm registry, git url.insteadOf, PIP_INDEX_URL)"),
     Rule("shell.privilege", _W, "runs with elevated privileges (sudo, su, doas)"),
     Rule("shell.path-change", _W, "changes PATH"),
     Rule("shell.chmod-world", _W, "makes files world-writable or setuid"),

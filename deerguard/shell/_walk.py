@@ -28,6 +28,7 @@ from ._env import Env
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._paths import PathRules, norm_path
+from ._pkgsource import SOURCE_VARS, source_variable
 from ._policy import ShellPolicy
 from ._queries import read_only_query
 from ._raw import RAW_DETAIL
@@ -366,6 +367,8 @@ class Run:
             CV.command_variable(self, name, value, span)
         elif name in HV.HOOK_VARS:
             HV.hook_variable(self, name, value, span)
+        elif name in SOURCE_VARS:
+            source_variable(self, name, value, span)
         elif name in _CODE_VARS and value.text:
             if name not in ("PS0", "PS1", "PS2"):
                 self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
