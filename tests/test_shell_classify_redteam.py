@@ -814,3 +814,27 @@ def test_operations_on_home_and_listed_paths_keep_their_neighbours(
 def test_recursive_delete_of_the_unknown_working_directory_itself_warns(
         command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command", [
+    "sqlite3 ~/.mozilla/firefox/abc.default/cookies.sqlite .dump",
+    "cp ~/.mozilla/firefox/x.default-release/logins.json /tmp/",
+    "cp ~/.config/google-chrome/Default/'Login Data' /tmp/x",
+    "cat ~/.config/BraveSoftware/Brave-Browser/Default/Network/Cookies",
+    "cat ~/.config/Slack/Cookies",
+    "sqlite3 ~/Library/Application\\ Support/Google/Chrome/Default/Login\\ Data .dump",
+    "cat ~/Library/Keychains/login.keychain-db",
+    "cat ~/.local/share/keyrings/login.keyring",
+])
+def test_reading_browser_password_and_cookie_stores_or_keychains_blocks(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.sensitive-read" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "ls ~/.config/google-chrome", "cat ~/.config/app/config.json",
+    "cat ~/.config/Code/User/settings.json",
+])
+def test_other_application_config_reads_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()

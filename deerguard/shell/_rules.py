@@ -233,6 +233,16 @@ SENSITIVE_READ_GLOBS = (
     "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*", "/etc/ssl/private/*",
     "~/.terraform.d/credentials.tfrc.json", "~/.config/doctl/*", "~/.oci/config", "~/.boto",
     "~/.s3cfg", "~/.vault-token", "~/.config/hub", "~/.cargo/credentials*",
+    # Browser password and cookie stores (Chrome, Chromium, Brave, Edge, Slack and other
+    # Electron apps keep "Login Data", "Cookies" and the "Local State" key under a profile;
+    # Firefox keeps logins.json, key4.db and cookies.sqlite), OS keychains and keyrings.
+    "~/.config/*/Login Data", "~/.config/*/Cookies", "~/.config/*/Local State",
+    "~/Library/Application Support/*/Login Data", "~/Library/Application Support/*/Cookies",
+    "~/Library/Application Support/*/Local State", "~/.mozilla/firefox/*/logins.json",
+    "~/.mozilla/firefox/*/key4.db", "~/.mozilla/firefox/*/cookies.sqlite",
+    "~/Library/Application Support/Firefox/*/logins.json",
+    "~/Library/Application Support/Firefox/*/key4.db", "~/Library/Keychains/*",
+    "/Library/Keychains/*", "~/.local/share/keyrings/*",
 )
 """Files whose contents are secrets (globs; ``*`` also crosses ``/``). A ``~/`` glob also
 covers ``/root/``, ``/home/*/`` and ``/Users/*/``: ``/root`` is root's home, and a project
