@@ -838,3 +838,19 @@ def test_reading_browser_password_and_cookie_stores_or_keychains_blocks(command:
 ])
 def test_other_application_config_reads_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command, verdict", [
+    ("groupadd docker", Verdict.BLOCK),
+    ("sudo gpasswd -a agent docker", Verdict.BLOCK),
+    ("adduser --disabled-password bob", Verdict.BLOCK),
+    ("chsh -s /tmp/sh", Verdict.BLOCK),
+    ("setenforce 0", Verdict.WARN),
+    ("auditctl -D", Verdict.WARN),
+    ("sudo aa-disable /etc/apparmor.d/usr.bin.x", Verdict.WARN),
+    ("getenforce", Verdict.PASS),
+    ("groups", Verdict.PASS),
+])
+def test_default_policy_covers_account_management_and_security_controls(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict, classify(command).to_dict()
