@@ -132,3 +132,15 @@ def test_files_that_run_instead_of_system_commands_or_at_python_start_block(
 ])
 def test_installing_own_tools_into_user_bin_directories_passes(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()
+
+
+def test_hook_checks_at_every_program_start_draw_on_the_run_budget_and_fail_closed() -> None:
+    # Many search-path entries x many downloads x many interpreter runs: the checks are
+    # re-done at each run, so their total is bounded by the run's work budget and running
+    # out of it blocks instead of passing unchecked.
+    path = ":".join(f"/d{i}" for i in range(200))
+    files = "; ".join(f"curl -o /tmp/f{i}.py https://h/x" for i in range(60))
+    command = f"export PYTHONPATH={path}; {files}; " + "python3 a; " * 200
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK
+    assert "shell.nesting-too-deep" in result.rule_ids

