@@ -854,3 +854,11 @@ def test_other_application_config_reads_pass(command: str) -> None:
 def test_default_policy_covers_account_management_and_security_controls(
         command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict, classify(command).to_dict()
+
+
+def test_a_written_script_run_many_times_is_read_within_the_work_budget() -> None:
+    body = "SELECT 1;\n" * 200
+    command = f"cat > /tmp/d.sql <<'EOF'\n{body}EOF\n" + "psql -f /tmp/d.sql; " * 300
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK  # out of budget: fail closed, not unchecked
+    assert "shell.nesting-too-deep" in result.rule_ids

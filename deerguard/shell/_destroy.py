@@ -8,7 +8,7 @@ first. Routine deletions (one pod, one container, one image, ``helm uninstall``)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -30,18 +30,19 @@ def _operands(args: list[Field]) -> list[str]:
 
 
 def resource_destroy(inv: Invocation, stdin_text: str | None = None,
-                     file_text: Mapping[str, str] | None = None, cwd: str | None = None
+                     read: Callable[[str], str | None] | None = None, cwd: str | None = None
                      ) -> str | None:
     """What ``inv`` destroys (for the finding's message), or None. ``stdin_text`` is the
     statically known text it reads (a heredoc, ``echo SQL |``, a file written earlier);
-    ``file_text`` maps paths written in the same command to their known text, for script
-    options (``psql -f drop.sql``)."""
+    ``read`` returns the known text of a path written in the same command (or None), for
+    script options (``psql -f drop.sql``); the caller charges what it reads to its work
+    budget, since one file may be run many times."""
     what = _by_arguments(inv)
     if what is None and inv.name in _SCRIPT_READERS:
         scripts = [stdin_text] if stdin_text else []
-        if file_text:
+        if read is not None:
             scripts += [text for path in _script_files(inv, cwd)
-                        if (text := file_text.get(path)) is not None]
+                        if (text := read(path)) is not None]
         for text in scripts:
             what = _destroying_script(inv.name, text)
             if what is not None:

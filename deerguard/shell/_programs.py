@@ -248,7 +248,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         package_source(run, name, inv.args, inv.word.span)
     if name in DESTROYERS:
         what = resource_destroy(inv, stdin.text if stdin is not None else None,
-                                run.file_text, run.cwd)
+                                (lambda path: run.read_written(path, inv.word.span))
+                                if run.file_text else None, run.cwd)
         if what is not None:
             run.add("shell.resource-destroy", inv.word.span, what, None)
     if name in R.DATA_COMMANDS:

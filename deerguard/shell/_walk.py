@@ -355,6 +355,19 @@ class Run:
     def assign(self, a: ast.Assignment, *, persist: bool) -> Field:
         return assign_node(self, a, persist=persist)
 
+    def read_written(self, path: str, span: tuple[int, int]) -> str | None:
+        """The known text of a file written earlier in the command, charged to the work
+        budget (a script run many times is read each time); None when unknown or spent."""
+        text = self.file_text.get(path)
+        if text is None:
+            return None
+        self.budget -= len(text) + 32
+        if self.budget < 0:
+            self.add("shell.nesting-too-deep", span, "more script reads than the "
+                     "classifier follows", None)
+            return None
+        return text
+
     def check_assignment(self, name: str, value: Field, span: tuple[int, int]) -> None:
         if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
                     "DYLD_LIBRARY_PATH"):
