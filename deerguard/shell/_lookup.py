@@ -16,6 +16,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from . import ast
+from ._arith_eval import evaluate
 from ._paramops import transform
 from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, secret_name, to_int
 
@@ -345,30 +346,7 @@ def _op_letter(pe: ast.ParamExp) -> str | None:
 
 
 def arith_int(env: dict[str, Var], text: str) -> int | None:
-    """The value of a simple arithmetic expression: a decimal number or a variable holding
-    one (``1``, ``-2``, ``i``); None for anything else."""
-    text = text.strip()
-    for _ in range(4):
-        body = text.lstrip("+-")
-        if len(text) - len(body) > 1:
-            return None
-        sign = -1 if text.startswith("-") else 1
-        if body.isdigit() and body.isascii():
-            try:
-                return sign * int(body, 8 if body.startswith("0") else 10)
-            except ValueError:
-                return None  # 09 is an error in bash
-        if body[:2] in ("0x", "0X") and body.isascii():
-            try:
-                return sign * int(body[2:], 16)
-            except ValueError:
-                return None
-        if not text:
-            return 0
-        var = env.get(text)
-        if var is None or var.items is not None or len(var.alts) != 1 or \
-                not text.replace("_", "a").isalnum():
-            return None
-        text = var.alts[0].strip()
-    return None
+    """The value of an arithmetic expression (a subscript, an offset) when it is known
+    statically (``1``, ``i-1``, ``n*2`` with ``n`` known); None for anything else."""
+    return evaluate(text, env)
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import ast
+from ._arith_eval import evaluate
 from ._glob import BUDGET, escape
 from ._lookup import lookup
 from ._values import (
@@ -255,9 +256,9 @@ class Expander:
                     else:
                         b.add(DYN, quoted=quoted)
             elif isinstance(part, ast.ArithExp):
-                self._arith(part)
+                value = self._arith(part)
                 for b in builders:
-                    b.add(DYN, quoted=quoted)
+                    b.add(value, quoted=quoted)
             elif isinstance(part, ast.ProcSubst):
                 taint = self.proc(part)
                 for b in builders:
@@ -271,9 +272,11 @@ class Expander:
                     b.add("~" + part.user, quoted=False)
         return builders
 
-    def _arith(self, part: ast.ArithExp) -> None:
+    def _arith(self, part: ast.ArithExp) -> str:
         """Arithmetic: tainted operands are reported; the expanded text goes to the ``code``
-        hook, which evaluates the names in it (``x='a[$(cmd)]'; $((x))`` runs cmd)."""
+        hook, which evaluates the names in it (``x='a[$(cmd)]'; $((x))`` runs cmd).
+        Returns the value as text when it is known statically (``$((1+1))`` is ``2``),
+        else :data:`DYN`."""
         taint: set[Source] = set()
         pieces: list[str] = []
         for sub in part.parts:
@@ -288,15 +291,19 @@ class Expander:
                 more, text = self.subst(sub)  # type: ignore[arg-type]
                 taint.update(more)
                 pieces.append(text if text is not None else DYN)
+            elif kind is ast.ArithExp:
+                pieces.append(self._arith(sub))  # type: ignore[arg-type]
             else:
-                if kind is ast.ArithExp:
-                    self._arith(sub)  # type: ignore[arg-type]
-                else:
-                    self._parts((sub,), [_Builder()], 0, quoted=True, span=part.span)
+                self._parts((sub,), [_Builder()], 0, quoted=True, span=part.span)
                 pieces.append(DYN)
         if taint:
             self.arith(part, frozenset(taint))
-        self.code("arith", "".join(pieces), NO_TAINT, part.span)
+        text = "".join(pieces)
+        self.code("arith", text, NO_TAINT, part.span)
+        if taint or DYN in text:
+            return DYN
+        value = evaluate(text, self.env)
+        return DYN if value is None else str(value)
 
     def _brace(self, part: ast.BraceExp, builders: list[_Builder], choice: int, *,
                quoted: bool, span: tuple[int, int]) -> list[_Builder]:
