@@ -83,3 +83,29 @@ def test_programs_chosen_by_arithmetic_are_resolved(command: str) -> None:
 ])
 def test_folded_paths_that_name_ordinary_directories_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command", [
+    "((x=2)); a=(a b rm); ${a[x]} -rf ~",
+    "let x=1+1; a=(a b rm); ${a[x]} -rf ~",
+    "i=0; ((i++)); a=(ls rm); ${a[i]} -rf ~",
+    "i=0; let i+=1; a=(ls rm); ${a[i]} -rf ~",
+    "i=2; ((--i)); a=(ls rm); ${a[i]} -rf ~",
+])
+def test_arithmetic_assignments_with_known_values_are_tracked(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "rm" in result.commands
+
+
+@pytest.mark.parametrize("command", [
+    # loops run their test and step any number of times: the value is not known
+    "for ((i=0; i<3; i++)); do :; done; a=(a b c rm); ${a[i]} -rf ~",
+    "i=0; while ((i<3)); do ((i++)); done; a=(a rm); ${a[i]} x",
+    "((x=1, y=2)); a=(ls rm); ${a[x]} -rf ~",
+    "((x=$RANDOM)); a=(ls rm); ${a[x]} -rf ~",
+])
+def test_arithmetic_assignments_with_unknown_values_stay_unknown(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.to_dict()
+    assert "shell.dynamic-command" in result.rule_ids

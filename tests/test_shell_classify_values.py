@@ -127,7 +127,7 @@ def test_parameter_operations_compute_what_bash_computes(command: str, program: 
     "declare -A m=([k]=rm); ${m[$k]} f",
     "a=(x y); a[$i]=rm; ${a[0]} f",
     "printf -v x '%(%s)T' -1; $x f",
-    "x=rm; ((x=1)); $x f",
+    "x=rm; ((x=n)); $x f",  # n is not known (((x=1)) makes x the known 1)
     "x=rm; let x++; $x f",
     "rm${PWD:1:1}f",
     'set -- x rm f; shift $n; "$@"',

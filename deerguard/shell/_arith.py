@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ._arith_eval import evaluate
 from ._values import DYN, NO_TAINT, Field, Taint, Var, first_source
 
 if TYPE_CHECKING:
@@ -53,10 +54,16 @@ def arith_text(run: Run, text: str, taint: Taint, span: tuple[int, int]) -> None
 def _scan(run: Run, text: str, span: tuple[int, int], depth: int, seen: set[str]) -> None:
     if "[" in text and ("$(" in text or "`" in text):
         subscript_code(run, text, NO_TAINT, span, "an arithmetic array subscript")
+    known = _known_assignment(run, text) if depth == 0 else None
     for name, assigned in _names(text):
         if assigned:
             from ._assign import store  # late: _assign imports this module
 
+            if known is not None and known[0] == name:
+                value = known[1]  # ((x=2)), let x+=1, ((i++)): the new value is known
+                store(run, name, Field(value, span), Var(alts=(value,)), span)
+                known = None
+                continue
             store(run, name, Field(DYN, span), Var(alts=(DYN,)), span)
         if name in seen or depth >= _MAX_DEPTH:
             continue
@@ -73,6 +80,39 @@ def _scan(run: Run, text: str, span: tuple[int, int], depth: int, seen: set[str]
         for value in (var.items if var.items is not None else var.alts)[:8]:
             if value and not value.isdigit() and value != DYN:
                 _scan(run, value, span, depth + 1, seen)
+
+
+_UPDATES = ("<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "=")
+
+
+def _known_assignment(run: Run, text: str) -> tuple[str, str] | None:
+    """``NAME = EXPR``, ``NAME op= EXPR``, ``NAME++``, ``--NAME`` (one statement) whose new
+    value is known statically: (name, value as text); None otherwise. Linear."""
+    body = text.strip()
+    step = ""
+    if body[:2] in ("++", "--"):
+        step, body = body[:2], body[2:].strip()
+    elif body[-2:] in ("++", "--"):
+        step, body = body[-2:], body[:-2].strip()
+    end = 0
+    while end < len(body) and body[end].isascii() and (body[end].isalnum() or
+                                                       body[end] == "_"):
+        end += 1
+    name, rest = body[:end], body[end:].strip()
+    if not name or name[0].isdigit():
+        return None
+    if step:
+        expr = f"{name} {step[0]} 1" if not rest else None
+    else:
+        op = next((u for u in _UPDATES if rest.startswith(u)), None)
+        if op is None or rest[len(op):len(op) + 1] == "=" and op == "=":
+            return None  # not an assignment (x == 1)
+        value = rest[len(op):]
+        expr = f"({value})" if op == "=" else f"{name} {op[:-1]} ({value})"
+    if expr is None:
+        return None
+    result = evaluate(expr, run.env)
+    return (name, str(result)) if result is not None else None
 
 
 def _tainted(run: Run, taint: Taint, span: tuple[int, int]) -> None:

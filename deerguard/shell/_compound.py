@@ -61,10 +61,12 @@ def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
         run.cond -= 1
         return out
     if isinstance(cmd, ast.ArithFor):
-        for arith in (cmd.init, cmd.condition, cmd.step):
+        if cmd.init is not None:
+            run.exp._arith(cmd.init)
+        run.cond += 1  # the test and the step run any number of times, like the body
+        for arith in (cmd.condition, cmd.step):
             if arith is not None:
                 run.exp._arith(arith)
-        run.cond += 1
         if (cmd.condition is None or not cmd.condition.text.strip()) and \
                 _spawns_background(cmd.body):
             run.add("shell.fork-bomb", cmd.span, "an endless loop starts background "
