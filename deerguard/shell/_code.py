@@ -37,6 +37,9 @@ _CALLS_COMMON = ("system", "popen", "spawn", "spawnSync", "execSync", "shell_exe
                  "execvpe", "execl", "execlp", "execle", "execve", "spawnl", "spawnlp",
                  "spawnv", "spawnvp", "execFileSync", "execa", "execaSync", "check_call")
 _CALLS_NOT_PYTHON = ("exec", "execFile")
+# "NAME(" for each call a non-literal argument makes dynamic (call and run aside), in order.
+_NEEDLES = tuple(n + "(" for n in _CALLS_COMMON if n not in ("call", "run"))
+_NEEDLES_NOT_PYTHON = (*_NEEDLES, *(n + "(" for n in _CALLS_NOT_PYTHON))
 
 
 _STARTS = re.compile(r"['\"#]")  # what can open a literal or a comment
@@ -224,18 +227,19 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
                 in_list = True
     flush()
     # A shell-running call whose argument is not a literal at all: dynamic code.
-    for name in calls:
-        if name in ("call", "run"):
-            continue
-        at = code.find(name + "(")
+    needles = _NEEDLES if language == "python" else _NEEDLES_NOT_PYTHON
+    if language == "osascript":
+        needles = (*needles, "script(")
+    for needle in needles if "(" in code else ():  # no "(": no needle is found
+        at = code.find(needle)
         while at != -1:
-            k = at + len(name) + 1
+            k = at + len(needle)
             while k < len(code) and code[k] in " \t[":
                 k += 1
             if k < len(code) and code[k] not in "'\"`)":
                 dynamic = True
                 break
-            at = code.find(name + "(", at + 1)
+            at = code.find(needle, at + 1)
         if dynamic:
             break
     return out, dynamic
@@ -385,6 +389,13 @@ _MARKERS: tuple[tuple[str, str, str], ...] = (
     ("/inet/udp/", "shell.reverse-shell", "opens a network socket through gawk /inet/udp"),
     ("ld_preload", "shell.loader-hijack", "sets LD_PRELOAD"),
 )
+# The markers with whether each is searched in the lowered text (an all-lowercase needle).
+_MARKER_TABLE = tuple((needle, needle.islower(), rule_id, what)
+                      for needle, rule_id, what in _MARKERS)
+# Unbounded fork loops, with their spaces squeezed out like the text they are sought in.
+_FORK_LOOPS = tuple(n.replace(" ", "") for n in (
+    "fork while fork", "fork until 0", "while(1){fork", "while 1: os.fork",
+    "while true: os.fork", "while(true){fork"))
 
 
 def scan_markers(text: str, /) -> list[Marker]:
@@ -395,18 +406,16 @@ def scan_markers(text: str, /) -> list[Marker]:
     """
     found: list[Marker] = []
     lowered = text.lower()
-    for needle, rule_id, what in _MARKERS:
-        hay = lowered if needle.islower() else text
-        at = hay.find(needle)
+    for needle, lower, rule_id, what in _MARKER_TABLE:
+        at = (lowered if lower else text).find(needle)
         if at == -1:
             continue
         if needle == "/environ" and "/proc/" not in text[max(0, at - 40):at + 1]:
             continue
         found.append(Marker(rule_id, at, at + len(needle), what))
     squeezed = "".join(lowered.split())  # while True:\n    os.fork() is one loop
-    for needle in ("fork while fork", "fork until 0", "while(1){fork", "while 1: os.fork",
-                   "while true: os.fork", "while(true){fork"):
-        at = squeezed.find(needle.replace(" ", ""))
+    for needle in _FORK_LOOPS:
+        at = squeezed.find(needle)
         if at != -1:
             found.append(Marker("shell.fork-bomb", 0, len(text), "forks without bound"))
             break
