@@ -37,9 +37,21 @@ _CALLS_COMMON = ("system", "popen", "spawn", "spawnSync", "execSync", "shell_exe
                  "execvpe", "execl", "execlp", "execle", "execve", "spawnl", "spawnlp",
                  "spawnv", "spawnvp", "execFileSync", "execa", "execaSync", "check_call")
 _CALLS_NOT_PYTHON = ("exec", "execFile")
-# "NAME(" for each call a non-literal argument makes dynamic (call and run aside), in order.
-_NEEDLES = tuple(n + "(" for n in _CALLS_COMMON if n not in ("call", "run"))
-_NEEDLES_NOT_PYTHON = (*_NEEDLES, *(n + "(" for n in _CALLS_NOT_PYTHON))
+
+
+def _calling(names: tuple[str, ...]) -> re.Pattern[str]:
+    """``NAME(`` for any of ``names`` (call and run aside: a non-literal argument to them
+    does not make code dynamic). One pass finds every ``(`` that ends an occurrence of
+    some ``NAME(``: each holds a single ``(``, at its end, so occurrences can only overlap
+    when they end at the same ``(`` (as ``shell_exec(`` and ``exec(`` do), and the check
+    reads only what follows that ``(``."""
+    kept = dict.fromkeys(re.escape(n + "(") for n in names if n not in ("call", "run"))
+    return re.compile("|".join(kept))
+
+
+_CALLING = _calling(_CALLS_COMMON)
+_CALLING_NOT_PYTHON = _calling(_CALLS_COMMON + _CALLS_NOT_PYTHON)
+_CALLING_OSASCRIPT = _calling((*_CALLS_COMMON, *_CALLS_NOT_PYTHON, "script"))
 
 
 _STARTS = re.compile(r"['\"#]")  # what can open a literal or a comment
@@ -227,20 +239,14 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
                 in_list = True
     flush()
     # A shell-running call whose argument is not a literal at all: dynamic code.
-    needles = _NEEDLES if language == "python" else _NEEDLES_NOT_PYTHON
-    if language == "osascript":
-        needles = (*needles, "script(")
-    for needle in needles if "(" in code else ():  # no "(": no needle is found
-        at = code.find(needle)
-        while at != -1:
-            k = at + len(needle)
-            while k < len(code) and code[k] in " \t[":
-                k += 1
-            if k < len(code) and code[k] not in "'\"`)":
-                dynamic = True
-                break
-            at = code.find(needle, at + 1)
-        if dynamic:
+    calling = _CALLING if language == "python" else _CALLING_NOT_PYTHON \
+        if language != "osascript" else _CALLING_OSASCRIPT
+    for m in calling.finditer(code):
+        k = m.end()
+        while k < len(code) and code[k] in " \t[":
+            k += 1
+        if k < len(code) and code[k] not in "'\"`)":
+            dynamic = True
             break
     return out, dynamic
 
