@@ -70,18 +70,21 @@ def check_args(add: Add, rules: PathRules, name: str, args: list[Field], cwd: st
     """Check every argument for sockets, secrets and protected paths; True if a secret is read."""
     secret = False
     metadata = name in R.METADATA_ONLY
+    protected = bool(rules.protected)
+    match = rules.match
     for f in args:
         text = f.text
-        if "/dev/tcp/" in text or "/dev/udp/" in text:
+        if "/" not in text:
+            if "~" not in text and cwd is None:
+                continue  # a plain word (no socket path either): names no path
+        elif "/dev/tcp/" in text or "/dev/udp/" in text:
             add("shell.reverse-shell", f.span, "names a /dev/tcp or /dev/udp network socket",
                 None)
-        if "/" not in text and "~" not in text and cwd is None:
-            continue
         for path in candidate_paths(text, cwd):
-            if rules.protected and rules.match(path, "protected"):
+            if protected and match(path, "protected"):
                 add("shell.protected-path", f.span, f"names the protected path {path}", None)
-            if not metadata and (rules.match(path, "sensitive") or (
-                    not path.startswith(("/", "~")) and rules.match("~/" + path, "sensitive"))):
+            if not metadata and (match(path, "sensitive") or (
+                    not path.startswith(("/", "~")) and match("~/" + path, "sensitive"))):
                 add("shell.sensitive-read", f.span, f"{name} reads the secret file {path}",
                     None)
                 secret = True
@@ -408,7 +411,10 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
     """Run the program-specific rules for ``inv``; return sub-commands it runs (find -exec)."""
     name = inv.name
     if name not in _PROGRAM_CHECKED and not name.startswith("mkfs."):
-        check_package(add, inv)  # no branch below names it: straight to the final else
+        # No branch below names it: straight to the final else (check_package, which finds
+        # nothing for a name that is not a package manager, pip3.11 and the like aside).
+        if name in R.PACKAGE_MANAGERS or name.startswith("pip"):
+            check_package(add, inv)
         return []
     if name in ("rm", "rmdir", "unlink"):
         check_rm(add, inv, cwd)

@@ -39,6 +39,21 @@ _CALLS_COMMON = ("system", "popen", "spawn", "spawnSync", "execSync", "shell_exe
 _CALLS_NOT_PYTHON = ("exec", "execFile")
 
 
+def _calling(names: tuple[str, ...]) -> re.Pattern[str]:
+    """``NAME(`` for any of ``names`` (call and run aside: a non-literal argument to them
+    does not make code dynamic). One pass finds every ``(`` that ends an occurrence of
+    some ``NAME(``: each holds a single ``(``, at its end, so occurrences can only overlap
+    when they end at the same ``(`` (as ``shell_exec(`` and ``exec(`` do), and the check
+    reads only what follows that ``(``."""
+    kept = dict.fromkeys(re.escape(n + "(") for n in names if n not in ("call", "run"))
+    return re.compile("|".join(kept))
+
+
+_CALLING = _calling(_CALLS_COMMON)
+_CALLING_NOT_PYTHON = _calling(_CALLS_COMMON + _CALLS_NOT_PYTHON)
+_CALLING_OSASCRIPT = _calling((*_CALLS_COMMON, *_CALLS_NOT_PYTHON, "script"))
+
+
 _STARTS = re.compile(r"['\"#]")  # what can open a literal or a comment
 _STARTS_BACKTICK = re.compile(r"['\"`]")
 _ENDS = {q: re.compile("[\\\\" + q + "]") for q in "'\"`"}  # a backslash or the closing quote
@@ -224,19 +239,14 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
                 in_list = True
     flush()
     # A shell-running call whose argument is not a literal at all: dynamic code.
-    for name in calls:
-        if name in ("call", "run"):
-            continue
-        at = code.find(name + "(")
-        while at != -1:
-            k = at + len(name) + 1
-            while k < len(code) and code[k] in " \t[":
-                k += 1
-            if k < len(code) and code[k] not in "'\"`)":
-                dynamic = True
-                break
-            at = code.find(name + "(", at + 1)
-        if dynamic:
+    calling = _CALLING if language == "python" else _CALLING_NOT_PYTHON \
+        if language != "osascript" else _CALLING_OSASCRIPT
+    for m in calling.finditer(code):
+        k = m.end()
+        while k < len(code) and code[k] in " \t[":
+            k += 1
+        if k < len(code) and code[k] not in "'\"`)":
+            dynamic = True
             break
     return out, dynamic
 
@@ -385,6 +395,13 @@ _MARKERS: tuple[tuple[str, str, str], ...] = (
     ("/inet/udp/", "shell.reverse-shell", "opens a network socket through gawk /inet/udp"),
     ("ld_preload", "shell.loader-hijack", "sets LD_PRELOAD"),
 )
+# The markers with whether each is searched in the lowered text (an all-lowercase needle).
+_MARKER_TABLE = tuple((needle, needle.islower(), rule_id, what)
+                      for needle, rule_id, what in _MARKERS)
+# Unbounded fork loops, with their spaces squeezed out like the text they are sought in.
+_FORK_LOOPS = tuple(n.replace(" ", "") for n in (
+    "fork while fork", "fork until 0", "while(1){fork", "while 1: os.fork",
+    "while true: os.fork", "while(true){fork"))
 
 
 def scan_markers(text: str, /) -> list[Marker]:
@@ -395,18 +412,16 @@ def scan_markers(text: str, /) -> list[Marker]:
     """
     found: list[Marker] = []
     lowered = text.lower()
-    for needle, rule_id, what in _MARKERS:
-        hay = lowered if needle.islower() else text
-        at = hay.find(needle)
+    for needle, lower, rule_id, what in _MARKER_TABLE:
+        at = (lowered if lower else text).find(needle)
         if at == -1:
             continue
         if needle == "/environ" and "/proc/" not in text[max(0, at - 40):at + 1]:
             continue
         found.append(Marker(rule_id, at, at + len(needle), what))
     squeezed = "".join(lowered.split())  # while True:\n    os.fork() is one loop
-    for needle in ("fork while fork", "fork until 0", "while(1){fork", "while 1: os.fork",
-                   "while true: os.fork", "while(true){fork"):
-        at = squeezed.find(needle.replace(" ", ""))
+    for needle in _FORK_LOOPS:
+        at = squeezed.find(needle)
         if at != -1:
             found.append(Marker("shell.fork-bomb", 0, len(text), "forks without bound"))
             break

@@ -25,7 +25,7 @@ _GIT_EXEC_KEYS = ("core.sshcommand", "core.pager", "core.editor", "core.fsmonito
 _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
 
 
-_OPTION_CODE_PROGRAMS = frozenset({"tmux", "git", "ssh", "scp", "sftp", "tar", "gtar",
+OPTION_CODE_PROGRAMS = frozenset({"tmux", "git", "ssh", "scp", "sftp", "tar", "gtar",
                                    "bsdtar", "zip", "rsync", "man", "less", "make",
                                    "gmake", "npx", "bunx", "pnpx", "psql", "mysql", "mariadb",
                                    "sqlite3", "gdb", "lldb", "complete", "compgen"})
@@ -50,7 +50,7 @@ def git_exec_key(key: str, value: str) -> str | None:
 def embedded_code(inv: Invocation) -> list[Field]:
     """Return the shell command strings that ``inv``'s options make it run."""
     name = inv.name
-    if name not in _OPTION_CODE_PROGRAMS:
+    if name not in OPTION_CODE_PROGRAMS:
         return []
     args = inv.args
     out: list[Field] = []

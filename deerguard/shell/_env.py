@@ -25,7 +25,7 @@ class Env(dict[str, "Var"]):
     __slots__ = ("_log", "_depth")
 
     def __init__(self) -> None:
-        super().__init__()
+        # dict.__init__ is not called: with no arguments it does nothing (the dict is empty).
         self._log: list[tuple[str, Any]] = []
         self._depth = 0
 

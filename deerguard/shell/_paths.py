@@ -27,6 +27,12 @@ def norm_path(text: str, cwd: str | None = None) -> str | None:
     """
     if not text or DYN in text:
         return None
+    if "//" not in text and "/." not in text:
+        # Fast path (most arguments): no empty, "." or ".." component after the first, so
+        # the loop below would rebuild the text itself, minus one trailing slash.
+        body = text[:-1] if text[-1] == "/" else text
+        if body[:1] == "/" or (cwd is None and body and body[0] not in ".~"):
+            return body
     if text.startswith("~"):
         head, sep, rest = text.partition("/")
         prefix = "~" if head == "~" else "/home/" + head[1:]
@@ -161,12 +167,14 @@ class PathRules:
 
     def match(self, path: str, kind: str) -> bool:
         """True when normalized ``path`` matches a glob of ``kind`` (either direction)."""
-        if kind == "sensitive" and path.endswith((".pub", "/serviceaccount/namespace",
-                                                   "/serviceaccount/ca.crt")):
-            return False  # public keys are meant to be shared
         key = (path, kind)
         hit = self._cache.get(key)
-        if hit is None:
+        if hit is not None:
+            return hit
+        if kind == "sensitive" and path.endswith((".pub", "/serviceaccount/namespace",
+                                                   "/serviceaccount/ca.crt")):
+            hit = False  # public keys are meant to be shared
+        else:
             globs: tuple[str, ...] = getattr(self, kind)
             # A glob can only match paths starting with its literal prefix: test that first.
             hit = any(path.startswith(p) and fnmatchcase(path, g)
@@ -178,9 +186,9 @@ class PathRules:
                 pparts = path.split("/")
                 hit = any(_glob_covers(path, _example(g)) for g in globs) or any(
                     _globs_meet(pparts, g) for g in self._by_depth[kind].get(len(pparts), ()))
-            if len(self._cache) > 4096:
-                self._cache.clear()
-            self._cache[key] = hit
+        if len(self._cache) > 4096:
+            self._cache.clear()
+        self._cache[key] = hit
         return hit
 
 
@@ -191,7 +199,10 @@ def candidate_paths(text: str, cwd: str | None) -> list[str]:
         text = text.replace(DYN, "x")  # /proc/$$/environ still names an environ file
     if text.startswith("file://"):
         text = text[7:]
-    for piece in (text, text.partition("=")[2], text.partition("@")[2]):
+    # The text after "=" or "@" is a piece only when there is one (partition gives "").
+    pieces = (text,) if "=" not in text and "@" not in text else \
+        (text, text.partition("=")[2], text.partition("@")[2])
+    for piece in pieces:
         if piece and ("/" in piece or piece.startswith(("~", ".")) or (
                 cwd is not None and piece[0] != "-")):
             p = norm_path(piece, cwd)

