@@ -20,6 +20,7 @@ from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
 from ._files import dir_key, file_taint
 from ._flow import EMPTY, Flow
+from ._globprog import glob_program, is_glob
 from ._hookvars import hook_files
 from ._lexer import DECL_ARRAY_RE
 from ._outputs import echo_output, output
@@ -70,6 +71,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         check_args(run.add, run.cp.paths, "?", inv.args, run.cwd)
         return exec_flow(run, inv) if src is not None else Flow(producer="a command",
                                                                   span=word.span)
+    if word.static and is_glob(name):
+        return glob_program(run, inv, stdin, program)  # /???/r? is /bin/rm
     if not word.static:
         # $DIR/rm: the program is rm (its rules apply), found in an unknown directory.
         src = first_source(word.taint)
