@@ -862,3 +862,13 @@ def test_a_written_script_run_many_times_is_read_within_the_work_budget() -> Non
     result = classify(command)
     assert result.verdict is Verdict.BLOCK  # out of budget: fail closed, not unchecked
     assert "shell.nesting-too-deep" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "rm -rf ${PATH:0:1}", "d=${PATH:0:1}; rm -rf $d", "rm -rf ${SHELL%%bash}",
+    "rm -rf ${SHELL%/*}", "rm -rf ${HOME:0:1}",
+])
+def test_slices_of_environment_paths_that_give_a_system_directory_block(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.recursive-delete" in result.rule_ids

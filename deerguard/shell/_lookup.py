@@ -31,7 +31,7 @@ Result = tuple[tuple[str, ...], Taint, bool]
 _DEFAULTS: dict[str, Var] = {
     "HOME": Var(alts=("~",)),
     "IFS": Var(alts=(" \t\n",)),
-    "SHELL": Var(alts=("bash",)),
+    "SHELL": Var(alts=("/bin/bash",)),  # an absolute path: ${SHELL%bash} is /bin/
     "BASH": Var(alts=("/bin/bash",)),
     "0": Var(alts=("bash",)),
     # The working directory: unknown, but a directory, not attacker-chosen text. "$PWD/build"
@@ -84,6 +84,8 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
         # (a component without "/"): ${HOME%/*} is /home, ${HOME##*/} the user's name.
         values = (_HOME_SAMPLE,) if name == "HOME" and pe.op in _PATTERN_OPS \
             else ("/" + DYN,)
+    elif var is None and name == "PATH" and pe.op is not None and pe.op not in _CONDITIONAL:
+        values = ("/" + DYN,)  # a list of absolute directories: ${PATH:0:1} is "/"
     if pe.prefix == "#":
         if is_list:
             return (str(len(values)),), NO_TAINT, False
