@@ -40,6 +40,8 @@ RESERVED: Final = frozenset(
 # spellings, followed by a delimiter (or end of input).
 RESERVED_RE: Final = re.compile(r"(?:[a-z]+|\{|\}|\[\[|!)(?=[ \t\n;&|<>()]|\Z)")
 NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# The characters NAME_RE can start with: where it is sure to match.
+NAME_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 DIGITS_RE: Final = re.compile(r"[0-9]+")
 # Function names in bash may contain more than identifier characters.
 FUNC_NAME_RE: Final = re.compile(r"[^ \t\n;&|<>()'\"\\$`=]+")
@@ -439,9 +441,12 @@ def _lit(char: str, pos: int) -> Literal:
 
 
 def _word_of(pieces: list[_Piece], start: int, end: int) -> Word:
+    if len(pieces) == 1 and type(pieces[0]) is not list:
+        # One part (``a`` in ``{a,b}``): flattening and merging would return it as is.
+        return new_word((start, end), (pieces[0],))  # type: ignore[arg-type]
     flat: list[WordPart] = []
     _flatten(pieces, flat)
-    return Word((start, end), merge_literals(flat))
+    return new_word((start, end), merge_literals(flat))
 
 
 def brace_pass(raw: list[RawPart]) -> tuple[WordPart, ...]:

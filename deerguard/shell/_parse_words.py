@@ -12,6 +12,7 @@ from deerguard.shell._lexer import (
     LIT_NORMAL_RE,
     METACHARS,
     NAME_RE,
+    NAME_START,
     BraceMark,
     RawPart,
     brace_pass,
@@ -46,6 +47,7 @@ _PARAM_OPS = (
 )  # fmt: skip
 _PLAIN_END = METACHARS
 _QUOTE_START = frozenset("\\'\"$`")  # what quote_or_expansion handles
+_BRACE_CHARS = frozenset("{,}")
 _CLOSE_PAREN = frozenset({")"})
 _CLOSE_BRACE = frozenset({"}"})
 _EMPTY: frozenset[str] = frozenset()
@@ -97,11 +99,27 @@ class WordParser(Base):
                 return plain_word(span, m.group())
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
+        base, posmap = self.base, self.posmap
         while self.i < n and not self.st.aborted:
             i = self.i
             c = s[i]
             if c in _QUOTE_START:  # first: no literal run or other case starts with these
+                if c == "$" and posmap is None and i + 1 < n and s[i + 1] in NAME_START:
+                    # ``$name``: the part ``dollar()`` returns for it, without its dispatch.
+                    m = NAME_RE.match(s, i + 1, n)
+                    assert m is not None
+                    end = m.end()
+                    raw.append(new_param((base + i, base + end), m.group(), True))
+                    self.i = end
+                    continue
                 self.quote_or_expansion(raw, c, quoted=False)
+                continue
+            if c in _BRACE_CHARS:  # before the literal regex, which never matches these
+                if brace:
+                    raw.append(BraceMark(c, base + i if posmap is None else self.abs(i)))
+                else:
+                    raw.append(new_literal(self.sp(i, i + 1), c))
+                self.i = i + 1
                 continue
             if c in METACHARS:
                 if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(":
@@ -110,8 +128,10 @@ class WordParser(Base):
                 break
             m = LIT_NORMAL_RE.match(s, i, n)
             if m:
-                raw.append(new_literal(self.sp(i, m.end()), m.group()))
-                self.i = m.end()
+                end = m.end()
+                span = (base + i, base + end) if posmap is None else self.sp(i, end)
+                raw.append(new_literal(span, m.group()))
+                self.i = end
                 continue
             if c == "~" and i > start and s[i - 1] in ":=" and assign_like is None:
                 # bash also expands ``~`` after ``=``/``:`` in arguments shaped like NAME=...
@@ -120,12 +140,6 @@ class WordParser(Base):
                 assign_like = m is not None and s.startswith(("=", "+="), eq, i)
             if c == "~" and (i == start or (assign_like and s[i - 1] in ":=")):
                 raw.append(self.tilde(bool(assign_like)))
-            elif c in "{,}":
-                if brace:
-                    raw.append(BraceMark(c, self.abs(i)))
-                else:
-                    raw.append(new_literal(self.sp(i, i + 1), c))
-                self.i = i + 1
             elif c in "@!+*?" and i + 1 < n and s[i + 1] == "(":
                 raw.append(self.extglob())
             elif not self.quote_or_expansion(raw, c, quoted=False):
@@ -136,7 +150,12 @@ class WordParser(Base):
         if len(raw) == 1 and not isinstance(raw[0], BraceMark):
             return new_word(self.sp(start, self.i), (raw[0],))
         marks = {p.char for p in raw if isinstance(p, BraceMark)} if brace else set()
-        if "{" in marks and "}" in marks:  # an expansion needs both braces
+        # An expansion needs both braces and either a comma or a sequence (whose ``..`` lies
+        # in one literal). Without either, ``brace_pass`` turns every mark back into a
+        # literal in place, as the branch below does directly (``{}`` of ``find -exec``).
+        if "{" in marks and "}" in marks and (
+            "," in marks or any(type(p) is Literal and ".." in p.value for p in raw)
+        ):
             parts = brace_pass(raw)
         elif marks:
             parts = merge_literals(
