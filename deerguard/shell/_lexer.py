@@ -15,12 +15,15 @@ from deerguard.shell.ast import (
     BraceExp,
     Command,
     Comment,
+    Escaped,
+    Heredoc,
     Literal,
     ParamExp,
     ParseIssue,
     Redirect,
     Script,
     SimpleCommand,
+    SingleQuoted,
     Statement,
     Word,
     WordPart,
@@ -65,6 +68,7 @@ LIT_NORMAL_RE: Final = re.compile(r"[^ \t\n;&|<>()\\'\"$`~{},@!+*?]+")
 LIT_NOBRACE_RE: Final = re.compile(r"[^ \t\n;&|<>()\\'\"$`~@!+*?:=]+")
 LIT_DQ_RE: Final = re.compile(r"[^\"\\$`]+")
 LIT_HEREDOC_RE: Final = re.compile(r"[^\\$`]+")
+HEREDOC_SPECIAL_RE: Final = re.compile(r"[\\$`]")
 LIT_PARAM_RE: Final = re.compile(r"[^{}\\'\"$`/:~]+")
 LIT_ARITH_RE: Final = re.compile(r"[^()\[\];\\'\"$`]+")
 BACKTICK_SPECIAL_RE: Final = re.compile(r"[`\\]")
@@ -160,11 +164,16 @@ def decode_ansi_c(text: str) -> str:
     return value if nul < 0 else value[:nul]
 
 
+_DELIM_QUOTING_RE: Final = re.compile(r"[\\'\"$]")
+
+
 def heredoc_delimiter(raw: str) -> tuple[str, bool]:
     """Quote-remove a heredoc delimiter word's source text; say whether any part was quoted.
 
     Bash performs no expansion on the delimiter: ``<<$x`` ends at a line ``$x``.
     """
+    if _DELIM_QUOTING_RE.search(raw) is None:
+        return raw, False  # nothing to remove (the common ``<<EOF``)
     out: list[str] = []
     quoted = False
     i = 0
@@ -337,6 +346,35 @@ def new_redirect(
     return node
 
 
+_hd = Heredoc.__dict__
+_hd_set = tuple(
+    _hd[name].__set__
+    for name in ("span", "delimiter", "quoted", "strip_tabs", "text", "parts", "terminated")
+)
+
+
+def new_heredoc(
+    span: tuple[int, int],
+    delimiter: str,
+    quoted: bool,
+    strip_tabs: bool,
+    text: str,
+    parts: tuple[WordPart, ...],
+    terminated: bool,
+) -> Heredoc:
+    """``Heredoc(...)`` (all fields, in order), built without the dataclass ``__init__``."""
+    node = _new(Heredoc)
+    a, b, c, d, e, f, g = _hd_set
+    a(node, span)
+    b(node, delimiter)
+    c(node, quoted)
+    d(node, strip_tabs)
+    e(node, text)
+    f(node, parts)
+    g(node, terminated)
+    return node
+
+
 def plain_word(span: tuple[int, int], text: str) -> Word:
     """``Word(span, (Literal(span, text),))``: a word of one plain literal, in one call."""
     lit = _new(Literal)
@@ -345,6 +383,28 @@ def plain_word(span: tuple[int, int], text: str) -> Word:
     node = _new(Word)
     _word_span(node, span)
     _word_parts(node, (lit,))
+    return node
+
+
+_sq_span = SingleQuoted.__dict__["span"].__set__
+_sq_value = SingleQuoted.__dict__["value"].__set__
+_esc_span = Escaped.__dict__["span"].__set__
+_esc_char = Escaped.__dict__["char"].__set__
+
+
+def new_single(span: tuple[int, int], value: str) -> SingleQuoted:
+    """``SingleQuoted(span, value)``, built without the dataclass ``__init__``."""
+    node = _new(SingleQuoted)
+    _sq_span(node, span)
+    _sq_value(node, value)
+    return node
+
+
+def new_escaped(span: tuple[int, int], char: str) -> Escaped:
+    """``Escaped(span, char)``, built without the dataclass ``__init__``."""
+    node = _new(Escaped)
+    _esc_span(node, span)
+    _esc_char(node, char)
     return node
 
 

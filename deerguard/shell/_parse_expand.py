@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from deerguard.shell._lexer import (
     DIGITS_RE,
+    HEREDOC_SPECIAL_RE,
     LIT_ARITH_RE,
     LIT_HEREDOC_RE,
     LIT_PARAM_RE,
@@ -15,6 +16,7 @@ from deerguard.shell._lexer import (
     BraceMark,
     RawPart,
     merge_literals,
+    new_heredoc,
     new_literal,
     new_param,
 )
@@ -22,7 +24,6 @@ from deerguard.shell._parse_words import Pending, WordParser
 from deerguard.shell.ast import (
     ArithExp,
     CmdSubst,
-    Heredoc,
     Literal,
     ParamExp,
     Word,
@@ -217,6 +218,9 @@ class ExpansionParser(WordParser):
         parts: tuple[WordPart, ...]
         if item.quoted:
             parts = (Literal(self.sp(start, end), text),) if body else ()
+        elif HEREDOC_SPECIAL_RE.search(s, start, end) is None:
+            # Nothing to expand or unescape: the loop below would make one literal of it all.
+            parts = (new_literal(self.sp(start, end), body),) if body else ()
         else:
             saved_n = self.n
             self.i, self.n = start, end
@@ -235,7 +239,7 @@ class ExpansionParser(WordParser):
                     self.quote_or_expansion(raw, c, quoted=True)
             self.n = saved_n
             parts = merge_literals([p for p in raw if not isinstance(p, BraceMark)])
-        doc = Heredoc(
+        doc = new_heredoc(
             self.sp(start, end), item.delimiter, item.quoted, item.strip_tabs, text, parts,
             terminated,
         )  # fmt: skip

@@ -18,8 +18,10 @@ from deerguard.shell._lexer import (
     brace_pass,
     decode_ansi_c,
     merge_literals,
+    new_escaped,
     new_literal,
     new_param,
+    new_single,
     new_word,
     plain_word,
 )
@@ -29,7 +31,6 @@ from deerguard.shell.ast import (
     ArithExp,
     CmdSubst,
     DoubleQuoted,
-    Escaped,
     Literal,
     ProcSubst,
     SingleQuoted,
@@ -112,6 +113,17 @@ class WordParser(Base):
                     raw.append(new_param((base + i, base + end), m.group(), True))
                     self.i = end
                     continue
+                if c == "'" and posmap is None:
+                    j = s.find("'", i + 1, n)
+                    if j >= 0:  # closed: the part ``single_quoted()`` returns, inline
+                        raw.append(new_single((base + i, base + j + 1), s[i + 1 : j]))
+                        self.i = j + 1
+                        continue
+                elif c == "\\" and posmap is None and i + 1 < n and s[i + 1] != "\n":
+                    # ``\x``: the part ``quote_or_expansion()`` returns for it, inline.
+                    raw.append(new_escaped((base + i, base + i + 2), s[i + 1]))
+                    self.i = i + 2
+                    continue
                 self.quote_or_expansion(raw, c, quoted=False)
                 continue
             if c in _BRACE_CHARS:  # before the literal regex, which never matches these
@@ -175,7 +187,7 @@ class WordParser(Base):
             elif self.s[i + 1] == "\n":
                 self.i = i + 2  # line continuation: removed, produces no part
             else:
-                raw.append(Escaped(self.sp(i, i + 2), self.s[i + 1]))
+                raw.append(new_escaped(self.sp(i, i + 2), self.s[i + 1]))
                 self.i = i + 2
         elif c == "'":
             raw.append(self.single_quoted())
@@ -254,7 +266,7 @@ class WordParser(Base):
             self.i = self.n
             return SingleQuoted(self.sp(i, self.n), self.s[i + 1 : self.n])
         self.i = j + 1
-        return SingleQuoted(self.sp(i, j + 1), self.s[i + 1 : j])
+        return new_single(self.sp(i, j + 1), self.s[i + 1 : j])
 
     def double_quoted(self, start: int, body: int, *, locale: bool = False) -> DoubleQuoted:
         self.i = body
