@@ -57,8 +57,9 @@ ANY_ARG_RE: Final = re.compile(
 )
 # A plain command name: like ANY_ARG_RE's group 1, minus ``=`` and ``[`` (so never an
 # assignment) and digits or ``{`` that could start a redirection.
+# It may also end at ``(`` (a ``name()`` definition) unless an extglob opens there (``@(``).
 NAME_WORD_RE: Final = re.compile(
-    r"(?![#0-9])[^ \t\n;&|<>()\\'\"$`{}~=\[]+(?=[ \t\n;&|)]|\Z)"
+    r"(?![#0-9])[^ \t\n;&|<>()\\'\"$`{}~=\[]+(?=[ \t\n;&|)]|\Z|(?<![@!+*?])\()"
 )
 DECL_ARRAY_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\] \t\n]*\])?\+?=\(")
 BLANK_RUN_RE: Final = re.compile(r"[ \t]+")

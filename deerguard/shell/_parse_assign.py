@@ -19,6 +19,7 @@ _REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", "
 _REDIRECT_OPS3 = frozenset(op for op in _REDIRECT_OPS if len(op) == 3)
 _REDIRECT_OPS2 = frozenset(op for op in _REDIRECT_OPS if len(op) == 2)
 _DIGITS = frozenset("0123456789")
+_REDIRECT_FIRST = _DIGITS | frozenset("{<>&")  # where a redirection can start
 
 
 class AssignRedirectParser(ExpansionParser):
@@ -156,9 +157,13 @@ class AssignRedirectParser(ExpansionParser):
     def trailing_redirects(self) -> tuple[Redirect, ...]:
         """Redirections after a compound command (``{ ...; } > out``)."""
         out: list[Redirect] = []
+        s, n = self.s, self.n
         while not self.st.aborted:
             save = self.i
             self.blanks()
+            if self.i >= n or s[self.i] not in _REDIRECT_FIRST:
+                self.i = save  # ``redirect()`` would find nothing here: skip the call
+                break
             red = self.redirect()
             if red is None:
                 self.i = save

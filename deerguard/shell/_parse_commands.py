@@ -5,6 +5,8 @@ Compound commands (``if``, loops, ``case``, groups...) live in ``_parse_compound
 
 from __future__ import annotations
 
+import re
+
 from deerguard.shell._lexer import (
     ANY_ARG_RE,
     DECL_ARRAY_RE,
@@ -12,6 +14,7 @@ from deerguard.shell._lexer import (
     RESERVED,
     new_literal,
     new_simple,
+    new_single,
     new_statement,
     new_word,
     plain_word,
@@ -27,7 +30,6 @@ from deerguard.shell.ast import (
     Pipeline,
     Redirect,
     SimpleCommand,
-    SingleQuoted,
     Statement,
     Word,
     WordPart,
@@ -40,6 +42,7 @@ _COMPOUND_WORDS = frozenset(
 _REDIRECT_START = frozenset("<>&{0123456789")
 _DECLARATIONS = frozenset({"declare", "typeset", "local", "export", "readonly"})
 _CLOSERS = frozenset({"}", "fi", "then", "else", "elif", "do", "done", "esac"})
+_FUNC_NAME_BAD_RE = re.compile(r"[=$`'\"\\]")  # characters no ``name()`` definition may hold
 
 
 class CommandParser(AssignRedirectParser):
@@ -310,7 +313,7 @@ class CommandParser(AssignRedirectParser):
                     span = (base + a, base + b)
                     text = m.group(2)
                     if text[0] == "'":
-                        part: WordPart = SingleQuoted(span, text[1:-1])
+                        part: WordPart = new_single(span, text[1:-1])
                     else:
                         inner = (base + a + 1, base + b - 1)
                         body = (new_literal(inner, text[1:-1]),) if b - a > 2 else ()
@@ -371,7 +374,7 @@ class CommandParser(AssignRedirectParser):
 
     def function_parens(self, start: int, name_word: Word) -> Command | None:
         name = name_word.literal_value()
-        if not name or any(c in name for c in "=$`'\"\\") or name in RESERVED:
+        if not name or _FUNC_NAME_BAD_RE.search(name) or name in RESERVED:
             return None
         save = self.i
         self.i += 1
