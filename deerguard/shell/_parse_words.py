@@ -6,6 +6,8 @@ Each scanner moves the cursor forward only; bounded regions are parsed in place 
 
 from __future__ import annotations
 
+from typing import cast
+
 from deerguard.shell._lexer import (
     BACKTICK_SPECIAL_RE,
     LIT_DQ_RE,
@@ -161,7 +163,10 @@ class WordParser(Base):
             return None
         if len(raw) == 1 and not isinstance(raw[0], BraceMark):
             return new_word(self.sp(start, self.i), (raw[0],))
-        marks = {p.char for p in raw if isinstance(p, BraceMark)} if brace else set()
+        if not brace:
+            # Brace marks are only made when ``brace`` is set: ``raw`` holds none to filter.
+            return new_word(self.sp(start, self.i), merge_literals(cast("list[WordPart]", raw)))
+        marks = {p.char for p in raw if isinstance(p, BraceMark)}
         # An expansion needs both braces and either a comma or a sequence (whose ``..`` lies
         # in one literal). Without either, ``brace_pass`` turns every mark back into a
         # literal in place, as the branch below does directly (``{}`` of ``find -exec``).
