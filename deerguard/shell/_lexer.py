@@ -55,6 +55,12 @@ FUNC_NAME_RE: Final = re.compile(r"[^ \t\n;&|<>()'\"\\$`=]+")
 ANY_ARG_RE: Final = re.compile(
     r"""[ \t]*(?:(?!#)([^ \t\n;&|<>()\\'"$`{}~]+)|("[^"\\$`]*"|'[^']*'))(?=[ \t\n;&|)]|\Z)"""
 )
+# A run of ANY_ARG_RE group-1 arguments, each after its blanks: one match for many arguments.
+# Each unit can match in one way only (the lookahead rejects any shorter run), so a unit that
+# fails gives back just itself.
+PLAIN_ARGS_RE: Final = re.compile(
+    r"""(?:[ \t]+(?!#)[^ \t\n;&|<>()\\'"$`{}~]+(?=[ \t\n;&|)]|\Z))+"""
+)
 # A plain command name: like ANY_ARG_RE's group 1, minus ``=`` and ``[`` (so never an
 # assignment) and digits or ``{`` that could start a redirection.
 # It may also end at ``(`` (a ``name()`` definition) unless an extglob opens there (``@(``).

@@ -11,6 +11,7 @@ from deerguard.shell._lexer import (
     ANY_ARG_RE,
     DECL_ARRAY_RE,
     NAME_WORD_RE,
+    PLAIN_ARGS_RE,
     RESERVED,
     new_literal,
     new_simple,
@@ -306,6 +307,10 @@ class CommandParser(AssignRedirectParser):
                         span = (base + a, base + b) if posmap is None else self.sp(a, b)
                         add(plain_word(span, m.group(1)))
                         i = b
+                        if b - start > 128 and posmap is None and b < n and s[b] == " ":
+                            # A long command: take the rest of its run of plain arguments in
+                            # one match (that costs more than it saves on a few arguments).
+                            i = self.plain_args(words, b)
                         continue
                     if posmap is not None:
                         break
@@ -371,6 +376,28 @@ class CommandParser(AssignRedirectParser):
             tuple(words),
             tuple(redirs) if redirs else (),
         )
+
+    def plain_args(self, words: list[Word], i: int) -> int:
+        """Append the run of plain arguments at ``i`` (each after one space) to ``words``.
+
+        Returns where the run ends (``i`` when there is none). One match and one split give
+        the words ``ANY_ARG_RE`` would match one by one (group 1), offsets from their lengths;
+        a run with tabs or several spaces in a gap is left to that loop.
+        """
+        s, base = self.s, self.base
+        run = PLAIN_ARGS_RE.match(s, i, self.n)
+        if run is None:
+            return i
+        text = run.group()
+        if "\t" in text or "  " in text:
+            return i
+        add = words.append
+        pos = i + 1
+        for arg in text[1:].split(" "):
+            end = pos + len(arg)
+            add(plain_word((base + pos, base + end), arg))
+            pos = end + 1
+        return run.end()
 
     def function_parens(self, start: int, name_word: Word) -> Command | None:
         name = name_word.literal_value()
