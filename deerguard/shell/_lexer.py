@@ -72,6 +72,9 @@ BLANK_RUN_RE: Final = re.compile(r"[ \t]+")
 
 # Runs of plain characters per context (what needs no special handling there).
 LIT_NORMAL_RE: Final = re.compile(r"[^ \t\n;&|<>()\\'\"$`~{},@!+*?]+")
+# Brace marks mixed with LIT_NORMAL_RE runs, and that stretch split into its tokens.
+BRACE_RUN_RE: Final = re.compile(r"[^ \t\n;&|<>()\\'\"$`~@!+*?]+")
+BRACE_TOKEN_RE: Final = re.compile(r"[{},]|[^ \t\n;&|<>()\\'\"$`~{},@!+*?]+")
 LIT_NOBRACE_RE: Final = re.compile(r"[^ \t\n;&|<>()\\'\"$`~@!+*?:=]+")
 LIT_DQ_RE: Final = re.compile(r"[^\"\\$`]+")
 LIT_HEREDOC_RE: Final = re.compile(r"[^\\$`]+")

@@ -10,6 +10,8 @@ from typing import cast
 
 from deerguard.shell._lexer import (
     BACKTICK_SPECIAL_RE,
+    BRACE_RUN_RE,
+    BRACE_TOKEN_RE,
     LIT_DQ_RE,
     LIT_NORMAL_RE,
     METACHARS,
@@ -103,6 +105,7 @@ class WordParser(Base):
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
         base, posmap = self.base, self.posmap
+        brace_chars = 0  # brace characters met so far
         while self.i < n and not self.st.aborted:
             i = self.i
             c = s[i]
@@ -129,6 +132,15 @@ class WordParser(Base):
                 self.quote_or_expansion(raw, c, quoted=False)
                 continue
             if c in _BRACE_CHARS:  # before the literal regex, which never matches these
+                brace_chars += 1
+                if brace_chars > 3 and brace and posmap is None:
+                    # Many marks (not ``{}`` or ``{a,b}``): split the stretch of brace marks and
+                    # literal runs ahead with one call into the tokens this loop would take
+                    # one by one.
+                    run = BRACE_RUN_RE.match(s, i, n)
+                    assert run is not None  # ``c`` itself matches
+                    self.brace_run(raw, i, run.end())
+                    continue
                 if brace:
                     raw.append(BraceMark(c, base + i if posmap is None else self.abs(i)))
                 else:
@@ -181,6 +193,24 @@ class WordParser(Base):
         else:
             parts = self.merged(raw)
         return new_word(self.sp(start, self.i), parts)
+
+    def brace_run(self, raw: list[RawPart], start: int, end: int) -> None:
+        """Append the parts of ``s[start:end]``, only brace marks and literal runs (no posmap).
+
+        The same parts as the ``word()`` loop makes: a mark per ``{ , }``, one literal per
+        maximal run of the other characters (what LIT_NORMAL_RE matches).
+        """
+        base = self.base
+        add = raw.append
+        pos = start
+        for token in BRACE_TOKEN_RE.findall(self.s, start, end):
+            size = len(token)
+            if size == 1 and token in _BRACE_CHARS:
+                add(BraceMark(token, base + pos))
+            else:
+                add(new_literal((base + pos, base + pos + size), token))
+            pos += size
+        self.i = end
 
     def quote_or_expansion(self, raw: list[RawPart], c: str, *, quoted: bool) -> bool:
         """Handle ``\\ ' " $ `` at the cursor; False when ``c`` is none of them."""
