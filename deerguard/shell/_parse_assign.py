@@ -8,10 +8,12 @@ from deerguard.shell._lexer import (
     NAME_RE,
     RawPart,
     heredoc_delimiter,
+)
+from deerguard.shell._parse_expand import ExpansionParser
+from deerguard.shell._parse_nodes import (
     new_assignment,
     new_redirect,
 )
-from deerguard.shell._parse_expand import ExpansionParser
 from deerguard.shell._parse_state import Pending
 from deerguard.shell.ast import Assignment, Literal, Redirect, Word
 

@@ -13,6 +13,9 @@ from deerguard.shell._lexer import (
     NAME_WORD_RE,
     PLAIN_ARGS_RE,
     RESERVED,
+)
+from deerguard.shell._parse_assign import AssignRedirectParser
+from deerguard.shell._parse_nodes import (
     new_literal,
     new_simple,
     new_single,
@@ -20,7 +23,6 @@ from deerguard.shell._lexer import (
     new_word,
     plain_word,
 )
-from deerguard.shell._parse_assign import AssignRedirectParser
 from deerguard.shell.ast import (
     AndOr,
     Assignment,
