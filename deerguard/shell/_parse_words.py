@@ -108,7 +108,6 @@ class WordParser(Base):
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
         base, posmap = self.base, self.posmap
-        brace_chars = 0  # brace characters met so far
         while self.i < n and not self.st.aborted:
             i = self.i
             c = s[i]
@@ -135,11 +134,10 @@ class WordParser(Base):
                 self.quote_or_expansion(raw, c, quoted=False)
                 continue
             if c in _BRACE_CHARS:  # before the literal regex, which never matches these
-                brace_chars += 1
-                if brace_chars > 3 and brace and posmap is None:
-                    # Many marks (not ``{}`` or ``{a,b}``): split the stretch of brace marks and
-                    # literal runs ahead with one call into the tokens this loop would take
-                    # one by one.
+                if brace and posmap is None and i - start >= 8:
+                    # A long brace word (not ``{}`` or ``{a,b}``): split the stretch of brace
+                    # marks and literal runs ahead with one call into the tokens this loop
+                    # would take one by one.
                     run = BRACE_RUN_RE.match(s, i, n)
                     assert run is not None  # ``c`` itself matches
                     self.brace_run(raw, i, run.end())
