@@ -1,7 +1,9 @@
 """Character-level helpers for the shell parser: tables, ANSI-C decoding, brace expansion.
 
 Everything here is linear in its input: scanners use index arithmetic and simple character
-class regexes (a single ``[...]+`` run cannot backtrack), never nested quantifiers.
+class regexes (a single ``[...]+`` run cannot backtrack); the one repeated group
+(PLAIN_ARGS_RE) has units that each match in one way only, so a failing unit gives back just
+itself. The fast node constructors live in ``_parse_nodes``.
 """
 
 from __future__ import annotations
@@ -10,18 +12,10 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from deerguard.shell._parse_nodes import new_literal, new_word
 from deerguard.shell.ast import (
-    Assignment,
     BraceExp,
-    Command,
-    Comment,
     Literal,
-    ParamExp,
-    ParseIssue,
-    Redirect,
-    Script,
-    SimpleCommand,
-    Statement,
     Word,
     WordPart,
 )
@@ -40,6 +34,8 @@ RESERVED: Final = frozenset(
 # spellings, followed by a delimiter (or end of input).
 RESERVED_RE: Final = re.compile(r"(?:[a-z]+|\{|\}|\[\[|!)(?=[ \t\n;&|<>()]|\Z)")
 NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# The characters NAME_RE can start with: where it is sure to match.
+NAME_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 DIGITS_RE: Final = re.compile(r"[0-9]+")
 # Function names in bash may contain more than identifier characters.
 FUNC_NAME_RE: Final = re.compile(r"[^ \t\n;&|<>()'\"\\$`=]+")
@@ -50,19 +46,30 @@ FUNC_NAME_RE: Final = re.compile(r"[^ \t\n;&|<>()'\"\\$`=]+")
 ANY_ARG_RE: Final = re.compile(
     r"""[ \t]*(?:(?!#)([^ \t\n;&|<>()\\'"$`{}~]+)|("[^"\\$`]*"|'[^']*'))(?=[ \t\n;&|)]|\Z)"""
 )
+# A run of ANY_ARG_RE group-1 arguments, each after its blanks: one match for many arguments.
+# Each unit can match in one way only (the lookahead rejects any shorter run), so a unit that
+# fails gives back just itself.
+PLAIN_ARGS_RE: Final = re.compile(
+    r"""(?:[ \t]+(?!#)[^ \t\n;&|<>()\\'"$`{}~]+(?=[ \t\n;&|)]|\Z))+"""
+)
 # A plain command name: like ANY_ARG_RE's group 1, minus ``=`` and ``[`` (so never an
 # assignment) and digits or ``{`` that could start a redirection.
+# It may also end at ``(`` (a ``name()`` definition) unless an extglob opens there (``@(``).
 NAME_WORD_RE: Final = re.compile(
-    r"(?![#0-9])[^ \t\n;&|<>()\\'\"$`{}~=\[]+(?=[ \t\n;&|)]|\Z)"
+    r"(?![#0-9])[^ \t\n;&|<>()\\'\"$`{}~=\[]+(?=[ \t\n;&|)]|\Z|(?<![@!+*?])\()"
 )
 DECL_ARRAY_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\] \t\n]*\])?\+?=\(")
 BLANK_RUN_RE: Final = re.compile(r"[ \t]+")
 
 # Runs of plain characters per context (what needs no special handling there).
 LIT_NORMAL_RE: Final = re.compile(r"[^ \t\n;&|<>()\\'\"$`~{},@!+*?]+")
+# Brace marks mixed with LIT_NORMAL_RE runs, and that stretch split into its tokens.
+BRACE_RUN_RE: Final = re.compile(r"[^ \t\n;&|<>()\\'\"$`~@!+*?]+")
+BRACE_TOKEN_RE: Final = re.compile(r"[{},]|[^ \t\n;&|<>()\\'\"$`~{},@!+*?]+")
 LIT_NOBRACE_RE: Final = re.compile(r"[^ \t\n;&|<>()\\'\"$`~@!+*?:=]+")
 LIT_DQ_RE: Final = re.compile(r"[^\"\\$`]+")
 LIT_HEREDOC_RE: Final = re.compile(r"[^\\$`]+")
+HEREDOC_SPECIAL_RE: Final = re.compile(r"[\\$`]")
 LIT_PARAM_RE: Final = re.compile(r"[^{}\\'\"$`/:~]+")
 LIT_ARITH_RE: Final = re.compile(r"[^()\[\];\\'\"$`]+")
 BACKTICK_SPECIAL_RE: Final = re.compile(r"[`\\]")
@@ -158,11 +165,16 @@ def decode_ansi_c(text: str) -> str:
     return value if nul < 0 else value[:nul]
 
 
+_DELIM_QUOTING_RE: Final = re.compile(r"[\\'\"$]")
+
+
 def heredoc_delimiter(raw: str) -> tuple[str, bool]:
     """Quote-remove a heredoc delimiter word's source text; say whether any part was quoted.
 
     Bash performs no expansion on the delimiter: ``<<$x`` ends at a line ``$x``.
     """
+    if _DELIM_QUOTING_RE.search(raw) is None:
+        return raw, False  # nothing to remove (the common ``<<EOF``)
     out: list[str] = []
     quoted = False
     i = 0
@@ -194,164 +206,6 @@ def heredoc_delimiter(raw: str) -> tuple[str, bool]:
             out.append(c)
             i += 1
     return "".join(out), quoted
-
-
-# --- fast node construction ---------------------------------------------------------------
-# The AST nodes are frozen slotted dataclasses; their generated ``__init__`` pays one
-# ``object.__setattr__`` lookup per field. The hottest nodes are built here by setting the
-# slots directly (same resulting objects, about 40% cheaper).
-_new = object.__new__
-_lit_span = Literal.__dict__["span"].__set__
-_lit_value = Literal.__dict__["value"].__set__
-_word_span = Word.__dict__["span"].__set__
-_word_parts = Word.__dict__["parts"].__set__
-
-
-_sc = SimpleCommand.__dict__
-_sc_set = tuple(_sc[name].__set__ for name in ("span", "assignments", "words", "redirects"))
-_st = Statement.__dict__
-_st_set = (_st["span"].__set__, _st["command"].__set__, _st["terminator"].__set__)
-
-
-def new_simple(
-    span: tuple[int, int],
-    assignments: tuple[Assignment, ...],
-    words: tuple[Word, ...],
-    redirects: tuple[Redirect, ...],
-) -> SimpleCommand:
-    """``SimpleCommand(...)``, built without the dataclass ``__init__``."""
-    node = _new(SimpleCommand)
-    a, b, c, d = _sc_set
-    a(node, span)
-    b(node, assignments)
-    c(node, words)
-    d(node, redirects)
-    return node
-
-
-def new_statement(span: tuple[int, int], command: Command, terminator: str | None) -> Statement:
-    """``Statement(...)``, built without the dataclass ``__init__``."""
-    node = _new(Statement)
-    a, b, c = _st_set
-    a(node, span)
-    b(node, command)
-    c(node, terminator)
-    return node
-
-
-_sr = Script.__dict__
-_sr_set = tuple(_sr[name].__set__ for name in ("span", "statements", "comments", "issues"))
-
-
-def new_script(
-    span: tuple[int, int],
-    statements: tuple[Statement, ...],
-    comments: tuple[Comment, ...],
-    issues: tuple[ParseIssue, ...],
-) -> Script:
-    """``Script(...)``, built without the dataclass ``__init__``."""
-    node = _new(Script)
-    a, b, c, d = _sr_set
-    a(node, span)
-    b(node, statements)
-    c(node, comments)
-    d(node, issues)
-    return node
-
-
-def new_literal(span: tuple[int, int], value: str) -> Literal:
-    """``Literal(span, value)``, built without the dataclass ``__init__``."""
-    node = _new(Literal)
-    _lit_span(node, span)
-    _lit_value(node, value)
-    return node
-
-
-_pe = ParamExp.__dict__
-_pe_set = tuple(
-    _pe[name].__set__ for name in ("span", "name", "short", "prefix", "index", "op", "args")
-)
-_as = Assignment.__dict__
-_as_set = tuple(
-    _as[name].__set__ for name in ("span", "name", "value", "append", "index", "array")
-)
-_rd = Redirect.__dict__
-_rd_set = tuple(_rd[name].__set__ for name in ("span", "op", "target", "fd", "heredoc"))
-
-
-def new_param(
-    span: tuple[int, int],
-    name: str,
-    short: bool,
-    prefix: str = "",
-    index: Word | None = None,
-    op: str | None = None,
-    args: tuple[Word, ...] = (),
-) -> ParamExp:
-    """``ParamExp(...)`` (all fields, in order), built without the dataclass ``__init__``."""
-    node = _new(ParamExp)
-    a, b, c, d, e, f, g = _pe_set
-    a(node, span)
-    b(node, name)
-    c(node, short)
-    d(node, prefix)
-    e(node, index)
-    f(node, op)
-    g(node, args)
-    return node
-
-
-def new_assignment(
-    span: tuple[int, int],
-    name: str,
-    value: Word | None,
-    append: bool,
-    index: Word | None,
-    array: tuple[Word, ...] | None,
-) -> Assignment:
-    """``Assignment(...)`` (all fields, in order), built without the dataclass ``__init__``."""
-    node = _new(Assignment)
-    a, b, c, d, e, f = _as_set
-    a(node, span)
-    b(node, name)
-    c(node, value)
-    d(node, append)
-    e(node, index)
-    f(node, array)
-    return node
-
-
-def new_redirect(
-    span: tuple[int, int], op: str, target: Word | None, fd: str | None
-) -> Redirect:
-    """``Redirect(span, op, target, fd)`` (no heredoc yet), without the dataclass ``__init__``."""
-    node = _new(Redirect)
-    a, b, c, d, e = _rd_set
-    a(node, span)
-    b(node, op)
-    c(node, target)
-    d(node, fd)
-    e(node, None)
-    return node
-
-
-def plain_word(span: tuple[int, int], text: str) -> Word:
-    """``Word(span, (Literal(span, text),))``: a word of one plain literal, in one call."""
-    lit = _new(Literal)
-    _lit_span(lit, span)
-    _lit_value(lit, text)
-    node = _new(Word)
-    _word_span(node, span)
-    _word_parts(node, (lit,))
-    return node
-
-
-def new_word(span: tuple[int, int], parts: tuple[WordPart, ...]) -> Word:
-    """``Word(span, parts)``, built without the dataclass ``__init__``."""
-    node = _new(Word)
-    _word_span(node, span)
-    _word_parts(node, parts)
-    return node
 
 
 # --- brace expansion ---------------------------------------------------------------------
@@ -439,9 +293,12 @@ def _lit(char: str, pos: int) -> Literal:
 
 
 def _word_of(pieces: list[_Piece], start: int, end: int) -> Word:
+    if len(pieces) == 1 and type(pieces[0]) is not list:
+        # One part (``a`` in ``{a,b}``): flattening and merging would return it as is.
+        return new_word((start, end), (pieces[0],))  # type: ignore[arg-type]
     flat: list[WordPart] = []
     _flatten(pieces, flat)
-    return Word((start, end), merge_literals(flat))
+    return new_word((start, end), merge_literals(flat))
 
 
 def brace_pass(raw: list[RawPart]) -> tuple[WordPart, ...]:

@@ -33,8 +33,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from deerguard.shell._lexer import new_script
 from deerguard.shell._parse_compound import CompoundParser
+from deerguard.shell._parse_nodes import (
+    new_script,
+)
 from deerguard.shell._parse_state import State
 from deerguard.shell._parse_words import WordParser
 from deerguard.shell.ast import ParseIssue, Script

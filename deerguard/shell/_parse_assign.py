@@ -8,16 +8,20 @@ from deerguard.shell._lexer import (
     NAME_RE,
     RawPart,
     heredoc_delimiter,
+)
+from deerguard.shell._parse_expand import ExpansionParser
+from deerguard.shell._parse_nodes import (
     new_assignment,
     new_redirect,
 )
-from deerguard.shell._parse_expand import ExpansionParser
 from deerguard.shell._parse_state import Pending
 from deerguard.shell.ast import Assignment, Literal, Redirect, Word
 
 _REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">")
 _REDIRECT_OPS3 = frozenset(op for op in _REDIRECT_OPS if len(op) == 3)
 _REDIRECT_OPS2 = frozenset(op for op in _REDIRECT_OPS if len(op) == 2)
+_DIGITS = frozenset("0123456789")
+_REDIRECT_FIRST = _DIGITS | frozenset("{<>&")  # where a redirection can start
 
 
 class AssignRedirectParser(ExpansionParser):
@@ -116,7 +120,7 @@ class AssignRedirectParser(ExpansionParser):
         s, n, start = self.s, self.n, self.i
         i = start
         fd: str | None = None
-        m = DIGITS_RE.match(s, i, n)
+        m = DIGITS_RE.match(s, i, n) if i < n and s[i] in _DIGITS else None
         if m and m.end() < n and s[m.end()] in "<>":
             fd, i = m.group(), m.end()
         elif i < n and s[i] == "{":
@@ -129,33 +133,39 @@ class AssignRedirectParser(ExpansionParser):
             return None  # process substitution: a word
         # The longest operator of _REDIRECT_OPS at ``i`` (the region may end before ``s``).
         op: str | None = None
-        if s[i : min(i + 3, n)] in _REDIRECT_OPS3:
+        if i + 3 <= n and s[i : i + 3] in _REDIRECT_OPS3:
             op = s[i : i + 3]
-        elif s[i : min(i + 2, n)] in _REDIRECT_OPS2:
+        elif i + 2 <= n and s[i : i + 2] in _REDIRECT_OPS2:
             op = s[i : i + 2]
         elif s[i] != "&":
             op = s[i]
         if op is None or (op[0] == "&" and fd is not None):
             return None
-        self.i = i + len(op)
-        self.blanks()
+        self.i = j = i + len(op)
+        if j < n and s[j] in " \t\\":  # skip the call when not at a blank
+            self.blanks()
+        word_start = self.i
         target = self.word()
         if target is None:
             self.issue(self.i, f"expected a word after '{op}'", incomplete=self.i >= n)
-        end = self.local(target.span[1]) if target is not None else i + len(op)
+        # The word ends at the cursor (``word()`` stops there); in local offsets.
+        end = self.i if target is not None else j
         red = new_redirect(self.sp(start, end), op, target, fd)
-        if op in ("<<", "<<-") and target is not None:
-            raw = s[self.local(target.span[0]) : self.local(target.span[1])]
-            delim, quoted = heredoc_delimiter(raw)
+        if (op == "<<" or op == "<<-") and target is not None:
+            delim, quoted = heredoc_delimiter(s[word_start:end])
             self.pending.append(Pending(red, delim, quoted, op == "<<-"))
         return red
 
     def trailing_redirects(self) -> tuple[Redirect, ...]:
         """Redirections after a compound command (``{ ...; } > out``)."""
         out: list[Redirect] = []
+        s, n = self.s, self.n
         while not self.st.aborted:
             save = self.i
             self.blanks()
+            if self.i >= n or s[self.i] not in _REDIRECT_FIRST:
+                self.i = save  # ``redirect()`` would find nothing here: skip the call
+                break
             red = self.redirect()
             if red is None:
                 self.i = save

@@ -5,18 +5,24 @@ Compound commands (``if``, loops, ``case``, groups...) live in ``_parse_compound
 
 from __future__ import annotations
 
+import re
+
 from deerguard.shell._lexer import (
     ANY_ARG_RE,
     DECL_ARRAY_RE,
     NAME_WORD_RE,
+    PLAIN_ARGS_RE,
     RESERVED,
+)
+from deerguard.shell._parse_assign import AssignRedirectParser
+from deerguard.shell._parse_nodes import (
     new_literal,
     new_simple,
+    new_single,
     new_statement,
     new_word,
     plain_word,
 )
-from deerguard.shell._parse_assign import AssignRedirectParser
 from deerguard.shell.ast import (
     AndOr,
     Assignment,
@@ -27,7 +33,6 @@ from deerguard.shell.ast import (
     Pipeline,
     Redirect,
     SimpleCommand,
-    SingleQuoted,
     Statement,
     Word,
     WordPart,
@@ -40,6 +45,7 @@ _COMPOUND_WORDS = frozenset(
 _REDIRECT_START = frozenset("<>&{0123456789")
 _DECLARATIONS = frozenset({"declare", "typeset", "local", "export", "readonly"})
 _CLOSERS = frozenset({"}", "fi", "then", "else", "elif", "do", "done", "esac"})
+_FUNC_NAME_BAD_RE = re.compile(r"[=$`'\"\\]")  # characters no ``name()`` definition may hold
 
 
 class CommandParser(AssignRedirectParser):
@@ -303,6 +309,10 @@ class CommandParser(AssignRedirectParser):
                         span = (base + a, base + b) if posmap is None else self.sp(a, b)
                         add(plain_word(span, m.group(1)))
                         i = b
+                        if b - start > 128 and posmap is None and b < n and s[b] == " ":
+                            # A long command: take the rest of its run of plain arguments in
+                            # one match (that costs more than it saves on a few arguments).
+                            i = self.plain_args(words, b)
                         continue
                     if posmap is not None:
                         break
@@ -310,7 +320,7 @@ class CommandParser(AssignRedirectParser):
                     span = (base + a, base + b)
                     text = m.group(2)
                     if text[0] == "'":
-                        part: WordPart = SingleQuoted(span, text[1:-1])
+                        part: WordPart = new_single(span, text[1:-1])
                     else:
                         inner = (base + a + 1, base + b - 1)
                         body = (new_literal(inner, text[1:-1]),) if b - a > 2 else ()
@@ -369,9 +379,31 @@ class CommandParser(AssignRedirectParser):
             tuple(redirs) if redirs else (),
         )
 
+    def plain_args(self, words: list[Word], i: int) -> int:
+        """Append the run of plain arguments at ``i`` (each after one space) to ``words``.
+
+        Returns where the run ends (``i`` when there is none). One match and one split give
+        the words ``ANY_ARG_RE`` would match one by one (group 1), offsets from their lengths;
+        a run with tabs or several spaces in a gap is left to that loop.
+        """
+        s, base = self.s, self.base
+        run = PLAIN_ARGS_RE.match(s, i, self.n)
+        if run is None:
+            return i
+        text = run.group()
+        if "\t" in text or "  " in text:
+            return i
+        add = words.append
+        pos = i + 1
+        for arg in text[1:].split(" "):
+            end = pos + len(arg)
+            add(plain_word((base + pos, base + end), arg))
+            pos = end + 1
+        return run.end()
+
     def function_parens(self, start: int, name_word: Word) -> Command | None:
         name = name_word.literal_value()
-        if not name or any(c in name for c in "=$`'\"\\") or name in RESERVED:
+        if not name or _FUNC_NAME_BAD_RE.search(name) or name in RESERVED:
             return None
         save = self.i
         self.i += 1

@@ -9,10 +9,12 @@ from deerguard.shell._lexer import (
     METACHARS,
     NAME_RE,
     RawPart,
+)
+from deerguard.shell._parse_commands import CommandParser
+from deerguard.shell._parse_nodes import (
     new_literal,
     new_word,
 )
-from deerguard.shell._parse_commands import CommandParser
 from deerguard.shell.ast import (
     ArithCommand,
     ArithExp,

@@ -7,7 +7,9 @@ moves forward, nested levels go through ``enter``/``leave``.
 from __future__ import annotations
 
 from deerguard.shell._lexer import (
+    BACKTICK_SPECIAL_RE,
     DIGITS_RE,
+    HEREDOC_SPECIAL_RE,
     LIT_ARITH_RE,
     LIT_HEREDOC_RE,
     LIT_PARAM_RE,
@@ -15,6 +17,9 @@ from deerguard.shell._lexer import (
     BraceMark,
     RawPart,
     merge_literals,
+)
+from deerguard.shell._parse_nodes import (
+    new_heredoc,
     new_literal,
     new_param,
 )
@@ -22,7 +27,6 @@ from deerguard.shell._parse_words import Pending, WordParser
 from deerguard.shell.ast import (
     ArithExp,
     CmdSubst,
-    Heredoc,
     Literal,
     ParamExp,
     Word,
@@ -35,6 +39,7 @@ _PARAM_OPS = (
     "//", "/#", "/%", "/", "^^", "^", ",,", ",", "~~", "~", ":", "@",
 )  # fmt: skip
 _CLOSE_BRACE = frozenset({"}"})
+_EMPTY: frozenset[str] = frozenset()
 
 
 class ExpansionParser(WordParser):
@@ -148,6 +153,77 @@ class ExpansionParser(WordParser):
         parts = merge_literals([p for p in raw if not isinstance(p, BraceMark)])
         return Word(self.sp(start, self.i), parts)
 
+    # --- backticks ------------------------------------------------------------------------
+
+    def backtick(self, *, quoted: bool) -> CmdSubst:
+        """`` `...` ``: unescape ``\\$ \\` \\\\`` (and ``\\"`` in double quotes), parse the body."""
+        s, n, start = self.s, self.n, self.i
+        j = start + 1
+        close = s.find("`", j, n)
+        end = n if close < 0 else close
+        if self.posmap is None and s.find("\\", j, end) < 0:
+            # No backslash before the closing backtick (the common case): nothing to unescape,
+            # so parse the body in place as its own script (no copy, no sub-parser).
+            if close < 0:
+                self.issue(start, "unclosed backtick substitution", incomplete=True)
+            after = min(end + 1, n)
+            saved_stops, saved_pending, saved_subst = self.stops, self.pending, self.in_subst
+            self.n, self.stops, self.pending, self.in_subst = end, {}, [], 0
+            self.i = j
+            body = self.parse_list(_EMPTY)
+            if self.pending:
+                self.finish()
+            self.n, self.stops, self.pending = n, saved_stops, saved_pending
+            self.in_subst = saved_subst
+            self.i = after
+            base = self.base
+            return CmdSubst((base + start, base + after), body, True)
+        buf: list[str] = []
+        dropped: list[int] = []  # local positions of removed backslashes
+        run = j
+        escapes = '$`\\"' if quoted else "$`\\"
+        if s.find("\\", j, end) < 0:
+            j = end  # nothing to unescape (only the offsets need mapping)
+        while j < n and s[j] != "`":  # scan escapes (skipped when no backslash came first)
+            m = BACKTICK_SPECIAL_RE.search(s, j, n)
+            if m is None:
+                j = n
+                break
+            j = m.start()
+            if s[j] == "`":
+                break
+            if j + 1 < n and s[j + 1] in escapes:
+                buf.append(s[run:j])
+                dropped.append(j)
+                run = j + 1
+                j += 2
+            else:
+                j += 1
+        if j >= n:
+            self.issue(start, "unclosed backtick substitution", incomplete=True)
+        after = min(j + 1, n)
+        if not dropped and self.posmap is None:
+            # No escapes: parse the body in place as its own script (no copy, no sub-parser).
+            saved = (self.n, self.stops, self.pending, self.in_subst)
+            self.n, self.stops, self.pending, self.in_subst = j, {}, [], 0
+            self.i = start + 1
+            body = self.parse_list(_EMPTY)
+            if self.pending:
+                self.finish()
+            self.n, self.stops, self.pending, self.in_subst = saved
+            self.i = after
+            return CmdSubst(self.sp(start, after), body, True)
+        buf.append(s[run:j])
+        self.i = after
+        child = self.child("".join(buf), self.abs(start) + 1)
+        if dropped or self.posmap is not None:
+            # Offsets in the unescaped text map back to the source through this table.
+            gone = set(dropped)
+            child.posmap = [self.abs(k) for k in range(start + 1, j + 1) if k not in gone]
+        body = child.parse_list(_EMPTY)
+        child.finish()
+        return CmdSubst(self.sp(start, self.i), body, True)
+
     # --- arithmetic -----------------------------------------------------------------------
 
     def arith_exp(self, start: int, body: int, *, close: str = "))") -> ArithExp | None:
@@ -217,6 +293,9 @@ class ExpansionParser(WordParser):
         parts: tuple[WordPart, ...]
         if item.quoted:
             parts = (Literal(self.sp(start, end), text),) if body else ()
+        elif HEREDOC_SPECIAL_RE.search(s, start, end) is None:
+            # Nothing to expand or unescape: the loop below would make one literal of it all.
+            parts = (new_literal(self.sp(start, end), body),) if body else ()
         else:
             saved_n = self.n
             self.i, self.n = start, end
@@ -235,7 +314,7 @@ class ExpansionParser(WordParser):
                     self.quote_or_expansion(raw, c, quoted=True)
             self.n = saved_n
             parts = merge_literals([p for p in raw if not isinstance(p, BraceMark)])
-        doc = Heredoc(
+        doc = new_heredoc(
             self.sp(start, end), item.delimiter, item.quoted, item.strip_tabs, text, parts,
             terminated,
         )  # fmt: skip

@@ -175,10 +175,17 @@ class Base:
         s, st = self.s, self.st
         while not st.aborted:
             i = self.i
-            if i < self.n and s[i] in " \t\\":  # skip the call when not at a blank
-                self.blanks()
-                i = self.i
-            if i >= self.n:
+            n = self.n
+            while i < n:  # ``blanks()`` inlined: one call less per statement
+                c = s[i]
+                if c == " " or c == "\t":
+                    i += 1
+                elif c == "\\" and i + 1 < n and s[i + 1] == "\n":
+                    i += 2
+                else:
+                    break
+            self.i = i
+            if i >= n:
                 return
             c = s[i]
             if c == "\n":

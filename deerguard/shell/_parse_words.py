@@ -6,19 +6,27 @@ Each scanner moves the cursor forward only; bounded regions are parsed in place 
 
 from __future__ import annotations
 
+from typing import cast
+
 from deerguard.shell._lexer import (
-    BACKTICK_SPECIAL_RE,
+    BRACE_RUN_RE,
+    BRACE_TOKEN_RE,
     LIT_DQ_RE,
     LIT_NORMAL_RE,
     METACHARS,
     NAME_RE,
+    NAME_START,
     BraceMark,
     RawPart,
     brace_pass,
     decode_ansi_c,
     merge_literals,
+)
+from deerguard.shell._parse_nodes import (
+    new_escaped,
     new_literal,
     new_param,
+    new_single,
     new_word,
     plain_word,
 )
@@ -28,7 +36,6 @@ from deerguard.shell.ast import (
     ArithExp,
     CmdSubst,
     DoubleQuoted,
-    Escaped,
     Literal,
     ProcSubst,
     SingleQuoted,
@@ -46,9 +53,9 @@ _PARAM_OPS = (
 )  # fmt: skip
 _PLAIN_END = METACHARS
 _QUOTE_START = frozenset("\\'\"$`")  # what quote_or_expansion handles
+_BRACE_CHARS = frozenset("{,}")
 _CLOSE_PAREN = frozenset({")"})
 _CLOSE_BRACE = frozenset({"}"})
-_EMPTY: frozenset[str] = frozenset()
 
 
 def _mark_literal(mark: BraceMark) -> Literal:
@@ -79,6 +86,9 @@ class WordParser(Base):
     def arith_exp(self, start: int, body: int, *, close: str = "))") -> ArithExp | None:
         raise NotImplementedError
 
+    def backtick(self, *, quoted: bool) -> CmdSubst:
+        raise NotImplementedError
+
     def merged(self, raw: list[RawPart]) -> tuple[WordPart, ...]:
         return merge_literals([p for p in raw if not isinstance(p, BraceMark)])
 
@@ -97,11 +107,46 @@ class WordParser(Base):
                 return plain_word(span, m.group())
         raw: list[RawPart] = []
         assign_like: bool | None = None if not assign else True
+        base, posmap = self.base, self.posmap
         while self.i < n and not self.st.aborted:
             i = self.i
             c = s[i]
             if c in _QUOTE_START:  # first: no literal run or other case starts with these
+                if c == "$" and posmap is None and i + 1 < n and s[i + 1] in NAME_START:
+                    # ``$name``: the part ``dollar()`` returns for it, without its dispatch.
+                    m = NAME_RE.match(s, i + 1, n)
+                    assert m is not None
+                    end = m.end()
+                    raw.append(new_param((base + i, base + end), m.group(), True))
+                    self.i = end
+                    continue
+                if c == "'" and posmap is None:
+                    j = s.find("'", i + 1, n)
+                    if j >= 0:  # closed: the part ``single_quoted()`` returns, inline
+                        raw.append(new_single((base + i, base + j + 1), s[i + 1 : j]))
+                        self.i = j + 1
+                        continue
+                elif c == "\\" and posmap is None and i + 1 < n and s[i + 1] != "\n":
+                    # ``\x``: the part ``quote_or_expansion()`` returns for it, inline.
+                    raw.append(new_escaped((base + i, base + i + 2), s[i + 1]))
+                    self.i = i + 2
+                    continue
                 self.quote_or_expansion(raw, c, quoted=False)
+                continue
+            if c in _BRACE_CHARS:  # before the literal regex, which never matches these
+                if brace and posmap is None and i - start >= 8:
+                    # A long brace word (not ``{}`` or ``{a,b}``): split the stretch of brace
+                    # marks and literal runs ahead with one call into the tokens this loop
+                    # would take one by one.
+                    run = BRACE_RUN_RE.match(s, i, n)
+                    assert run is not None  # ``c`` itself matches
+                    self.brace_run(raw, i, run.end())
+                    continue
+                if brace:
+                    raw.append(BraceMark(c, base + i if posmap is None else self.abs(i)))
+                else:
+                    raw.append(new_literal(self.sp(i, i + 1), c))
+                self.i = i + 1
                 continue
             if c in METACHARS:
                 if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(":
@@ -110,8 +155,10 @@ class WordParser(Base):
                 break
             m = LIT_NORMAL_RE.match(s, i, n)
             if m:
-                raw.append(new_literal(self.sp(i, m.end()), m.group()))
-                self.i = m.end()
+                end = m.end()
+                span = (base + i, base + end) if posmap is None else self.sp(i, end)
+                raw.append(new_literal(span, m.group()))
+                self.i = end
                 continue
             if c == "~" and i > start and s[i - 1] in ":=" and assign_like is None:
                 # bash also expands ``~`` after ``=``/``:`` in arguments shaped like NAME=...
@@ -120,12 +167,6 @@ class WordParser(Base):
                 assign_like = m is not None and s.startswith(("=", "+="), eq, i)
             if c == "~" and (i == start or (assign_like and s[i - 1] in ":=")):
                 raw.append(self.tilde(bool(assign_like)))
-            elif c in "{,}":
-                if brace:
-                    raw.append(BraceMark(c, self.abs(i)))
-                else:
-                    raw.append(new_literal(self.sp(i, i + 1), c))
-                self.i = i + 1
             elif c in "@!+*?" and i + 1 < n and s[i + 1] == "(":
                 raw.append(self.extglob())
             elif not self.quote_or_expansion(raw, c, quoted=False):
@@ -135,8 +176,16 @@ class WordParser(Base):
             return None
         if len(raw) == 1 and not isinstance(raw[0], BraceMark):
             return new_word(self.sp(start, self.i), (raw[0],))
-        marks = {p.char for p in raw if isinstance(p, BraceMark)} if brace else set()
-        if "{" in marks and "}" in marks:  # an expansion needs both braces
+        if not brace:
+            # Brace marks are only made when ``brace`` is set: ``raw`` holds none to filter.
+            return new_word(self.sp(start, self.i), merge_literals(cast("list[WordPart]", raw)))
+        marks = {p.char for p in raw if isinstance(p, BraceMark)}
+        # An expansion needs both braces and either a comma or a sequence (whose ``..`` lies
+        # in one literal). Without either, ``brace_pass`` turns every mark back into a
+        # literal in place, as the branch below does directly (``{}`` of ``find -exec``).
+        if "{" in marks and "}" in marks and (
+            "," in marks or any(type(p) is Literal and ".." in p.value for p in raw)
+        ):
             parts = brace_pass(raw)
         elif marks:
             parts = merge_literals(
@@ -145,6 +194,24 @@ class WordParser(Base):
         else:
             parts = self.merged(raw)
         return new_word(self.sp(start, self.i), parts)
+
+    def brace_run(self, raw: list[RawPart], start: int, end: int) -> None:
+        """Append the parts of ``s[start:end]``, only brace marks and literal runs (no posmap).
+
+        The same parts as the ``word()`` loop makes: a mark per ``{ , }``, one literal per
+        maximal run of the other characters (what LIT_NORMAL_RE matches).
+        """
+        base = self.base
+        add = raw.append
+        pos = start
+        for token in BRACE_TOKEN_RE.findall(self.s, start, end):
+            size = len(token)
+            if size == 1 and token in _BRACE_CHARS:
+                add(BraceMark(token, base + pos))
+            else:
+                add(new_literal((base + pos, base + pos + size), token))
+            pos += size
+        self.i = end
 
     def quote_or_expansion(self, raw: list[RawPart], c: str, *, quoted: bool) -> bool:
         """Handle ``\\ ' " $ `` at the cursor; False when ``c`` is none of them."""
@@ -156,7 +223,7 @@ class WordParser(Base):
             elif self.s[i + 1] == "\n":
                 self.i = i + 2  # line continuation: removed, produces no part
             else:
-                raw.append(Escaped(self.sp(i, i + 2), self.s[i + 1]))
+                raw.append(new_escaped(self.sp(i, i + 2), self.s[i + 1]))
                 self.i = i + 2
         elif c == "'":
             raw.append(self.single_quoted())
@@ -235,7 +302,7 @@ class WordParser(Base):
             self.i = self.n
             return SingleQuoted(self.sp(i, self.n), self.s[i + 1 : self.n])
         self.i = j + 1
-        return SingleQuoted(self.sp(i, j + 1), self.s[i + 1 : j])
+        return new_single(self.sp(i, j + 1), self.s[i + 1 : j])
 
     def double_quoted(self, start: int, body: int, *, locale: bool = False) -> DoubleQuoted:
         self.i = body
@@ -327,75 +394,6 @@ class WordParser(Base):
             self.issue(start, "unclosed process substitution", incomplete=self.i >= self.n)
         op = self.s[start]
         return ProcSubst(self.sp(start, self.i), op, body)
-
-    def backtick(self, *, quoted: bool) -> CmdSubst:
-        """`` `...` ``: unescape ``\\$ \\` \\\\`` (and ``\\"`` in double quotes), parse the body."""
-        s, n, start = self.s, self.n, self.i
-        j = start + 1
-        close = s.find("`", j, n)
-        end = n if close < 0 else close
-        if self.posmap is None and s.find("\\", j, end) < 0:
-            # No backslash before the closing backtick (the common case): nothing to unescape,
-            # so parse the body in place as its own script (no copy, no sub-parser).
-            if close < 0:
-                self.issue(start, "unclosed backtick substitution", incomplete=True)
-            after = min(end + 1, n)
-            saved_stops, saved_pending, saved_subst = self.stops, self.pending, self.in_subst
-            self.n, self.stops, self.pending, self.in_subst = end, {}, [], 0
-            self.i = j
-            body = self.parse_list(_EMPTY)
-            if self.pending:
-                self.finish()
-            self.n, self.stops, self.pending = n, saved_stops, saved_pending
-            self.in_subst = saved_subst
-            self.i = after
-            base = self.base
-            return CmdSubst((base + start, base + after), body, True)
-        buf: list[str] = []
-        dropped: list[int] = []  # local positions of removed backslashes
-        run = j
-        escapes = '$`\\"' if quoted else "$`\\"
-        if s.find("\\", j, end) < 0:
-            j = end  # nothing to unescape (only the offsets need mapping)
-        while j < n and s[j] != "`":  # scan escapes (skipped when no backslash came first)
-            m = BACKTICK_SPECIAL_RE.search(s, j, n)
-            if m is None:
-                j = n
-                break
-            j = m.start()
-            if s[j] == "`":
-                break
-            if j + 1 < n and s[j + 1] in escapes:
-                buf.append(s[run:j])
-                dropped.append(j)
-                run = j + 1
-                j += 2
-            else:
-                j += 1
-        if j >= n:
-            self.issue(start, "unclosed backtick substitution", incomplete=True)
-        after = min(j + 1, n)
-        if not dropped and self.posmap is None:
-            # No escapes: parse the body in place as its own script (no copy, no sub-parser).
-            saved = (self.n, self.stops, self.pending, self.in_subst)
-            self.n, self.stops, self.pending, self.in_subst = j, {}, [], 0
-            self.i = start + 1
-            body = self.parse_list(_EMPTY)
-            if self.pending:
-                self.finish()
-            self.n, self.stops, self.pending, self.in_subst = saved
-            self.i = after
-            return CmdSubst(self.sp(start, after), body, True)
-        buf.append(s[run:j])
-        self.i = after
-        child = self.child("".join(buf), self.abs(start) + 1)
-        if dropped or self.posmap is not None:
-            # Offsets in the unescaped text map back to the source through this table.
-            gone = set(dropped)
-            child.posmap = [self.abs(k) for k in range(start + 1, j + 1) if k not in gone]
-        body = child.parse_list(_EMPTY)
-        child.finish()
-        return CmdSubst(self.sp(start, self.i), body, True)
 
 
 __all__ = ["WordParser", "State", "Pending"]
