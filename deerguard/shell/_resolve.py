@@ -197,6 +197,20 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
         j, code, stop = _skip_options(fields, start, spec, name, pending_assigns)
         if code is not None:
             return Resolution(chain, code, name)
+        if name == "parallel" and j < n and fields[j].text in (":::", ":::+"):
+            # parallel ::: CMD1 CMD2: no command template, so each argument is a command
+            # line run by a shell (up to the next input source).
+            ops = []
+            for f in fields[j + 1:]:
+                if f.text in (":::", ":::+", "::::", "::::+"):
+                    break
+                ops.append(f)
+            if not ops:
+                return Resolution(chain)
+            text = "\n".join(f.text for f in ops)
+            taint = frozenset().union(*(f.taint for f in ops))
+            return Resolution(chain, Field(text, (ops[0].span[0], ops[-1].span[1]), taint),
+                              name)
         if spec.code_operands and not stop and j < n:
             # trap 'CODE' SIG, hyperfine 'CMD1' 'CMD2': operands are command strings.
             ops = fields[j:] if spec.code_operands < 0 else fields[j:j + spec.code_operands]
