@@ -351,7 +351,8 @@ _FETCH_TOKENS = ("urlopen", "requests.get", "requests.post", "httpx.", "urllib.r
                  "wget.download", "urlretrieve")
 _STDIN_TOKENS = ("sys.stdin", "process.stdin", "$stdin", "<stdin>", "php://stdin",
                  "io.read(", "io.stdin", "fileinput.input", "/dev/stdin", "readline(",
-                 "input(")
+                 "input(", "stdin.read", "stdin.gets", "stdin.each", "readfilesync(0",
+                 "stream_get_contents(stdin", "fgets(stdin", "arg0.read")
 
 
 def eval_sources(code: str, /) -> tuple[bool, bool]:

@@ -110,7 +110,7 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
     name = inv.name
     args = inv.args
     fetched = frozenset({Source("fetch", source.program, source.span)})
-    if name in ("tee",) and taint:
+    if name in ("tee", "sponge") and taint:
         for f in _operands(args):
             _put(run_files, norm_path(f.text, cwd), taint)
     elif name == "dd" and taint:
