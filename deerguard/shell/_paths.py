@@ -143,19 +143,20 @@ def _home_variants(globs: Iterable[str]) -> tuple[str, ...]:
 class PathRules:
     """Compiled path globs for one policy: sensitive, persistence, system and protected."""
 
-    __slots__ = ("sensitive", "persistence", "system", "git_hooks", "protected", "_cache",
-                 "_indexed", "_by_depth")
+    __slots__ = ("sensitive", "persistence", "system", "git_hooks", "package_config",
+                 "protected", "_cache", "_indexed", "_by_depth")
 
     def __init__(self, protected: Iterable[str]) -> None:
         self.sensitive = _home_variants(R.SENSITIVE_READ_GLOBS)
         self.persistence = _home_variants(R.PERSISTENCE_GLOBS)
         self.system = R.SYSTEM_WRITE_GLOBS
         self.git_hooks = R.GIT_HOOK_GLOBS
+        self.package_config = _home_variants(R.PACKAGE_CONFIG_GLOBS)
         self.protected = _home_variants(protected)
         self._cache: dict[tuple[str, str], bool] = {}
         self._indexed = {kind: tuple((_prefix(g), g) for g in getattr(self, kind))
                          for kind in ("sensitive", "persistence", "system", "git_hooks",
-                                      "protected")}
+                                      "package_config", "protected")}
         # Globs split into components, by component count (for glob arguments).
         self._by_depth: dict[str, dict[int, list[tuple[str, ...]]]] = {}
         for kind in self._indexed:

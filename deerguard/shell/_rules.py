@@ -266,6 +266,9 @@ PERSISTENCE_GLOBS = (
     "~/.local/lib/python*/site-packages/sitecustomize.py",
     "~/.local/lib/python*/site-packages/usercustomize.py",
     "/usr/local/lib/python*-packages/*.pth", "/usr/local/lib/python*/sitecustomize.py",
+    # Environment and session files read at login (they can set LD_PRELOAD or run code).
+    "~/.config/environment.d/*", "~/.pam_environment", "~/.ssh/environment", "~/.xprofile",
+    "~/.xinitrc", "~/.xsessionrc", "~/.xsession",
 )
 """Files whose modification makes code run later (startup files, keys, sudoers, cron)."""
 
@@ -286,7 +289,7 @@ SHADOWED_COMMANDS = _fs(
 directory (an interpreter such as ``python3`` is left out: pointing it at another version
 there is common)."""
 
-GIT_HOOK_GLOBS = ("*/.git/hooks/*", ".git/hooks/*")
+GIT_HOOK_GLOBS = ("*/.git/hooks/*", ".git/hooks/*", "*/.git/config", ".git/config")
 """Git hooks: code a repository's own git commands run (installing one is a common
 contributor step, so it warns instead of blocking like persistence)."""
 
@@ -297,6 +300,13 @@ SYSTEM_WRITE_GLOBS = (
     "/sys/*",
 )
 """System locations an agent has no business writing."""
+
+PACKAGE_CONFIG_GLOBS = (
+    "~/.config/pip/pip.conf", "~/.pip/pip.conf", "/etc/pip.conf", "~/.pydistutils.cfg",
+    "~/.yarnrc", "~/.yarnrc.yml", "~/.gemrc", "~/.condarc", "~/.cargo/config*",
+    "~/.config/uv/uv.toml", "~/.m2/settings.xml", "~/.gradle/gradle.properties",
+)
+"""Package managers' user configuration: where packages come from."""
 
 RULE_FOR_SENSITIVE = "shell.sensitive-read"
 
