@@ -451,3 +451,13 @@ def test_everyday_storage_commands_pass(command: str) -> None:
 def test_parallel_without_a_command_runs_its_arguments_as_command_lines(
         command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command, verdict", [
+    ("xargs -a <(echo ~) rm -rf", Verdict.BLOCK),
+    ("echo / > /tmp/l; xargs -a /tmp/l rm -rf", Verdict.BLOCK),
+    ("xargs -a <(echo build) rm -rf", Verdict.PASS),
+    ("xargs -a files.txt rm -f", Verdict.PASS),
+])
+def test_xargs_reads_its_arguments_from_a_known_arg_file(command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict, classify(command).to_dict()

@@ -487,14 +487,38 @@ class Run:
             return EMPTY
         last = res.chain[-1]
         if last.from_stdin:
-            # xargs appends words read from stdin: known when stdin is static text.
-            if stdin is not None and stdin.text is not None:
+            # xargs appends words read from stdin (or its -a FILE): known when static text.
+            listed = self._xargs_file(res.chain)
+            if listed is not None:
+                extra = [Field(w, listed.span, listed.taint) for w in listed.text.split()][:64]
+            elif stdin is not None and stdin.text is not None:
                 extra = [Field(w, stdin.span, stdin.taint) for w in stdin.text.split()][:64]
             else:
                 extra = [Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]
             last = Invocation(last.name, last.word, [*last.args, *extra], last.wrappers,
                               last.assigns, last.privileged, True)
         return self.program(last, stdin)
+
+    def _xargs_file(self, chain: list[Invocation]) -> Field | None:
+        """The known text of ``xargs -a FILE`` (a ``<( )`` or a file written earlier)."""
+        for inv in chain:
+            if inv.name != "xargs":
+                continue
+            args = inv.args
+            for index, f in enumerate(args):
+                target: Field | None = None
+                if f.text in ("-a", "--arg-file") and index + 1 < len(args):
+                    target = args[index + 1]
+                elif f.text.startswith("--arg-file="):
+                    target = Field(f.text[len("--arg-file="):], f.span, f.taint, f.proc)
+                elif f.text.startswith("-a") and len(f.text) > 2:
+                    target = Field(f.text[2:], f.span, f.taint, f.proc)
+                if target is None:
+                    continue
+                text = self.proc_output(target.span) if target.proc else \
+                    self.file_text.get(norm_path(target.text, self.cwd) or "")
+                return Field(text, target.span, target.taint) if text is not None else None
+        return None
 
     def policy_check(self, inv: Invocation, *, record: bool) -> None:
         name = inv.name
