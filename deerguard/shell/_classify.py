@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._result import Finding, Span, Verdict, worst
+from ._listing import Compiled as _Compiled
 from ._parse import parse
 from ._policy import ShellPolicy, default_policy
 from ._raw import raw_scan
-from ._walk import Run, _Compiled
+from ._walk import Run
 
 __all__ = ["Classification", "Classifier", "classify"]
 

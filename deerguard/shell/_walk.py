@@ -9,9 +9,7 @@ data from fetchers and decoders to execution sinks, and applies the program rule
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
-
-from .._result import Finding, Span, Verdict
+from .._result import Finding, Span
 from . import _codevars as CV
 from . import _compound as C
 from . import _extras as X
@@ -27,14 +25,12 @@ from ._checks import check_package, check_remote
 from ._env import Env
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
-from ._paths import PathRules, norm_path
+from ._listing import Compiled, policy_check
+from ._paths import norm_path
 from ._pkgsource import SOURCE_VARS, source_variable
-from ._policy import ShellPolicy
-from ._queries import read_only_query
 from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, Resolution, resolve
-from ._rules import RULES
 from ._tools import CHAIN_TOOLS, chain_tool
 from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
 
@@ -55,46 +51,6 @@ class _Frame:
         self.index = index
 
 
-class _Compiled:
-    """Policy lookups prepared once per policy."""
-
-    __slots__ = ("policy", "deny", "deny_globs", "warn", "warn_globs", "allow", "allow_globs",
-                 "paths", "table", "listing")
-
-    def __init__(self, policy: ShellPolicy) -> None:
-        self.policy = policy
-        c = policy.commands
-        self.deny, self.deny_globs = _split_globs(c.deny)
-        self.warn, self.warn_globs = _split_globs(c.warn)
-        self.allow, self.allow_globs = _split_globs(c.allow)
-        self.paths = PathRules(policy.paths.protected)
-        self.table: dict[str, Verdict | None] = {r: policy.severity(r) for r in RULES}
-        self.listing: dict[str, tuple[bool, bool, bool]] = {}
-
-    def severity(self, rule_id: str) -> Verdict | None:
-        """The verdict of ``rule_id`` under this policy (None when off); unknown ids block."""
-        return self.table.get(rule_id, Verdict.BLOCK)
-
-
-def _split_globs(names: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
-    plain = frozenset(n for n in names if not any(c in n for c in "*?["))
-    globs = tuple(n for n in names if any(c in n for c in "*?["))
-    return plain, globs
-
-
-def _listed(name: str, plain: frozenset[str], globs: tuple[str, ...]) -> bool:
-    if name in plain:
-        return True
-    if globs:
-        return any(fnmatchcase(name, g) for g in globs)
-    return False
-
-
-_SAFE_BUILTINS = frozenset({"cd", "pwd", "echo", "printf", "true", "false", ":", "test", "[",
-                            "export", "shift", "exit", "return", "local", "read", "unset",
-                            "wait", "break", "continue", "set", "declare", "typeset",
-                            "readonly", "eval", "source", ".", "command", "builtin", "exec",
-                            "pushd", "popd", "umask", "trap", "let", "alias", "type", "hash"})
 _CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
 _ASSIGN_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
@@ -109,7 +65,7 @@ class Run:
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
                  "config_options")
 
-    def __init__(self, source: str, compiled: _Compiled) -> None:
+    def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
         # Whether the text names a tool's own config option at all (--kubeconfig, --homedir):
         # read once here, not per command (that would be quadratic in the input).
@@ -521,39 +477,7 @@ class Run:
         return None
 
     def policy_check(self, inv: Invocation, *, record: bool) -> None:
-        name = inv.name
-        cp = self.cp
-        record = record and not self.raw_mode  # raw-text guesses are not "would run"
-        if not name:
-            if record and not inv.word.static:
-                self.commands.append("?")
-            return
-        if record:
-            self.commands.append(name)
-        verdicts = cp.listing.get(name)
-        if verdicts is None:
-            verdicts = cp.listing[name] = (
-                _listed(name, cp.deny, cp.deny_globs),
-                bool(cp.allow or cp.allow_globs) and name not in _SAFE_BUILTINS
-                and not _listed(name, cp.allow, cp.allow_globs),
-                _listed(name, cp.warn, cp.warn_globs))
-            if len(cp.listing) > 4096:
-                cp.listing.clear()
-        if not any(verdicts):
-            return
-        if verdicts[0] and _project_file(inv.word.text, self.cwd, cp.paths):
-            # ./scripts/shutdown runs that file of the project, not the system program.
-            self.add("shell.warned-command", inv.word.span, f"{inv.word.text} is a project "
-                     f"file named like the denied program {name}", _via(inv))
-        elif verdicts[0]:
-            self.add("shell.denied-command", inv.word.span, f"{name} is denied by policy",
-                     _via(inv))
-        elif verdicts[1]:
-            self.add("shell.not-allowed", inv.word.span, f"{name} is not on the "
-                     "policy's allow list", _via(inv))
-        if verdicts[2] and not read_only_query(inv):
-            self.add("shell.warned-command", inv.word.span, f"{name} is on the policy's "
-                     "warn list", _via(inv))
+        policy_check(self, inv, record=record)
 
     def program(self, inv: Invocation, stdin: Flow | None) -> Flow:
         return P.program(self, inv, stdin)
@@ -573,26 +497,6 @@ _PRIVILEGED = frozenset({"sudo", "sudo-rs", "doas", "su", "run0", "pkexec", "run
 # Every name a check in Run.invoke's loop looks for (one lookup skips them all).
 _CHAIN_CHECKED = frozenset(X.CHAIN_EXTRAS) | frozenset(R.PACKAGE_MANAGERS) | \
     frozenset(CONTAINER_PROGRAMS) | frozenset(CHAIN_TOOLS) | _PRIVILEGED
-
-
-def _project_file(text: str, cwd: str | None, paths: PathRules) -> bool:
-    """A program word that runs a file below the working directory (``./x/init``,
-    ``scripts/halt``): relative, with a directory part, no ``..``, and not in a system
-    directory when the working directory is known (``cd /sbin && ./halt`` is halt)."""
-    if "/" not in text or text.startswith(("/", "~")) or DYN in text or \
-            ".." in text.split("/"):
-        return False
-    if cwd is None:
-        return True
-    full = norm_path(text, cwd)
-    if full is None:
-        return False
-    parent = full.rsplit("/", 1)[0] or "/"
-    return parent not in R.CRITICAL_DIRS and not paths.match(full, "system")
-
-
-def _via(inv: Invocation) -> str | None:
-    return f"run through {' '.join(inv.wrappers)}" if inv.wrappers else None
 
 
 def _first_name(cmd: ast.Command) -> str | None:
