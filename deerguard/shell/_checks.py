@@ -1,4 +1,4 @@
-"""Per-program rules: deletes, disk writes, sensitive paths, git, chmod, package installs.
+"""Per-program rules: disk writes, sensitive paths, git, chmod, packages (deletes: _deletes).
 
 Each check reads one resolved :class:`~deerguard.shell._resolve.Invocation` (static fields
 after expansion) and reports findings through ``add(rule_id, span, message, detail)``. Paths
@@ -12,13 +12,14 @@ import functools
 from collections.abc import Callable
 
 from . import _rules as R
+from ._deletes import check_find, check_rm, opts_and_operands
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._git import check_git
 from ._modes import mode_risk
-from ._paths import PathRules, candidate_paths, glob_critical, is_critical, norm_path
+from ._paths import PathRules, candidate_paths, is_critical, norm_path
 from ._remote import parse_remote
-from ._resolve import Invocation, program_name
-from ._words import DYN, Field
+from ._resolve import Invocation
+from ._words import Field
 
 __all__ = ["Add", "check_args", "check_inplace", "check_program", "check_remote",
            "check_write", "interpreter_family"]
@@ -105,140 +106,6 @@ def check_remote(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -
         add("shell.container-escape", f.span, reason, None)
     if remote.mounts:
         check_args(add, rules, inv.name, remote.mounts, cwd)
-
-
-def _opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
-    opts: list[str] = []
-    operands: list[Field] = []
-    ended = False
-    for f in args:
-        if not ended and f.text == "--":
-            ended = True
-        elif not ended and f.text.startswith("-") and len(f.text) > 1 and f.static:
-            opts.append(f.text)
-        else:
-            operands.append(f)
-    return opts, operands
-
-
-def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
-    """Recursive delete of ``/``, ``~``, ``$HOME`` or a system directory, in any spelling."""
-    opts, targets = _opts_and_operands(inv.args)
-    # GNU getopt takes any unambiguous prefix of a long option: --r is --recursive,
-    # --no is --no-preserve-root (rm's other long options start with other letters).
-    recursive = any(o == "-R" or (o.startswith("--") and len(o) > 2 and
-                                  "--recursive".startswith(o)) or
-                    (not o.startswith("--") and ("r" in o or "R" in o))
-                    for o in opts) or inv.name == "rmdir"
-    no_preserve = any(len(o) > 3 and "--no-preserve-root".startswith(o) for o in opts)
-    for t in targets:
-        if not t.text:
-            continue  # rm "" removes nothing
-        text = t.text
-        if text.startswith("~/../") and text.count("/") == 2:
-            text = "/home/" + text[5:]  # ~/../$USER: a directory beside the home, a home
-        path = norm_path(text, cwd)
-        if path is None and recursive and text.startswith(("/home/", "/Users/", "/root/")) \
-                and text.count("/") == 2 and text.endswith(DYN):
-            add("shell.recursive-delete", t.span, "recursive delete of a home directory",
-                None)
-            continue
-        if path is None and recursive and text.rstrip("/*") == "/" + DYN:
-            # /$NAME, ${HOME%/*}, $(dirname ~): a top-level directory (/etc, /usr, /home)
-            # chosen at run time; every one of them but /tmp is a system directory.
-            add("shell.recursive-delete", t.span, "recursive delete of a top-level "
-                "directory that is not known statically", None)
-            continue
-        if path is None:
-            if recursive and no_preserve:
-                add("shell.recursive-delete", t.span,
-                    "recursive delete with --no-preserve-root", None)
-            elif recursive:
-                add("shell.dynamic-delete", t.span,
-                    "recursive delete of a path that is not known statically", None)
-            continue
-        if recursive and (is_critical(path) or no_preserve or glob_critical(path)):
-            add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
-        elif recursive and cwd is None and path == ".":
-            # rm -rf "$PWD", rm -rf "$(pwd)", rm -rf .: the working directory itself, whose
-            # location is not known (it may be ~).
-            add("shell.dynamic-delete", t.span, "recursive delete of the working directory, "
-                "whose location is not known statically", None)
-        elif recursive and cwd is None and _ancestor(t.text):
-            # rm -rf ../..: above a working directory that is not known (it may be / or ~).
-            add("shell.dynamic-delete", t.span, "recursive delete above the working "
-                "directory, whose location is not known statically", None)
-        elif path.startswith("/") and not path.startswith(("/tmp", "/var/tmp")) and (
-                path.startswith(("/etc/", "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/",
-                                 "/boot/", "/lib/", "/usr/lib/"))):
-            add("shell.system-write", t.span, f"deletes the system file {path}", None)
-
-
-def _ancestor(text: str) -> bool:
-    """A relative path naming a directory above its start (``..``, ``../..``, ``a/../..``):
-    deleting it deletes the working directory's parents, which may be ``/`` or ``~``."""
-    if text.startswith(("/", "~")):
-        return False
-    names: list[str] = []
-    ups = 0
-    for part in text.split("/"):
-        if part == "..":
-            if names:
-                names.pop()
-            else:
-                ups += 1
-        elif part not in ("", "."):
-            names.append(part)
-    return ups > 0 and not names
-
-
-_FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "truncate", "wipe", "srm"})
-_SYSTEM_ROOTS = frozenset({"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/boot", "/var"})
-
-
-def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
-    """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
-    roots: list[Field] = []
-    i = 0
-    args = inv.args
-    while i < len(args) and not args[i].text.startswith(("-", "(", "!")):
-        roots.append(args[i])
-        i += 1
-    root_paths = [norm_path(r.text, cwd) for r in roots] or [norm_path(".", cwd)]
-    critical = next((p for p in root_paths if p is not None and is_critical(p)), None)
-    subs: list[list[Field]] = []
-    while i < len(args):
-        t = args[i].text
-        if t == "-delete" and critical is not None:
-            add("shell.recursive-delete", args[i].span, f"find deletes everything under "
-                f"{critical}", None)
-        elif t == "-delete" and any(p is None for p in root_paths):
-            add("shell.dynamic-delete", args[i].span, "find deletes under a path that is not "
-                "known statically", None)
-        if t in ("-exec", "-execdir", "-ok", "-okdir"):
-            j = i + 1
-            cmd: list[Field] = []
-            base = critical or (roots[0].text if roots else ".")
-            fill = base.rstrip("/") + "/*"  # {} stands for everything found under the root
-            while j < len(args) and args[j].text not in (";", "+"):
-                f = args[j]
-                cmd.append(Field(f.text.replace("{}", fill), f.span, f.taint) if "{}" in f.text
-                           else f)
-                j += 1
-            tool = program_name(cmd[0].text) if cmd else ""
-            if critical is not None and tool in _FILE_DESTROYERS:
-                # find walks the whole tree: rm -f (or shred) on each file it finds is a
-                # recursive delete of the root even without -r.
-                add("shell.recursive-delete", cmd[0].span, f"find runs {cmd[0].text} on "
-                    f"everything under {critical}", None)
-            elif critical in _SYSTEM_ROOTS and tool in ("chmod", "chown", "chgrp"):
-                add("shell.system-write", cmd[0].span, f"find runs {tool} on every file under "
-                    f"{critical}", None)
-            if cmd:
-                subs.append(cmd)
-            i = j
-        i += 1
-    return subs
 
 
 def chmod_mode(args: list[Field]) -> tuple[Field, bool, bool] | None:
@@ -438,7 +305,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
             check_write(add, rules, Field(where.rstrip("/") + "/*", inv.word.span), cwd,
                         f"{name} extracts into")
     elif name in COPIERS:
-        opts, operands = _opts_and_operands(inv.args)
+        opts, operands = opts_and_operands(inv.args)
         dests, sources = copy_dests(inv, cwd)
         for f in dests:
             check_write(add, rules, f, cwd, f"{name} writes")
@@ -457,21 +324,21 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
     elif name in ("kill", "pkill", "killall", "killall5"):
         check_kill(add, inv)
     elif name in ("tee", "truncate", "shred"):
-        for f in _opts_and_operands(inv.args)[1]:
+        for f in opts_and_operands(inv.args)[1]:
             check_write(add, rules, f, cwd, f"{name} writes")
     elif name == "sed" and any(f.text.startswith("-i") or f.text.startswith("--in-place")
                                or (f.text.startswith("-") and not f.text.startswith("--")
                                    and "i" in f.text) for f in inv.args):
-        for f in _opts_and_operands(inv.args)[1][1:]:
+        for f in opts_and_operands(inv.args)[1][1:]:
             check_write(add, rules, f, cwd, "sed -i edits")
     elif name in ("chmod", "chown", "chgrp", "setfacl"):
         if name == "chmod" and check_chmod(add, inv):
-            for f in _opts_and_operands(inv.args)[1][1:]:
+            for f in opts_and_operands(inv.args)[1][1:]:
                 path = norm_path(f.text, cwd)
                 if path is not None and (rules.match(path, "system") or is_critical(path)):
                     add("shell.system-write", f.span, f"makes the system path {path} "
                         "setuid or world-writable", None)
-        opts, operands = _opts_and_operands(inv.args)
+        opts, operands = opts_and_operands(inv.args)
         if any(o in ("-R", "--recursive") or (o[1:2] != "-" and "R" in o) for o in opts):
             for f in operands[1:]:
                 path = norm_path(f.text, cwd)
@@ -484,7 +351,7 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                                           for f in inv.args):
         add("shell.rg-pre", inv.word.span, "rg --pre runs a program on every file", None)
     elif name == "crontab":
-        opts, operands = _opts_and_operands(inv.args)
+        opts, operands = opts_and_operands(inv.args)
         reads_stdin = not operands and not any(o in ("-l", "-e", "-r", "-i") for o in opts)
         if operands or reads_stdin or any(f.text == "-" for f in inv.args):
             add("shell.persistence", inv.word.span, "crontab installs a cron table", None)

@@ -99,10 +99,14 @@ class Base:
         m = self.posmap
         if m is None:
             return (self.base + start, self.base + end)
-        # An end offset maps just past its last character, not to the next kept one.
+        # An end offset maps just past its last character, not to the next kept one; an
+        # empty span sits just past the character before it too (not at the next kept one,
+        # which may lie past an enclosing node's end: `\`()&&\`` ends in an empty command).
         last = len(m) - 1
-        first = m[min(start, last)]
-        return (first, m[min(end - 1, last)] + 1 if end > start else first)
+        if end > start:
+            return (m[min(start, last)], m[min(end - 1, last)] + 1)
+        at = m[min(start - 1, last)] + 1 if start > 0 else m[0]
+        return (at, at)
 
     def issue(self, pos: int, message: str, *, incomplete: bool = False) -> None:
         if self.st.aborted:

@@ -1,0 +1,155 @@
+"""Recursive deletes: ``rm``/``rmdir`` and ``find -delete``/``-exec rm`` over critical roots.
+
+Deleting ``/``, ``~``, ``$HOME`` or a system directory blocks in any flag order or spelling
+(``-r -f``, ``--recursive --force``, GNU abbreviations such as ``--r``, ``--``,
+``--no-preserve-root``); a path not known statically warns (``shell.dynamic-delete``), as
+does a delete of or above a working directory whose location is unknown.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._paths import glob_critical, is_critical, norm_path
+from ._resolve import Invocation, program_name
+from ._words import DYN, Field
+
+if TYPE_CHECKING:
+    from ._checks import Add
+
+__all__ = ["check_find", "check_rm", "opts_and_operands"]
+
+
+def opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
+    """(static options, operands) of an argument list; ``--`` ends the options."""
+    opts: list[str] = []
+    operands: list[Field] = []
+    ended = False
+    for f in args:
+        if not ended and f.text == "--":
+            ended = True
+        elif not ended and f.text.startswith("-") and len(f.text) > 1 and f.static:
+            opts.append(f.text)
+        else:
+            operands.append(f)
+    return opts, operands
+
+
+def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
+    """Recursive delete of ``/``, ``~``, ``$HOME`` or a system directory, in any spelling."""
+    opts, targets = opts_and_operands(inv.args)
+    # GNU getopt takes any unambiguous prefix of a long option: --r is --recursive,
+    # --no is --no-preserve-root (rm's other long options start with other letters).
+    recursive = any(o == "-R" or (o.startswith("--") and len(o) > 2 and
+                                  "--recursive".startswith(o)) or
+                    (not o.startswith("--") and ("r" in o or "R" in o))
+                    for o in opts) or inv.name == "rmdir"
+    no_preserve = any(len(o) > 3 and "--no-preserve-root".startswith(o) for o in opts)
+    for t in targets:
+        if not t.text:
+            continue  # rm "" removes nothing
+        text = t.text
+        if text.startswith("~/../") and text.count("/") == 2:
+            text = "/home/" + text[5:]  # ~/../$USER: a directory beside the home, a home
+        path = norm_path(text, cwd)
+        if path is None and recursive and text.startswith(("/home/", "/Users/", "/root/")) \
+                and text.count("/") == 2 and text.endswith(DYN):
+            add("shell.recursive-delete", t.span, "recursive delete of a home directory",
+                None)
+            continue
+        if path is None and recursive and text.rstrip("/*") == "/" + DYN:
+            # /$NAME, ${HOME%/*}, $(dirname ~): a top-level directory (/etc, /usr, /home)
+            # chosen at run time; every one of them but /tmp is a system directory.
+            add("shell.recursive-delete", t.span, "recursive delete of a top-level "
+                "directory that is not known statically", None)
+            continue
+        if path is None:
+            if recursive and no_preserve:
+                add("shell.recursive-delete", t.span,
+                    "recursive delete with --no-preserve-root", None)
+            elif recursive:
+                add("shell.dynamic-delete", t.span,
+                    "recursive delete of a path that is not known statically", None)
+            continue
+        if recursive and (is_critical(path) or no_preserve or glob_critical(path)):
+            add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
+        elif recursive and cwd is None and path == ".":
+            # rm -rf "$PWD", rm -rf "$(pwd)", rm -rf .: the working directory itself, whose
+            # location is not known (it may be ~).
+            add("shell.dynamic-delete", t.span, "recursive delete of the working directory, "
+                "whose location is not known statically", None)
+        elif recursive and cwd is None and _ancestor(t.text):
+            # rm -rf ../..: above a working directory that is not known (it may be / or ~).
+            add("shell.dynamic-delete", t.span, "recursive delete above the working "
+                "directory, whose location is not known statically", None)
+        elif path.startswith("/") and not path.startswith(("/tmp", "/var/tmp")) and (
+                path.startswith(("/etc/", "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/",
+                                 "/boot/", "/lib/", "/usr/lib/"))):
+            add("shell.system-write", t.span, f"deletes the system file {path}", None)
+
+
+def _ancestor(text: str) -> bool:
+    """A relative path naming a directory above its start (``..``, ``../..``, ``a/../..``):
+    deleting it deletes the working directory's parents, which may be ``/`` or ``~``."""
+    if text.startswith(("/", "~")):
+        return False
+    names: list[str] = []
+    ups = 0
+    for part in text.split("/"):
+        if part == "..":
+            if names:
+                names.pop()
+            else:
+                ups += 1
+        elif part not in ("", "."):
+            names.append(part)
+    return ups > 0 and not names
+
+
+_FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "truncate", "wipe", "srm"})
+_SYSTEM_ROOTS = frozenset({"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/boot", "/var"})
+
+
+def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
+    """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
+    roots: list[Field] = []
+    i = 0
+    args = inv.args
+    while i < len(args) and not args[i].text.startswith(("-", "(", "!")):
+        roots.append(args[i])
+        i += 1
+    root_paths = [norm_path(r.text, cwd) for r in roots] or [norm_path(".", cwd)]
+    critical = next((p for p in root_paths if p is not None and is_critical(p)), None)
+    subs: list[list[Field]] = []
+    while i < len(args):
+        t = args[i].text
+        if t == "-delete" and critical is not None:
+            add("shell.recursive-delete", args[i].span, f"find deletes everything under "
+                f"{critical}", None)
+        elif t == "-delete" and any(p is None for p in root_paths):
+            add("shell.dynamic-delete", args[i].span, "find deletes under a path that is not "
+                "known statically", None)
+        if t in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            cmd: list[Field] = []
+            base = critical or (roots[0].text if roots else ".")
+            fill = base.rstrip("/") + "/*"  # {} stands for everything found under the root
+            while j < len(args) and args[j].text not in (";", "+"):
+                f = args[j]
+                cmd.append(Field(f.text.replace("{}", fill), f.span, f.taint) if "{}" in f.text
+                           else f)
+                j += 1
+            tool = program_name(cmd[0].text) if cmd else ""
+            if critical is not None and tool in _FILE_DESTROYERS:
+                # find walks the whole tree: rm -f (or shred) on each file it finds is a
+                # recursive delete of the root even without -r.
+                add("shell.recursive-delete", cmd[0].span, f"find runs {cmd[0].text} on "
+                    f"everything under {critical}", None)
+            elif critical in _SYSTEM_ROOTS and tool in ("chmod", "chown", "chgrp"):
+                add("shell.system-write", cmd[0].span, f"find runs {tool} on every file under "
+                    f"{critical}", None)
+            if cmd:
+                subs.append(cmd)
+            i = j
+        i += 1
+    return subs
