@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._arith import arith_text, name_slot
-from ._lookup import EMPTY_VAR, arith_int
+from ._arith_eval import evaluate
+from ._lookup import EMPTY_VAR
 from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, merge_alts, to_int
 
 if TYPE_CHECKING:
@@ -130,7 +131,7 @@ def _integer(run: Run, new: Var, span: tuple[int, int]) -> Var:
     out: list[str] = []
     for text in new.alts:
         arith_text(run, text, new.taint, span)
-        number = arith_int(run.env, text) if DYN not in text else None
+        number = evaluate(text, run.env) if DYN not in text else None
         out.append(str(number) if number is not None else DYN)
     return Var(alts=tuple(dict.fromkeys(out)), taint=new.taint)
 
@@ -168,7 +169,7 @@ def _key(run: Run, sub: str, taint: Taint, attrs: str, keys: list[str],
     if "A" in attrs:
         return sub
     arith_text(run, sub, taint, span)
-    number = arith_int(run.env, sub) if DYN not in sub else None
+    number = evaluate(sub, run.env) if DYN not in sub else None
     if number is None:
         return DYN
     if number < 0:

@@ -120,8 +120,8 @@ def _by_arguments(inv: Invocation) -> str | None:
                 for t in texts)) or
             ops[:2] in (["volume", "prune"], ["volume", "rm"])):
         return f"{name} deletes volumes or every unused image and volume"
-    elif name in ("mongosh", "mongo") and any("dropdatabase" in t.lower() for t in texts):
-        return f"{name} drops a database"
+    elif name in ("mongosh", "mongo"):
+        return next((w for t in texts if (w := _destroying_script(name, t)) is not None), None)
     elif name == "redis-cli" and any(t.lower() in ("flushall", "flushdb") for t in texts):
         return "redis-cli deletes every key"
     elif name in _SQL_CLIENTS:
@@ -133,6 +133,7 @@ def _by_arguments(inv: Invocation) -> str | None:
             elif not (name == "sqlite3" and k > 0) and not any(
                     t.startswith(flag + "=") for flag in flags if flag.startswith("--")):
                 continue
-            if any(d in " ".join(sql.lower().split()) for d in _SQL_DROP):
-                return f"{name} runs SQL that drops or truncates a database, schema or table"
+            what = _destroying_script(name, sql)
+            if what is not None:
+                return what
     return None

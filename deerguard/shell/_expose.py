@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._paths import is_critical, norm_path
+from ._remote import SSH_ARG_LETTERS
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["EXPOSERS", "expose", "python_server"]
 
-_SSH_FLAGS = frozenset("46AaCfGgKkMNnqsTtVvXxYy")  # ssh options without an argument
 _TUNNELS = frozenset({"ngrok", "cloudflared", "lt", "localtunnel", "bore", "chisel",
                       "tailscale", "frpc", "pgrok", "zrok"})
 # File servers: program -> options naming the served directory ("" = first operand).
@@ -82,8 +82,8 @@ def _ssh_remote_forward(texts: list[str]) -> bool:
             for ch in t[1:]:
                 if ch == "R":
                     return True
-                if ch not in _SSH_FLAGS:
-                    break
+                if ch in SSH_ARG_LETTERS:
+                    break  # an option that takes the rest of the word as its value
         elif not t.startswith("-") and index > 0 and not texts[index - 1].startswith("-"):
             break  # past the host: the rest is the remote command
     return False

@@ -206,11 +206,11 @@ def hook_files(run: Run, program: str, span: tuple[int, int]) -> None:
         family = _family(name)
         if family != "python" and program not in _PROGRAMS.get(family, ()):
             continue
+        who = f"{name} makes {family}"
         for text in var.alts:
             if not _spend(run, len(text), span):
                 return
             for kind, target, _language in _targets(name, text):
-                who = f"{name} makes {_family(name)}"
                 if kind != "debug" and _tainted(run, who, kind, target, span):
                     return
 

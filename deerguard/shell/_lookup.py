@@ -23,7 +23,7 @@ from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, secret_name, to_i
 if TYPE_CHECKING:
     from ._words import Expander
 
-__all__ = ["arith_int", "element", "lookup", "ordered", "EMPTY_VAR"]
+__all__ = ["element", "lookup", "ordered", "EMPTY_VAR"]
 
 Result = tuple[tuple[str, ...], Taint, bool]
 
@@ -159,7 +159,7 @@ def _values(exp: Expander, pe: ast.ParamExp, var: Var | None, choice: int) -> Re
         key: str | None = field.text
     else:
         exp.code("arith", field.text, field.taint, index.span)
-        number = arith_int(exp.env, field.text)
+        number = evaluate(field.text, exp.env)
         key = str(number) if number is not None else None
     if var.items is None and (var is EMPTY_VAR or _DEFAULTS.get(name) is var):
         # An unknown variable (or one of the defaults) read as an array: as before.
@@ -239,7 +239,7 @@ def _op_args(exp: Expander, pe: ast.ParamExp, op: str, choice: int) -> list[str]
         for word in pe.args:
             f = exp.expand_one(word, choice)
             exp.code("arith", f.text, f.taint, word.span)
-            number = arith_int(exp.env, f.text) if f.text.strip() else 0
+            number = evaluate(f.text, exp.env) if f.text.strip() else 0
             out.append(str(number) if number is not None else DYN)
         return out
     if op in ("#", "##", "%", "%%", "/", "//", "/#", "/%", "^", "^^", ",", ",,", "~", "~~"):
@@ -346,9 +346,4 @@ def _op_letter(pe: ast.ParamExp) -> str | None:
         return pe.args[0].literal_value()
     return None
 
-
-def arith_int(env: dict[str, Var], text: str) -> int | None:
-    """The value of an arithmetic expression (a subscript, an offset) when it is known
-    statically (``1``, ``i-1``, ``n*2`` with ``n`` known); None for anything else."""
-    return evaluate(text, env)
 

@@ -58,7 +58,8 @@ _KUBE_GLOBAL_ARG = frozenset({"-n", "--namespace", "--context", "--kubeconfig", 
                               "--selector", "--overrides", "--restart", "--env",
                               "--labels", "--port", "--image-pull-policy",
                               "--serviceaccount", "--profile", "--target", "--copy-to"})
-_SSH_SHORT_ARG = "bcDEeFIiJLlmOopQRSWwB"
+SSH_ARG_LETTERS = "bcDEeFIiJLlmOopQRSWwB"
+"""ssh's short options that take an argument."""
 _SSH_NO_COMMAND = frozenset({"-N", "-V", "-G", "-W", "-O"})
 
 _DANGEROUS_CAPS = frozenset({"ALL", "SYS_ADMIN", "SYS_MODULE", "SYS_PTRACE", "SYS_RAWIO",
@@ -128,7 +129,7 @@ def _ssh(fields: list[Field], j: int) -> Remote:
             k = 1
             step = 1
             while k < len(t):
-                if t[k] in _SSH_SHORT_ARG:
+                if t[k] in SSH_ARG_LETTERS:
                     step = 2 if k + 1 == len(t) else 1
                     break
                 k += 1
