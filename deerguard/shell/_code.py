@@ -180,7 +180,8 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
     argument (dynamic code). Linear in ``len(code)``.
     """
     backtick = language in ("perl", "ruby", "php", "julia")  # julia: run(`cmd`)
-    calls = _CALLS_COMMON if language == "python" else _CALLS_COMMON + _CALLS_NOT_PYTHON
+    calls: tuple[str, ...] = _CALLS_COMMON if language == "python" else \
+        _CALLS_COMMON + _CALLS_NOT_PYTHON
     if language == "osascript":
         calls = (*calls, "script")  # do shell script "cmd"
     lits = _literals(code, backtick)

@@ -124,7 +124,10 @@ class CompoundParser(CommandParser):
         if arith is None:
             self.i = start
             return None
-        inner = ArithExp(self.sp(start + 2, start + 2 + len(arith.text)), arith.text, arith.parts)
+        end = start + 2 + len(arith.text)
+        if arith.parts:  # an aborted parse keeps no text (see arith_exp), but its parts
+            end = max(end, self.local(arith.parts[-1].span[1]))
+        inner = ArithExp(self.sp(start + 2, end), arith.text, arith.parts)
         redirects = self.trailing_redirects()
         return ArithCommand(self.sp(start, self.i), inner, redirects)
 

@@ -22,7 +22,11 @@ _RESERVED_FIRST = frozenset("iteufwdcs{}[!")
 # command -> simple -> word -> dollar -> substitution -> list). Used to keep recursion far
 # below the interpreter's limit whatever the caller's stack depth.
 FRAMES_PER_LEVEL = 12
-MAX_DEPTH = 100
+# The nesting limit: fixed, so a command parses the same wherever it is parsed from (and in
+# the pure-Python and mypyc-compiled builds alike). Only a caller that leaves less Python
+# stack than MAX_DEPTH levels need (about 600 frames) gets a lower limit instead of a
+# RecursionError.
+MAX_DEPTH = 48
 
 
 def _stack_room() -> int:

@@ -96,7 +96,7 @@ class Run:
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[object, ...]] = set()
-        self.keep: list[ast.Script] = []  # nested parse trees, alive for the whole run
+        self.keep: list[ast.Script] = []  # every parse tree walked, alive for the whole run
         self.env_version = 0  # bumped on every variable write (memo key for function calls)
         self.exp = Expander(self.env, self._subst, self._proc, self._arith, self._code,
                             self._assign_default)
@@ -234,6 +234,10 @@ class Run:
         return out
 
     def script(self, script: ast.Script) -> Flow:
+        # Node ids key the run's caches, so every tree walked stays alive for the whole run.
+        # The caller's reference is not enough: compiled code (mypyc) may release a local
+        # after its last use, and a new tree could then reuse a freed node's id.
+        self.keep.append(script)
         out = self.body(script.statements, None)
         for name, fn in list(self.funcs.items()):
             if name not in self.called:
