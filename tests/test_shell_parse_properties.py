@@ -120,6 +120,25 @@ def test_deep_nesting_limit_reports_the_offset_where_parsing_stopped() -> None:
     assert not issue.incomplete
 
 
+@pytest.mark.parametrize(
+    "source",
+    ["( " * 60 + "ls" + " )" * 60, "echo " + "$(" * 60 + "x" + ")" * 60,
+     "if true; then " * 60 + "ls" + "; fi" * 60, "echo " + "$((" * 60 + "1" + "))" * 60,
+     "echo " + "${x:-" * 60 + "}" * 60],
+    ids=["subshell", "cmdsubst", "if", "arith", "param"],
+)
+def test_nesting_limit_is_the_same_from_any_reasonable_call_depth(source: str) -> None:
+    """The limit is fixed, not the caller's remaining stack: the same input gives the same
+    tree (and the same "nesting deeper than 48 levels" issue) from 200 frames down."""
+
+    def nested(depth: int) -> ast.Script:
+        return parse(source) if depth == 0 else nested(depth - 1)
+
+    top = parse(source)
+    assert any("nesting deeper than 48 levels" in i.message for i in top.issues)
+    assert nested(200) == top
+
+
 # --- semantics the classifier relies on ---------------------------------------------------
 
 
