@@ -21,7 +21,7 @@ from ._wrappers import WRAPPERS, Wrapper
 if TYPE_CHECKING:
     from ._flow import Flow
 
-__all__ = ["Invocation", "resolve", "program_name"]
+__all__ = ["Invocation", "resolve", "program_name", "xargs_arg_file"]
 
 
 class Invocation:
@@ -289,6 +289,9 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             j += 1
             continue
         if not f.static:
+            if _static_option(text, spec):
+                j += 1  # --arg-file=<(...), -a<(...): the option is known, its value is not
+                continue
             if text.startswith(DYN) or positional == 0:
                 return j, None, False
             positional -= 1
@@ -353,6 +356,58 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             continue
         break
     return j, None, j >= n
+
+
+def _static_option(text: str, spec: Wrapper) -> bool:
+    """``--opt=VALUE`` or ``-xVALUE`` whose option is static and takes the (partly unknown)
+    value attached to it; code options are left to the caller (their value is code)."""
+    if not text.startswith("-") or text.startswith(("-" + DYN, "--" + DYN)):
+        return False
+    if text.startswith("--"):
+        opt, eq, _ = text.partition("=")
+        return bool(eq) and DYN not in opt and opt not in spec.code_long and \
+            not (opt == "--command" and spec.code_flag)
+    for letter in text[1:]:
+        if letter == DYN or spec.code_flag == "-" + letter or letter == "S":
+            return False
+        if letter in spec.short_arg:
+            return True
+    return False
+
+
+def xargs_arg_file(args: list[Field]) -> Field | None:
+    """The FILE of ``xargs -a FILE`` / ``-aFILE`` / ``-0a FILE`` / ``--arg-file[=]FILE``,
+    read from xargs' own options only (``xargs grep -a x`` has none)."""
+    spec = WRAPPERS["xargs"]
+    n = len(args)
+    k = 0
+    while k < n:
+        f = args[k]
+        text = f.text
+        if not text.startswith("-") or text in ("-", "--"):
+            return None
+        if text.startswith("--"):
+            opt, eq, value = text.partition("=")
+            if opt == "--arg-file":
+                if eq:
+                    return Field(value, f.span, f.taint, f.proc)
+                return args[k + 1] if k + 1 < n else None
+            k += 2 if opt in spec.long_arg and not eq else 1
+            continue
+        step = 1
+        for pos in range(1, len(text)):
+            letter = text[pos]
+            if letter not in spec.short_arg:
+                continue
+            if letter == "a":
+                if pos + 1 < len(text):
+                    return Field(text[pos + 1:], f.span, f.taint, f.proc)
+                return args[k + 1] if k + 1 < n else None
+            if pos + 1 == len(text):
+                step = 2
+            break
+        k += step
+    return None
 
 
 def _has_user_option(fields: list[Field], j: int) -> bool:

@@ -68,8 +68,9 @@ WRAPPERS: dict[str, Wrapper] = {
     "chroot": _w("", "--userspec --groups", positional=1),
     "nsenter": _w("tSGwr", "--target --setuid --setgid --wd --root"),
     "unshare": _w("R", "--root --wd"),
-    "xargs": _w("ILnPsdEa", "--max-args --max-procs --delimiter --arg-file --max-lines "
-                "--eof --max-chars --process-slot-var"),
+    # --eof[=S], --replace[=R], --max-lines[=N] take a value only with `=` (like -e -i -l).
+    "xargs": _w("ILnPsdEa", "--max-args --max-procs --delimiter --arg-file --max-chars "
+                "--process-slot-var", none="--help --version"),
     "watch": _w("n", "--interval"),
     "flock": _w("wEc", "--timeout --conflict-exit-code --command", positional=1,
                 code_flag="-c"),
