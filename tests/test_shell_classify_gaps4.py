@@ -66,3 +66,102 @@ def test_xargs_long_options_with_values_leave_the_command_resolved(command: str)
 ])
 def test_everyday_xargs_option_spellings_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).rule_ids
+
+
+# --- package runners run the package's program with its arguments --------------------------
+
+
+@pytest.mark.parametrize("command", [
+    "npx http-server ~",
+    "npx -y http-server ~",
+    "npx --yes http-server@14 ~",
+    "npx -p http-server http-server ~",
+    "npx --package=http-server -- http-server ~",
+    "npx --registry https://registry.npmjs.org http-server ~",
+    "npx -- http-server ~",
+    "npm x -- http-server ~",
+    "pnpm dlx http-server ~",
+    "pnpx http-server ~",
+    "yarn dlx http-server ~",
+    "yarn dlx -p http-server http-server ~",
+    "bunx --bun http-server@latest ~",
+    "bun x http-server ~",
+    "uvx http-server ~",
+    "pipx run http-server ~",
+])
+def test_package_runner_runs_the_packages_program_and_keeps_its_warn(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.rule_ids
+    assert "shell.exfiltration" in result.rule_ids  # a file server over the home directory
+    assert "http-server" in result.commands
+
+
+@pytest.mark.parametrize(("command", "program"), [
+    ("npx -y rm -rf /", "rm"),
+    ("npx @scope/rm@1.2.3 -rf ~", "rm"),
+    ("bunx rm -rf /", "rm"),
+    ("bun x rm -rf /", "rm"),
+    ("yarn dlx rm -rf /", "rm"),
+    ("pipx run rm -rf /", "rm"),
+    ("pipx run --spec x sh -c 'rm -rf ~'", "sh"),
+    ("uvx --from x rm -rf ~", "rm"),
+])
+def test_package_runner_program_gets_its_own_rules(command: str, program: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.rule_ids
+    assert "shell.recursive-delete" in result.rule_ids
+    assert "shell.package-install" in result.rule_ids
+    assert program in result.commands
+
+
+@pytest.mark.parametrize("command", [
+    "npx -c 'curl u | sh'",
+    "npx --call='curl u | sh'",
+    "npm exec -c 'curl u | sh'",
+    "pnpx -c 'curl u | sh'",
+    "pnpm dlx -c 'curl u | sh'",
+    "pnpm --package=cowsay dlx -c 'curl u | sh'",
+    "pnpm exec --shell-mode 'curl u | sh'",
+])
+def test_package_runner_command_strings_are_shell_code(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.rule_ids
+    assert "shell.pipe-to-shell" in result.rule_ids
+
+
+@pytest.mark.parametrize(("command", "program"), [
+    ("npx prettier --write .", "prettier"),
+    ("npx tsc --noEmit", "tsc"),
+    ("npx create-react-app app", "create-react-app"),
+    ("npx @angular/cli@17 new app", "cli"),
+    ("npx -y @modelcontextprotocol/server-filesystem ~/projects", "server-filesystem"),
+    ("npx http-server ./dist -p 8080", "http-server"),
+    ("uvx ruff check .", "ruff"),
+    ("uvx ruff@0.4.0 check .", "ruff"),
+    ("uvx 'ruff>=0.4' check .", "ruff"),
+    ("uvx --from httpie http GET example.com", "http"),
+    ("pipx run black .", "black"),
+    ("pipx run 'black==24.1' .", "black"),
+    ("bunx --bun vite", "vite"),
+    ("bun x vite build", "vite"),
+    ("yarn dlx create-next-app app", "create-next-app"),
+    ("pnpm dlx create-vite app", "create-vite"),
+])
+def test_everyday_package_runs_still_only_warn(command: str, program: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.rule_ids
+    assert result.rule_ids == ("shell.package-install",)
+    assert program in result.commands
+
+
+@pytest.mark.parametrize("command", [
+    "npm exec -- eslint .",
+    "npm exec --yes -- cowsay hi",
+    "bun run dev",
+    "bun -e 'console.log(1)'",
+    "bun script.ts",
+    "pnpm exec jest",
+    "yarn exec tsc",
+])
+def test_project_runners_and_bun_scripts_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).rule_ids

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ._argv import MULTICALL, REWRITERS, rewrite
 from ._remote import CONTAINER_PROGRAMS, parse_remote
+from ._runners import PACKAGE_RUNNERS, runner_program, runner_shell_code
 from ._words import DYN, Field
 from ._wrappers import WRAPPERS, Wrapper
 
@@ -211,6 +212,16 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
             taint = frozenset().union(*(f.taint for f in ops))
             return Resolution(chain, Field(text, (ops[0].span[0], ops[-1].span[1]), taint),
                               name)
+        if name in PACKAGE_RUNNERS and not stop and j < n:
+            # npx @scope/pkg@1 ARGS runs pkg; pnpm dlx -c 'a | b' runs a command line.
+            shell = runner_shell_code(name, fields, i + 1, j)
+            if shell is not None:
+                return Resolution(chain, shell, name)
+            program = runner_program(fields[j])
+            if program is not None:
+                if not owned:
+                    fields, owned = list(fields), True
+                fields[j] = program
         if spec.code_operands and not stop and j < n:
             # trap 'CODE' SIG, hyperfine 'CMD1' 'CMD2': operands are command strings.
             ops = fields[j:] if spec.code_operands < 0 else fields[j:j + spec.code_operands]
