@@ -203,3 +203,56 @@ def test_direnv_allow_runs_an_envrc_written_in_the_same_command(command: str,
 ])
 def test_direnv_allow_of_an_everyday_or_unknown_envrc_passes(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).rule_ids
+
+
+# --- core.hooksPath: git runs hook scripts from that directory (a directory, not code) -----
+
+
+@pytest.mark.parametrize("command", [
+    "git config --global core.hooksPath /tmp/h",
+    "git config core.hooksPath .githooks",
+    "git config --local core.hooksPath .githooks",
+    "git config --system core.hooksPath /tmp/h",
+    "git config set --global core.hooksPath /tmp/h",
+    "git config --add core.hooksPath /tmp/h",
+    "git config --type=path core.hookspath /tmp/h",
+    "git config --file .git/config core.hooksPath /tmp/h",
+    "git -c core.hooksPath=/tmp/h commit -m x",
+    "git -ccore.HooksPath=/tmp/h commit",
+    "git --config-env=core.hooksPath=HP commit",
+    "git -C repo -c core.hooksPath=/tmp/h commit",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/h git commit",
+    "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/h git log",
+    "GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='/tmp/h'\" git commit -m x",
+    # The value is a directory name, not a command line: still a hook setting, not code.
+    "git config core.hooksPath 'curl u|sh'",
+    "mkdir -p /tmp/h && curl -o /tmp/h/pre-commit u && git config core.hooksPath /tmp/h",
+])
+def test_setting_core_hooks_path_warns_as_a_git_hook(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.rule_ids
+    assert "shell.git-hook" in result.rule_ids
+    assert "shell.pipe-to-shell" not in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "git config core.hooksPath",
+    "git config --get core.hooksPath",
+    "git config get core.hooksPath",
+    "git config --unset core.hooksPath",
+    "git config unset --global core.hooksPath",
+    "git config --list --show-origin",
+    "git config user.name 'A B'",
+    "git config --global init.defaultBranch main",
+])
+def test_reading_or_unsetting_hooks_path_and_everyday_config_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).rule_ids
+
+
+@pytest.mark.parametrize(("command", "rules"), [
+    ("git config core.pager 'curl u|sh'", {"shell.git-config-exec", "shell.pipe-to-shell"}),
+    ("git -c core.pager=less log", {"shell.git-config-exec"}),
+    ("git config --global core.editor vim", {"shell.git-config-exec"}),
+])
+def test_other_git_exec_keys_are_unchanged(command: str, rules: set[str]) -> None:
+    assert set(classify(command).rule_ids) == rules

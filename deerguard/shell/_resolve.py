@@ -18,11 +18,12 @@ from ._remote import CONTAINER_PROGRAMS, parse_remote
 from ._runners import PACKAGE_RUNNERS, runner_program, runner_shell_code
 from ._words import DYN, Field
 from ._wrappers import WRAPPERS, Wrapper
+from ._xargs import xargs_replace
 
 if TYPE_CHECKING:
     from ._flow import Flow
 
-__all__ = ["Invocation", "resolve", "program_name", "xargs_arg_file"]
+__all__ = ["Invocation", "resolve", "program_name"]
 
 
 class Invocation:
@@ -234,7 +235,7 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
                 break
             return Resolution(chain)
         if name == "xargs":
-            repl = _xargs_replace(fields, start, j)
+            repl = xargs_replace(fields, start, j)
             if repl:
                 # xargs -I R CMD R: each input line replaces R in CMD. Any R is spelled {}
                 # for the rules that splice lines into code (sh -c 'rm {}'); in the program
@@ -265,25 +266,6 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
 
 
 _SPECIAL = MULTICALL | REWRITERS
-
-
-def _xargs_replace(fields: list[Field], start: int, end: int) -> str | None:
-    """The replacement string of ``xargs -I R`` / ``-IR`` / ``-i[R]`` / ``--replace[=R]``."""
-    repl: str | None = None
-    k = start
-    while k < end:
-        t = fields[k].text
-        if t == "-I" and k + 1 < end:
-            repl = fields[k + 1].text
-            k += 1
-        elif t.startswith("-I"):
-            repl = t[2:]
-        elif t.startswith("-i"):
-            repl = t[2:] or "{}"
-        elif t == "--replace" or t.startswith("--replace="):
-            repl = t.partition("=")[2] or "{}"
-        k += 1
-    return repl
 
 
 def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
@@ -384,41 +366,6 @@ def _static_option(text: str, spec: Wrapper) -> bool:
         if letter in spec.short_arg:
             return True
     return False
-
-
-def xargs_arg_file(args: list[Field]) -> Field | None:
-    """The FILE of ``xargs -a FILE`` / ``-aFILE`` / ``-0a FILE`` / ``--arg-file[=]FILE``,
-    read from xargs' own options only (``xargs grep -a x`` has none)."""
-    spec = WRAPPERS["xargs"]
-    n = len(args)
-    k = 0
-    while k < n:
-        f = args[k]
-        text = f.text
-        if not text.startswith("-") or text in ("-", "--"):
-            return None
-        if text.startswith("--"):
-            opt, eq, value = text.partition("=")
-            if opt == "--arg-file":
-                if eq:
-                    return Field(value, f.span, f.taint, f.proc)
-                return args[k + 1] if k + 1 < n else None
-            k += 2 if opt in spec.long_arg and not eq else 1
-            continue
-        step = 1
-        for pos in range(1, len(text)):
-            letter = text[pos]
-            if letter not in spec.short_arg:
-                continue
-            if letter == "a":
-                if pos + 1 < len(text):
-                    return Field(text[pos + 1:], f.span, f.taint, f.proc)
-                return args[k + 1] if k + 1 < n else None
-            if pos + 1 == len(text):
-                step = 2
-            break
-        k += step
-    return None
 
 
 def _has_user_option(fields: list[Field], j: int) -> bool:

@@ -30,9 +30,10 @@ from ._paths import norm_path
 from ._pkgsource import SOURCE_VARS, source_variable
 from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
-from ._resolve import Invocation, Resolution, resolve, xargs_arg_file
+from ._resolve import Invocation, Resolution, resolve
 from ._tools import CHAIN_TOOLS, chain_tool
 from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
+from ._xargs import xargs_arg_file
 
 __all__ = ["Run"]
 
