@@ -55,6 +55,28 @@ def test_xargs_long_options_with_values_leave_the_command_resolved(command: str)
 
 
 @pytest.mark.parametrize("command", [
+    "sudo -u\"$U\" rm -rf /",
+    "timeout --signal=$S 5 rm -rf /",
+    "nice -n\"$N\" rm -rf /",
+])
+def test_wrapper_option_with_a_partly_unknown_value_is_still_an_option(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.rule_ids
+    assert "shell.recursive-delete" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "env --split-string=\"$x\"",  # the value is the command line: unknown, so dynamic
+    "env -S\"$x\" ls",
+    "npx --call=\"$x\"",
+])
+def test_dynamic_command_string_options_stay_dynamic(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.rule_ids
+    assert "shell.dynamic-command" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
     "xargs --arg-file=<(echo build) rm -rf",
     "xargs -a <(ls *.tmp) rm -f",
     "xargs --arg-file=files.txt rm -f",

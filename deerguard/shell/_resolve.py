@@ -359,7 +359,7 @@ def _static_option(text: str, spec: Wrapper) -> bool:
     if text.startswith("--"):
         opt, eq, _ = text.partition("=")
         return bool(eq) and DYN not in opt and opt not in spec.code_long and \
-            not (opt == "--command" and spec.code_flag)
+            opt not in ("--command", "--split-string")
     for letter in text[1:]:
         if letter == DYN or spec.code_flag == "-" + letter or letter == "S":
             return False
