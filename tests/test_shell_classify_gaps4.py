@@ -278,3 +278,16 @@ def test_reading_or_unsetting_hooks_path_and_everyday_config_pass(command: str) 
 ])
 def test_other_git_exec_keys_are_unchanged(command: str, rules: set[str]) -> None:
     assert set(classify(command).rule_ids) == rules
+
+
+@pytest.mark.parametrize("command", [
+    "uvx -c constraints.txt rm -rf ~",  # -c/--constraints FILE takes a value (uv tool run)
+    "uvx -p 3.12 --with x rm -rf ~",
+    "uvx --torch-backend cpu rm -rf ~",
+    "npx --cache /tmp/c --yes rm -rf ~",
+    "pipx run --python python3.12 --spec x rm -rf ~",
+])
+def test_package_runner_option_arity_finds_the_program(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.rule_ids
+    assert "shell.recursive-delete" in result.rule_ids

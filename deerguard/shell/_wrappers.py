@@ -48,7 +48,7 @@ _BWRAP_2 = ("--bind --ro-bind --dev-bind --bind-try --ro-bind-try --dev-bind-try
 
 # npm exec/npx options with an argument (npm config keys given on the command line).
 _NPM_CONFIG = ("--package --workspace --registry --cache --prefix --userconfig --globalconfig "
-               "--loglevel --node-options --script-shell --shell --userconfig")
+               "--loglevel --node-options --script-shell --shell")
 
 
 WRAPPERS: dict[str, Wrapper] = {
@@ -167,11 +167,13 @@ WRAPPERS: dict[str, Wrapper] = {
     "pnpx": _w("", "--package --reporter --loglevel"),
     "bunx": _w("p", "--package --cwd --config"),
     "bun": _w("p", "--package --cwd --config", sub="x"),
-    "uvx": _w("pwicf", "--from --with --with-editable --with-requirements --python --index "
-              "--default-index --index-url --extra-index-url --find-links --constraints "
-              "--overrides --build-constraints --env-file --directory --project "
+    "uvx": _w("pwicfbPC", "--from --with --with-editable --with-requirements --python "
+              "--index --default-index --index-url --extra-index-url --find-links "
+              "--constraints --overrides --build-constraints --env-file --directory --project "
               "--config-file --cache-dir --python-preference --index-strategy "
-              "--keyring-provider --resolution --prerelease --exclude-newer"),
+              "--keyring-provider --resolution --prerelease --exclude-newer --python-platform "
+              "--torch-backend --upgrade-package --reinstall-package --refresh-package "
+              "--config-setting --link-mode --no-build-package --no-binary-package"),
     "pipx": _w("i", "--spec --python --pip-args --index-url --backend --preinstall",
                sub="run"),
     "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
