@@ -14,13 +14,14 @@ from __future__ import annotations
 from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["GIT_GLOBAL_ARG", "decode_escapes", "embedded_code", "git_exec_key", "git_sub_index"]
+__all__ = ["GIT_GLOBAL_ARG", "decode_escapes", "embedded_code", "git_exec_key", "git_sub_index",
+           "is_hooks_path"]
 
 # git config keys whose value is a command line run by a shell.
 _GIT_EXEC_KEYS = ("core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
                   "core.askpass", "sequence.editor", "diff.external", "gpg.program",
                   "credential.helper", "pager.", "alias.", "filter.", "merge.", "difftool.",
-                  "mergetool.", "uploadpack.packobjectshook", "core.hookspath")
+                  "mergetool.", "uploadpack.packobjectshook")
 
 _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
 
@@ -40,6 +41,12 @@ def _git_value(setting: str) -> str | None:
     if key.startswith("alias.") or key == "credential.helper":
         return value[1:] if value.startswith("!") else None
     return value
+
+
+def is_hooks_path(key: str) -> bool:
+    """``core.hooksPath``: its value is the directory git runs hook scripts from (a
+    directory, not a command line: it is reported as a hook, not classified as code)."""
+    return key.strip().lower() == "core.hookspath"
 
 
 def git_exec_key(key: str, value: str) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._embedded import GIT_GLOBAL_ARG, git_exec_key
+from ._embedded import GIT_GLOBAL_ARG, git_exec_key, is_hooks_path
 from ._embedded import git_sub_index as _subcommand
 from ._resolve import Invocation
 from ._words import Field
@@ -44,6 +44,11 @@ def check_git(add: Add, inv: Invocation) -> None:
             add("shell.git-config-exec", args[i].span,
                 "git -c sets config that can run programs (core.pager, core.sshCommand...)",
                 None)
+            setting = (args[i + 1].text if i + 1 < len(args) else "") if t == "-c" else \
+                t.partition("=")[2] if t.startswith("--config-env=") else t[2:]
+            if is_hooks_path(setting.partition("=")[0]):
+                add("shell.git-hook", args[i].span, "git -c core.hooksPath=DIR makes git "
+                    "run hook scripts from DIR", None)
         i += 2 if t in GIT_GLOBAL_ARG else 1
     if i >= len(args):
         return
@@ -67,15 +72,52 @@ def check_git(add: Add, inv: Invocation) -> None:
         add("shell.git-destructive", span, f"git {sub} discards uncommitted changes in the "
             "working tree", None)
     elif sub == "config" and any(
-            (t.lower().startswith(("core.pager", "core.sshcommand", "core.hookspath",
-                                   "core.fsmonitor", "core.editor", "core.askpass",
-                                   "credential.helper", "diff.external", "gpg.program"))
+            (t.lower().startswith(("core.pager", "core.sshcommand", "core.fsmonitor",
+                                   "core.editor", "core.askpass", "credential.helper",
+                                   "diff.external", "gpg.program"))
              and not (t.lower().startswith("credential.helper") and i + 1 < len(texts) and
                       texts[i + 1].split(" ", 1)[0] in _GIT_CREDENTIAL_HELPERS))
             or (t.lower().startswith("alias.") and i + 1 < len(texts) and
                 texts[i + 1].startswith("!"))
             for i, t in enumerate(texts)):
         add("shell.git-config-exec", span, "git config sets a key that runs programs", None)
+    if sub == "config":
+        written = _config_setting(texts)
+        if written is not None and is_hooks_path(written[0]):
+            add("shell.git-hook", span, f"git config core.hooksPath {written[1]} makes git "
+                "run hook scripts from that directory", None)
+
+
+# git config options that only read or remove settings, and those that take a value.
+_CONFIG_NO_SET = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l",
+                            "--list", "--unset", "--unset-all", "--remove-section",
+                            "--rename-section", "-e", "--edit", "--get-color",
+                            "--get-colorbool", "--show-origin", "--show-scope"})
+_CONFIG_SUB_NO_SET = frozenset({"get", "list", "unset", "remove-section", "rename-section",
+                                "edit"})
+_CONFIG_ARG = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment",
+                         "--value"})
+
+
+def _config_setting(texts: list[str]) -> tuple[str, str] | None:
+    """The KEY and VALUE that ``git config [opts] [set] KEY VALUE`` writes, or None for a
+    read, an unset or a listing (``git config core.hooksPath``, ``--unset``, ``get``)."""
+    operands: list[str] = []
+    skip = False
+    for t in texts:
+        if skip:
+            skip = False
+        elif t.startswith("-"):
+            if t in _CONFIG_NO_SET:
+                return None
+            skip = t in _CONFIG_ARG
+        else:
+            operands.append(t)
+    if operands and operands[0] in _CONFIG_SUB_NO_SET:
+        return None
+    if operands and operands[0] == "set":
+        operands = operands[1:]
+    return (operands[0], operands[1]) if len(operands) >= 2 else None
 
 
 def _discards(sub: str, texts: list[str]) -> bool:

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING
 
 from ._argv import MULTICALL, REWRITERS, rewrite
 from ._remote import CONTAINER_PROGRAMS, parse_remote
+from ._runners import PACKAGE_RUNNERS, runner_program, runner_shell_code
 from ._words import DYN, Field
 from ._wrappers import WRAPPERS, Wrapper
+from ._xargs import xargs_replace
 
 if TYPE_CHECKING:
     from ._flow import Flow
@@ -211,6 +213,16 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
             taint = frozenset().union(*(f.taint for f in ops))
             return Resolution(chain, Field(text, (ops[0].span[0], ops[-1].span[1]), taint),
                               name)
+        if name in PACKAGE_RUNNERS and not stop and j < n:
+            # npx @scope/pkg@1 ARGS runs pkg; pnpm dlx -c 'a | b' runs a command line.
+            shell = runner_shell_code(name, fields, i + 1, j)
+            if shell is not None:
+                return Resolution(chain, shell, name)
+            program = runner_program(fields[j])
+            if program is not None:
+                if not owned:
+                    fields, owned = list(fields), True
+                fields[j] = program
         if spec.code_operands and not stop and j < n:
             # trap 'CODE' SIG, hyperfine 'CMD1' 'CMD2': operands are command strings.
             ops = fields[j:] if spec.code_operands < 0 else fields[j:j + spec.code_operands]
@@ -223,7 +235,7 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
                 break
             return Resolution(chain)
         if name == "xargs":
-            repl = _xargs_replace(fields, start, j)
+            repl = xargs_replace(fields, start, j)
             if repl:
                 # xargs -I R CMD R: each input line replaces R in CMD. Any R is spelled {}
                 # for the rules that splice lines into code (sh -c 'rm {}'); in the program
@@ -256,25 +268,6 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
 _SPECIAL = MULTICALL | REWRITERS
 
 
-def _xargs_replace(fields: list[Field], start: int, end: int) -> str | None:
-    """The replacement string of ``xargs -I R`` / ``-IR`` / ``-i[R]`` / ``--replace[=R]``."""
-    repl: str | None = None
-    k = start
-    while k < end:
-        t = fields[k].text
-        if t == "-I" and k + 1 < end:
-            repl = fields[k + 1].text
-            k += 1
-        elif t.startswith("-I"):
-            repl = t[2:]
-        elif t.startswith("-i"):
-            repl = t[2:] or "{}"
-        elif t == "--replace" or t.startswith("--replace="):
-            repl = t.partition("=")[2] or "{}"
-        k += 1
-    return repl
-
-
 def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
                   assigns: list[tuple[str, Field]]) -> tuple[int, Field | None, bool]:
     """Skip a wrapper's options/operands; return (command index, code string, no-command)."""
@@ -289,6 +282,9 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             j += 1
             continue
         if not f.static:
+            if _static_option(text, spec):
+                j += 1  # --arg-file=<(...), -a<(...): the option is known, its value is not
+                continue
             if text.startswith(DYN) or positional == 0:
                 return j, None, False
             positional -= 1
@@ -353,6 +349,23 @@ def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,
             continue
         break
     return j, None, j >= n
+
+
+def _static_option(text: str, spec: Wrapper) -> bool:
+    """``--opt=VALUE`` or ``-xVALUE`` whose option is static and takes the (partly unknown)
+    value attached to it; code options are left to the caller (their value is code)."""
+    if not text.startswith("-") or text.startswith(("-" + DYN, "--" + DYN)):
+        return False
+    if text.startswith("--"):
+        opt, eq, _ = text.partition("=")
+        return bool(eq) and DYN not in opt and opt not in spec.code_long and \
+            opt not in ("--command", "--split-string")
+    for letter in text[1:]:
+        if letter == DYN or spec.code_flag == "-" + letter or letter == "S":
+            return False
+        if letter in spec.short_arg:
+            return True
+    return False
 
 
 def _has_user_option(fields: list[Field], j: int) -> bool:

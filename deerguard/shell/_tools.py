@@ -35,7 +35,8 @@ _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "
 _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
                                                         "defaults", "sftp", "ztcp"}) | \
-    frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find"})
+    frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
+               "direnv"})
 _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
@@ -71,6 +72,8 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _find_writes(run, inv)
     elif name == "git":
         _git_config_file(run, inv)
+    elif name == "direnv":
+        _direnv_allow(run, inv)
     elif name in ("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper") and run.files:
         # Installing a downloaded package runs its maintainer scripts (as root).
         for f in inv.args:
@@ -99,6 +102,32 @@ def _find_writes(run: Run, inv: Invocation) -> None:
             if f.text == "-fprintf" and index + 2 < len(args) and path is not None and \
                     args[index + 2].static and len(run.file_text) < 64:
                 run.file_text[path] = decode_escapes(args[index + 2].text)
+
+
+def _direnv_allow(run: Run, inv: Invocation) -> None:
+    """``direnv allow [DIR|RC]`` (``permit``, ``grant``): bash runs the directory's ``.envrc``
+    whenever a shell enters it, so an ``.envrc`` written earlier in the command is shell code
+    run now (its known text), or a download run (written itself from fetched data)."""
+    args = inv.args
+    if not args or args[0].text not in ("allow", "permit", "grant"):
+        return
+    target = args[1] if len(args) > 1 else Field(".", args[0].span)
+    if not target.static:
+        return
+    path = norm_path(target.text, run.cwd)
+    if path is None:
+        return
+    if path not in run.file_text and path not in run.files:
+        path = norm_path(target.text.rstrip("/") + "/.envrc", run.cwd)
+        if path is None:
+            return
+    taint = run.files.get(path)
+    if taint:
+        download_exec(run, Field(path, target.span), taint, "direnv allow")
+    text = run.read_written(path, inv.word.span)
+    if text is not None:
+        run.run_code(Field(text, target.span), "direnv allow", inv.word.span, None,
+                     positional=[])
 
 
 def _xterm(run: Run, inv: Invocation) -> None:

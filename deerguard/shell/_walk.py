@@ -33,6 +33,7 @@ from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, Resolution, resolve
 from ._tools import CHAIN_TOOLS, chain_tool
 from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
+from ._xargs import xargs_arg_file
 
 __all__ = ["Run"]
 
@@ -462,22 +463,12 @@ class Run:
     def _xargs_file(self, chain: list[Invocation]) -> Field | None:
         """The known text of ``xargs -a FILE`` (a ``<( )`` or a file written earlier)."""
         for inv in chain:
-            if inv.name != "xargs":
+            target = xargs_arg_file(inv.args) if inv.name == "xargs" else None
+            if target is None:
                 continue
-            args = inv.args
-            for index, f in enumerate(args):
-                target: Field | None = None
-                if f.text in ("-a", "--arg-file") and index + 1 < len(args):
-                    target = args[index + 1]
-                elif f.text.startswith("--arg-file="):
-                    target = Field(f.text[len("--arg-file="):], f.span, f.taint, f.proc)
-                elif f.text.startswith("-a") and len(f.text) > 2:
-                    target = Field(f.text[2:], f.span, f.taint, f.proc)
-                if target is None:
-                    continue
-                text = self.proc_output(target.span) if target.proc else \
-                    self.file_text.get(norm_path(target.text, self.cwd) or "")
-                return Field(text, target.span, target.taint) if text is not None else None
+            text = self.proc_output(target.span) if target.proc else \
+                self.file_text.get(norm_path(target.text, self.cwd) or "")
+            return Field(text, target.span, target.taint) if text is not None else None
         return None
 
     def policy_check(self, inv: Invocation, *, record: bool) -> None:

@@ -46,6 +46,11 @@ _BWRAP_2 = ("--bind --ro-bind --dev-bind --bind-try --ro-bind-try --dev-bind-try
             "--setenv --file --bind-data --ro-bind-data --chmod --overlay-src")
 
 
+# npm exec/npx options with an argument (npm config keys given on the command line).
+_NPM_CONFIG = ("--package --workspace --registry --cache --prefix --userconfig --globalconfig "
+               "--loglevel --node-options --script-shell --shell")
+
+
 WRAPPERS: dict[str, Wrapper] = {
     "env": _w("uCSP", "--unset --chdir --split-string", assigns=True),
     "command": _w(none="-v -V"),
@@ -68,8 +73,9 @@ WRAPPERS: dict[str, Wrapper] = {
     "chroot": _w("", "--userspec --groups", positional=1),
     "nsenter": _w("tSGwr", "--target --setuid --setgid --wd --root"),
     "unshare": _w("R", "--root --wd"),
-    "xargs": _w("ILnPsdEa", "--max-args --max-procs --delimiter --arg-file --max-lines "
-                "--eof --max-chars --process-slot-var"),
+    # --eof[=S], --replace[=R], --max-lines[=N] take a value only with `=` (like -e -i -l).
+    "xargs": _w("ILnPsdEa", "--max-args --max-procs --delimiter --arg-file --max-chars "
+                "--process-slot-var", none="--help --version"),
     "watch": _w("n", "--interval"),
     "flock": _w("wEc", "--timeout --conflict-exit-code --command", positional=1,
                 code_flag="-c"),
@@ -152,13 +158,24 @@ WRAPPERS: dict[str, Wrapper] = {
     "doppler": _w("pc", "--project --config --token --fallback", sub="run",
                   code_long="--command"),
     "dotenv": _w("ecv", "--env-file"),
-    "npm": _w("w", "--package --workspace", sub="exec", code_flag="-c",
-              code_long="--call"),
-    "yarn": _w(sub="exec"),
-    "pnpm": _w("C", "--dir --filter", sub="exec dlx"),
-    "bunx": _w("", "--bun"),
-    "pnpx": _w(),
-    "uvx": _w("p", "--from --with --python --index-url --extra-index-url"),
+    # Package runners (`npx PKG ARGS`, `pnpm dlx PKG`, `pipx run APP`): the command word
+    # names a package, whose program runs (_runners.runner_program).
+    "npm": _w("wp", _NPM_CONFIG, sub="exec x", code_flag="-c", code_long="--call"),
+    "npx": _w("wp", _NPM_CONFIG, code_flag="-c", code_long="--call"),
+    "yarn": _w("p", "--package --cwd", sub="exec dlx"),
+    "pnpm": _w("C", "--dir --filter --package --reporter --loglevel", sub="exec dlx"),
+    "pnpx": _w("", "--package --reporter --loglevel"),
+    "bunx": _w("p", "--package --cwd --config"),
+    "bun": _w("p", "--package --cwd --config", sub="x"),
+    "uvx": _w("pwicfbPC", "--from --with --with-editable --with-requirements --python "
+              "--index --default-index --index-url --extra-index-url --find-links "
+              "--constraints --overrides --build-constraints --env-file --directory --project "
+              "--config-file --cache-dir --python-preference --index-strategy "
+              "--keyring-provider --resolution --prerelease --exclude-newer --python-platform "
+              "--torch-backend --upgrade-package --reinstall-package --refresh-package "
+              "--config-setting --link-mode --no-build-package --no-binary-package"),
+    "pipx": _w("i", "--spec --python --pip-args --index-url --backend --preinstall",
+               sub="run"),
     "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
               "--file --impure", positional=64, sub="develop shell"),
     # Tools that run a program under observation or limits: `valgrind -q CMD`,

@@ -1,0 +1,58 @@
+"""Package runners: the program a one-shot package run starts, or its shell command string.
+
+``npx [opts] PKG ARGS``, ``pnpm dlx``, ``pnpx``, ``yarn dlx``, ``bunx``, ``bun x``, ``uvx``,
+``pipx run`` and ``npm exec`` download (or reuse) a package and run its program with ARGS.
+Their option arity is data in ``_wrappers``; this module adds what is special to them:
+
+* the word after the options names a *package*, which runs the program of the same name:
+  ``@scope/`` and an ``@version`` (``http-server@14``) or, for Python runners, a version
+  specifier or extras (``black==24.1``, ``ruff>=0.4``, ``black[jupyter]``) are removed
+  (``npx -p PKG CMD`` and ``uvx --from PKG CMD`` name the program itself: the same rule
+  leaves it unchanged);
+* ``pnpm dlx -c``/``pnpm exec -c``/``pnpx -c`` (``--shell-mode``) run their operands as a
+  command line in a shell (``npx -c``/``npm exec -c`` take the string as the option's
+  argument: that is ``code_flag`` data).
+"""
+
+from __future__ import annotations
+
+from ._words import DYN, Field
+
+__all__ = ["PACKAGE_RUNNERS", "runner_program", "runner_shell_code"]
+
+PACKAGE_RUNNERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pnpm", "yarn", "bun", "pipx",
+                             "npm"})
+"""Wrappers whose command word names a package (the resolver asks :func:`runner_program`)."""
+
+# Programs whose -c/--shell-mode is a flag that makes the operands one shell command line.
+_SHELL_MODE = frozenset({"pnpm", "pnpx"})
+# Characters that end a package name: an npm @version, a Python version specifier or extras.
+_SPEC_END = "@=<>!~[;"
+
+
+def runner_program(word: Field) -> Field | None:
+    """The program run by the package ``word`` names, when it differs from the word:
+    ``@scope/pkg@1.2`` -> ``pkg``, ``black==24.1`` -> ``black``; else None."""
+    text = word.text
+    if DYN in text or not text or text.startswith("-"):
+        return None
+    base = text.rstrip("/").rsplit("/", 1)[-1] if "/" in text else text
+    cut = next((k for k, c in enumerate(base) if k > 0 and c in _SPEC_END), len(base))
+    name = base[:cut]
+    if name == text or not name or name.startswith("@"):
+        return None
+    return Field(name, word.span, word.taint, word.proc, word.quoted)
+
+
+def runner_shell_code(name: str, fields: list[Field], start: int, command: int
+                      ) -> Field | None:
+    """``pnpm dlx -c 'a | b'``: the operands from ``command`` joined into a command line
+    when ``-c``/``--shell-mode`` is among the options ``fields[start:command]``."""
+    if name not in _SHELL_MODE or command >= len(fields):
+        return None
+    if not any(f.text in ("-c", "--shell-mode") for f in fields[start:command]):
+        return None
+    ops = fields[command:]
+    text = " ".join(f.text for f in ops)
+    taint = frozenset().union(*(f.taint for f in ops))
+    return Field(text, (ops[0].span[0], ops[-1].span[1]), taint)
