@@ -1,6 +1,9 @@
 """Benchmark the shell classifier: µs per command over the corpora, worst adversarial cases.
 
-Run: ``python benchmarks/shell_classify.py [--quick]``. Prints
+Run: ``python benchmarks/shell_classify.py [--quick] [--installed]``. It measures the source
+tree's package, unless ``--installed`` is given: then the interpreter's installed deerguard
+(for example the mypyc-compiled build, ``DEERGUARD_COMPILE=1 pip install .``). Prints which
+build it measured (pure Python or compiled), then
 
 * median and p99 microseconds per ``classify()`` call over ``corpora/shell/pass.jsonl`` and
   ``corpora/shell/block.jsonl`` (the full public call: parse, resolve, rules, result object),
@@ -26,9 +29,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if "--installed" not in sys.argv:
+    sys.path.insert(0, str(ROOT))
 
+import deerguard.shell._walk  # noqa: E402
 from deerguard.shell import Classifier, parse, parse_policy  # noqa: E402
+
+BUILD = "compiled (mypyc)" if not deerguard.shell._walk.__file__.endswith(".py") else \
+    "pure Python"
 
 
 def _corpus(name: str) -> list[str]:
@@ -109,7 +117,8 @@ def main() -> None:
     quick = "--quick" in sys.argv
     rounds = 3 if quick else 7
     clf = Classifier()
-    print("deerguard shell classifier benchmark")
+    print(f"deerguard shell classifier benchmark: {BUILD} build from "
+          f"{Path(deerguard.shell._walk.__file__).parent}")
     for name in ("pass", "block"):
         commands = _corpus(name)
         for c in commands:  # warm caches (policy compile, regexes)

@@ -1,0 +1,141 @@
+"""The optional mypyc-compiled build (``DEERGUARD_COMPILE=1``, see ``hatch_build.py``) decides
+exactly as the pure-Python package.
+
+The test builds the compiled wheel, installs it in a fresh virtual environment, and compares,
+for every labelled corpus command, every shell fuzz crasher and every adversarial benchmark
+family (1,000 and 10,000 characters), under four policies: the parse tree and the full
+``Classification.to_dict()`` (verdict, findings with spans, messages and chains, commands).
+mypyc checks types at runtime and compiles integer and attribute semantics natively, so a
+difference here is a real bug in one build or the other, never noise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+import deerguard.shell._walk
+from deerguard.shell import Classifier, parse, parse_policy
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from shell_classify import FAMILIES  # noqa: E402
+
+POLICIES = {
+    "default": "",
+    "deny-rm": '[commands]\ndeny = ["rm"]\n',
+    "allowlist": '[commands]\nallow = ["ls", "git", "cat", "echo", "grep"]\n',
+    "strict-dynamic": '[dynamic]\ncommand_name = "block"\n[paths]\nprotected = ["~/work/**"]\n',
+}
+
+# A structural dump of a parse tree, without recursion (trees nest deeper than repr() can
+# follow). Shared source: the test runs it on the pure side, the probe on the compiled side.
+_DUMP = """
+import dataclasses
+
+def dump(node):
+    out, stack = [], [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _Field):
+            out.append(x.name)
+        elif dataclasses.is_dataclass(x):
+            out.append(type(x).__name__)
+            for f in reversed(dataclasses.fields(x)):
+                stack.append(getattr(x, f.name))
+                stack.append(_Field(f.name))
+        elif isinstance(x, (tuple, list)):
+            out.append(f"[{len(x)}")
+            stack.extend(reversed(x))
+        else:
+            out.append(repr(x))
+    return out
+
+class _Field:
+    def __init__(self, name):
+        self.name = name
+"""
+_dump_namespace: dict[str, object] = {}
+exec(_DUMP, _dump_namespace)  # noqa: S102 - the constant above
+dump = _dump_namespace["dump"]
+
+# Runs in the compiled build's interpreter: classify every input under every policy.
+_PROBE = _DUMP + """
+import json, sys
+import deerguard.shell._walk as walk, deerguard.shell._parse as parser
+from deerguard.shell import Classifier, parse, parse_policy
+assert walk.__file__.endswith(".so") and parser.__file__.endswith(".so"), walk.__file__
+inputs, policies = json.load(open(sys.argv[1], encoding="utf-8"))
+classifiers = {name: Classifier(policy=parse_policy(text)) for name, text in policies.items()}
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    for text in inputs:
+        row = {name: clf.classify(text).to_dict() for name, clf in classifiers.items()}
+        row["ast"] = dump(parse(text))
+        out.write(json.dumps(row) + "\\n")
+"""
+
+
+def _inputs() -> list[str]:
+    texts: list[str] = []
+    for path in sorted((ROOT / "corpora" / "shell").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                texts.append(json.loads(line)["command"])
+    for name in ("classify", "shell_parse"):
+        for path in sorted((ROOT / "fuzz" / "crashers" / name).iterdir()):
+            texts.append(path.read_bytes().decode("utf-8", "surrogateescape"))
+    for make in FAMILIES.values():
+        texts.extend((make(1_000), make(10_000)))
+    return texts
+
+
+def _row(text: str, classifiers: dict[str, Classifier]) -> dict[str, object]:
+    row: dict[str, object] = {name: clf.classify(text).to_dict()
+                              for name, clf in classifiers.items()}
+    row["ast"] = dump(parse(text))  # type: ignore[operator]
+    return json.loads(json.dumps(row))  # the same JSON round trip as the probe's rows
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
+                    reason="the compiled build needs a C compiler")
+def test_compiled_build_classifies_exactly_as_pure_python(tmp_path: Path) -> None:
+    assert deerguard.shell._walk.__file__.endswith(".py"), "this side must be pure Python"
+    wheels = tmp_path / "wheels"
+    env = {**os.environ, "DEERGUARD_COMPILE": "1"}
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
+                    str(ROOT)], check=True, env=env)
+    (wheel,) = wheels.glob("deerguard-*.whl")
+    assert "-cp3" in wheel.name, f"{wheel.name}: the compiled wheel is platform-specific"
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = tmp_path / "venv" / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], check=True)
+
+    texts = _inputs()
+    (tmp_path / "in.json").write_text(json.dumps([texts, POLICIES]), encoding="utf-8")
+    (tmp_path / "probe.py").write_text(_PROBE, encoding="utf-8")
+    subprocess.run([str(python), "probe.py", "in.json", "out.jsonl"], cwd=tmp_path, check=True)
+    compiled = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(compiled) == len(texts)
+
+    classifiers = {name: Classifier(policy=parse_policy(text)) for name, text in POLICIES.items()}
+    differences = [
+        (text[:200], name)
+        for text, line in zip(texts, compiled, strict=True)
+        for name, (pure, built) in _pairs(_row(text, classifiers), json.loads(line))
+        if pure != built
+    ]
+    assert not differences, f"{len(differences)} differences, first: {differences[:5]}"
+
+
+def _pairs(pure: dict[str, object], built: dict[str, object]
+           ) -> list[tuple[str, tuple[object, object]]]:
+    assert pure.keys() == built.keys()
+    return [(name, (pure[name], built[name])) for name in pure]
