@@ -20,6 +20,7 @@ import venv
 from pathlib import Path
 
 import pytest
+from _fuzz_support import SMOKE_FLAGS
 
 import deerguard.shell._walk
 from deerguard.shell import Classifier, parse, parse_policy
@@ -103,25 +104,35 @@ def _row(text: str, classifiers: dict[str, Classifier]) -> dict[str, object]:
     return json.loads(json.dumps(row))  # the same JSON round trip as the probe's rows
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
-                    reason="the compiled build needs a C compiler")
-def test_compiled_build_classifies_exactly_as_pure_python(tmp_path: Path) -> None:
-    assert deerguard.shell._walk.__file__.endswith(".py"), "this side must be pure Python"
-    wheels = tmp_path / "wheels"
+@pytest.fixture(scope="module")
+def compiled_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with the compiled wheel (and atheris) installed."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("the compiled build needs a C compiler")
+    tmp = tmp_path_factory.mktemp("compiled")
+    wheels = tmp / "wheels"
     env = {**os.environ, "DEERGUARD_COMPILE": "1"}
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
                     str(ROOT)], check=True, env=env)
     (wheel,) = wheels.glob("deerguard-*.whl")
     assert "-cp3" in wheel.name, f"{wheel.name}: the compiled wheel is platform-specific"
-    venv.create(tmp_path / "venv", with_pip=True)
-    python = tmp_path / "venv" / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], check=True)
+    venv.create(tmp / "venv", with_pip=True)
+    python = tmp / "venv" / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel), "atheris>=2.3"],
+                   check=True)
+    return python
 
+
+@pytest.mark.slow
+def test_compiled_build_classifies_exactly_as_pure_python(
+    compiled_python: Path, tmp_path: Path
+) -> None:
+    assert deerguard.shell._walk.__file__.endswith(".py"), "this side must be pure Python"
     texts = _inputs()
     (tmp_path / "in.json").write_text(json.dumps([texts, POLICIES]), encoding="utf-8")
     (tmp_path / "probe.py").write_text(_PROBE, encoding="utf-8")
-    subprocess.run([str(python), "probe.py", "in.json", "out.jsonl"], cwd=tmp_path, check=True)
+    subprocess.run([str(compiled_python), "probe.py", "in.json", "out.jsonl"], cwd=tmp_path,
+                   check=True)
     compiled = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(compiled) == len(texts)
 
@@ -133,6 +144,21 @@ def test_compiled_build_classifies_exactly_as_pure_python(tmp_path: Path) -> Non
         if pure != built
     ]
     assert not differences, f"{len(differences)} differences, first: {differences[:5]}"
+
+
+@pytest.mark.slow
+def test_compiled_build_survives_the_classify_fuzzer(compiled_python: Path, tmp_path: Path
+                                                      ) -> None:
+    """mypyc checks declared types at run time: input the corpora never reach can still meet
+    a value the annotations did not foresee (an internal error, so a false block). The same
+    deterministic atheris smoke run as the pure-Python harness, on the compiled modules."""
+    probe = "import deerguard.shell._walk as w; assert w.__file__.endswith('.so'), w.__file__"
+    subprocess.run([str(compiled_python), "-c", probe], cwd=tmp_path, check=True)
+    proc = subprocess.run(
+        [str(compiled_python), str(ROOT / "fuzz" / "fuzz_classify.py"), *SMOKE_FLAGS],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
 
 
 def _pairs(pure: dict[str, object], built: dict[str, object]

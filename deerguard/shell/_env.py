@@ -76,10 +76,16 @@ class Env(dict[str, "Var"]):
             self._log.append((key, dict.get(self, key, _MISSING)))
         dict.__delitem__(self, key)
 
-    def pop(self, key: str, *default: Any) -> Any:
-        if self._depth and key in self:
+    def pop(self, key: str, default: Any = _MISSING) -> Any:
+        # No ``dict.pop(self, key, *default)``: mypyc types its result as a Var and checks
+        # it, so a missing key's default (None) raised TypeError in the compiled build.
+        if key not in self:
+            if default is _MISSING:
+                raise KeyError(key)
+            return default
+        if self._depth:
             self._log.append((key, dict.__getitem__(self, key)))
-        return dict.pop(self, key, *default)
+        return dict.pop(self, key)
 
     def setdefault(self, key: str, default: Var) -> Var:
         if key not in self:
