@@ -28,6 +28,8 @@ PACKAGE_RUNNERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pnpm", "yarn", "bun"
 _SHELL_MODE = frozenset({"pnpm", "pnpx"})
 # Characters that end a package name: an npm @version, a Python version specifier or extras.
 _SPEC_END = "@=<>!~[;"
+# Packages whose program has another name than the package (its package.json "bin").
+_PACKAGE_BINS = {"dotenv-cli": "dotenv", "@dotenvx/dotenvx": "dotenvx"}
 
 
 def runner_program(word: Field) -> Field | None:
@@ -39,6 +41,7 @@ def runner_program(word: Field) -> Field | None:
     base = text.rstrip("/").rsplit("/", 1)[-1] if "/" in text else text
     cut = next((k for k, c in enumerate(base) if k > 0 and c in _SPEC_END), len(base))
     name = base[:cut]
+    name = _PACKAGE_BINS.get(name, name)
     if name == text or not name or name.startswith("@"):
         return None
     return Field(name, word.span, word.taint, word.proc, word.quoted)
