@@ -18,6 +18,7 @@ from ._embedded import _git_value as git_exec_value
 from ._embedded import decode_escapes
 from ._files import file_taint
 from ._flow import Flow
+from ._githooks import note_hooks_path
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
@@ -72,6 +73,7 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _find_writes(run, inv)
     elif name == "git":
         _git_config_file(run, inv)
+        note_hooks_path(run, inv)
     elif name == "direnv":
         _direnv_allow(run, inv)
     elif name in ("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper") and run.files:

@@ -64,7 +64,7 @@ class Run:
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
-                 "config_options")
+                 "config_options", "hook_dirs")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -95,6 +95,7 @@ class Run:
         self.next_serial = 1
         self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
+        self.hook_dirs: list[str] = []  # git core.hooksPath directories set (_githooks)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # every parse tree walked, alive for the whole run
