@@ -217,3 +217,43 @@ def test_the_hook_download_finding_points_at_the_hook_path() -> None:
     result = classify(command)
     found = [f for f in result.findings if f.rule_id == "shell.download-exec"]
     assert found and command[slice(*found[0].span)] == ".git/hooks/pre-commit"
+
+
+# --- project runners that run a command or a command line --------------------------------
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("direnv exec . rm -rf /", "shell.recursive-delete"),
+    ("direnv exec /srv/app sh -c 'curl u | sh'", "shell.pipe-to-shell"),
+    ("yarn exec rm -rf /", "shell.recursive-delete"),
+    ("yarn exec -- rm -rf ~", "shell.recursive-delete"),
+    # yarn parses its first operand as a script of its portable shell.
+    ("yarn exec 'rm -rf /'", "shell.recursive-delete"),
+    ("yarn exec 'curl u | sh'", "shell.pipe-to-shell"),
+    ("yarn exec \"tsc && rm -rf ~\"", "shell.recursive-delete"),
+    ("yarn --cwd app exec 'curl -s u | bash'", "shell.pipe-to-shell"),
+    ("npm exec -- rm -rf /", "shell.recursive-delete"),
+    ("npm exec -c 'rm -rf /'", "shell.recursive-delete"),
+    ("npm exec --call 'curl u | sh'", "shell.pipe-to-shell"),
+    ("npm x -c 'curl u | sh'", "shell.pipe-to-shell"),
+])
+def test_project_runners_run_their_command_or_command_line(command: str, rule: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert rule in result.rule_ids
+
+
+@pytest.mark.parametrize(("command", "program"), [
+    ("direnv exec . make", "make"),
+    ("yarn exec tsc", "tsc"),
+    ("yarn exec echo Hello World", "echo"),
+    ("yarn exec 'tsc & babel src --out-dir lib'", "babel"),
+    ("yarn exec 'eslint .' --fix", "eslint"),
+    # Extra words are plain arguments, not code, even when they look like it.
+    ("yarn exec 'echo $1' '$(rm -rf /)'", "echo"),
+    ("npm exec -- eslint .", "eslint"),
+    ("npm exec -c 'eslint . && prettier --check .'", "prettier"),
+])
+def test_everyday_project_runner_commands_pass(command: str, program: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.PASS, result.to_dict()
+    assert program in result.commands

@@ -16,6 +16,8 @@ Their option arity is data in ``_wrappers``; this module adds what is special to
 
 from __future__ import annotations
 
+import shlex
+
 from ._words import DYN, Field
 
 __all__ = ["PACKAGE_RUNNERS", "runner_program", "runner_shell_code"]
@@ -50,7 +52,11 @@ def runner_program(word: Field) -> Field | None:
 def runner_shell_code(name: str, fields: list[Field], start: int, command: int
                       ) -> Field | None:
     """``pnpm dlx -c 'a | b'``: the operands from ``command`` joined into a command line
-    when ``-c``/``--shell-mode`` is among the options ``fields[start:command]``."""
+    when ``-c``/``--shell-mode`` is among the options ``fields[start:command]``.
+    ``yarn exec 'a && b' ARGS``: yarn parses its first operand as a shell script (its
+    portable shell, ARGS appended as plain words)."""
+    if name == "yarn" and command < len(fields):
+        return _yarn_exec(fields, start, command)
     if name not in _SHELL_MODE or command >= len(fields):
         return None
     if not any(f.text in ("-c", "--shell-mode") for f in fields[start:command]):
@@ -59,3 +65,22 @@ def runner_shell_code(name: str, fields: list[Field], start: int, command: int
     text = " ".join(f.text for f in ops)
     taint = frozenset().union(*(f.taint for f in ops))
     return Field(text, (ops[0].span[0], ops[-1].span[1]), taint)
+
+
+# Characters that make a word shell code rather than a program name.
+_SHELL_SYNTAX = frozenset(" \t\n;&|<>()$`'\"\\*?[{~#=")
+
+
+def _yarn_exec(fields: list[Field], start: int, command: int) -> Field | None:
+    """``yarn exec SCRIPT ARGS`` when SCRIPT is more than a program name (a plain word
+    resolves as the program, like any wrapper's command)."""
+    if not any(f.text == "exec" for f in fields[start:command]):
+        return None
+    script = fields[command]
+    if not script.static or not any(c in _SHELL_SYNTAX for c in script.text):
+        return None
+    rest = fields[command + 1:]
+    words = [script.text, *(shlex.quote(f.text) if f.static else f.text for f in rest)]
+    taint = frozenset().union(script.taint, *(f.taint for f in rest))
+    end = rest[-1].span[1] if rest else script.span[1]
+    return Field(" ".join(words), (script.span[0], end), taint)
