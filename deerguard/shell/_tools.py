@@ -24,6 +24,7 @@ from ._resolve import Invocation
 from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
 from ._sinks import download_exec, interp_code
 from ._words import Field
+from ._written import read_written
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -126,7 +127,7 @@ def _direnv_allow(run: Run, inv: Invocation) -> None:
     taint = run.files.get(path)
     if taint:
         download_exec(run, Field(path, target.span), taint, "direnv allow")
-    text = run.read_written(path, inv.word.span)
+    text = read_written(run, path, inv.word.span)
     if text is not None:
         run.run_code(Field(text, target.span), "direnv allow", inv.word.span, None,
                      positional=[])
