@@ -8,10 +8,13 @@ Their option arity is data in ``_wrappers``; this module adds what is special to
   ``@scope/`` and an ``@version`` (``http-server@14``) or, for Python runners, a version
   specifier or extras (``black==24.1``, ``ruff>=0.4``, ``black[jupyter]``) are removed
   (``npx -p PKG CMD`` and ``uvx --from PKG CMD`` name the program itself: the same rule
-  leaves it unchanged);
+  leaves it unchanged); a package whose program has another name maps to it
+  (``npx dotenv-cli`` runs ``dotenv``);
 * ``pnpm dlx -c``/``pnpm exec -c``/``pnpx -c`` (``--shell-mode``) run their operands as a
   command line in a shell (``npx -c``/``npm exec -c`` take the string as the option's
-  argument: that is ``code_flag`` data).
+  argument: that is ``code_flag`` data);
+* ``yarn exec SCRIPT ARGS`` parses SCRIPT with yarn's portable shell (ARGS are appended as
+  plain words), so ``yarn exec 'a && b'`` is a command line.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ _SHELL_MODE = frozenset({"pnpm", "pnpx"})
 # Characters that end a package name: an npm @version, a Python version specifier or extras.
 _SPEC_END = "@=<>!~[;"
 # Packages whose program has another name than the package (its package.json "bin").
-_PACKAGE_BINS = {"dotenv-cli": "dotenv", "@dotenvx/dotenvx": "dotenvx"}
+_PACKAGE_BINS = {"dotenv-cli": "dotenv"}
 
 
 def runner_program(word: Field) -> Field | None:
