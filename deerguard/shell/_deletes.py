@@ -1,4 +1,4 @@
-"""Recursive deletes: ``rm``/``rmdir`` and ``find -delete``/``-exec rm`` over critical roots.
+"""Recursive deletes: ``rm``/``rmdir``, ``rimraf``/``del`` and ``find -delete``/``-exec rm``.
 
 Deleting ``/``, ``~``, ``$HOME`` or a system directory blocks in any flag order or spelling
 (``-r -f``, ``--recursive --force``, GNU abbreviations such as ``--r``, ``--``,
