@@ -5,7 +5,7 @@ declaration builtins (``declare``/``typeset``/``local``/``export``/``readonly``)
 (``declare -n r=x; r=rm`` assigns x), attributes (``-l``/``-u``/``-c`` change case, ``-i``
 evaluates arithmetic), ``+=`` (appends to a string or an array), subscripts
 (``a[1]=rm``, ``m[k]=rm``), and the checks on the name (``LD_PRELOAD``, ``PATH``, code
-variables) through ``Run.check_assignment``, so ``printf -v LD_PRELOAD x`` and
+variables) through ``_varcheck.check_assignment``, so ``printf -v LD_PRELOAD x`` and
 ``read PATH <<< /tmp`` are seen like ``LD_PRELOAD=x`` and ``PATH=/tmp``.
 """
 
@@ -19,6 +19,7 @@ from ._arith import arith_text, name_slot
 from ._arith_eval import evaluate
 from ._lookup import EMPTY_VAR
 from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, merge_alts, to_int
+from ._varcheck import check_assignment
 
 if TYPE_CHECKING:
     from ._resolve import Invocation
@@ -48,7 +49,7 @@ def store(run: Run, name: str, value: Field, new: Var | None, span: tuple[int, i
             if bracket and sub is None:
                 sub = rest[:-1] if rest.endswith("]") else DYN
             old = env.get(name)
-    run.check_assignment(name, value, span)
+    check_assignment(run, name, value, span)
     if not persist or (old is not None and "r" in old.attrs):
         return  # a readonly variable keeps its value
     if old is None and new is not None and sub is None and not add and not remove:

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 
 from . import _rules as R
-from ._deletes import check_find, check_rm, opts_and_operands
+from ._deletes import NODE_DELETERS, check_find, check_node_delete, check_rm, opts_and_operands
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._git import check_git
 from ._modes import mode_risk
@@ -275,7 +275,8 @@ _PROGRAM_CHECKED = frozenset({
     "rm", "rmdir", "unlink", "find", "dd", "cp", "mv", "install", "ln", "rsync", "kill",
     "pkill", "killall", "killall5", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
     "setfacl", "git", "rg", "ripgrep", "crontab", "nc", "ncat", "netcat", "nc.traditional",
-    "nc.openbsd", "socat", "websocat"}) | frozenset(R.DISK_FORMATTERS) | COPIERS | EXTRACTORS
+    "nc.openbsd", "socat", "websocat"}) | frozenset(R.DISK_FORMATTERS) | COPIERS | EXTRACTORS \
+    | NODE_DELETERS
 
 
 def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
@@ -292,6 +293,8 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         check_rm(add, inv, cwd)
     elif name == "find":
         return check_find(add, inv, cwd)
+    elif name in NODE_DELETERS:
+        check_node_delete(add, inv, cwd)
     elif name == "dd":
         for f in inv.args:
             if f.text.startswith("of="):

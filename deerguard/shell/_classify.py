@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._result import Finding, Span, Verdict, worst
+from ._githooks import check_hooks
 from ._listing import Compiled as _Compiled
 from ._parse import parse
 from ._policy import ShellPolicy, default_policy
@@ -132,6 +133,7 @@ class Classifier:
                     "exec truncates: what runs differs from what is checked", None)
         script = parse(text)
         run.script(script)
+        check_hooks(run)  # hooks written in the command: code git runs later
         issues = script.issues
         if issues and any(issue.internal for issue in issues):
             # The parser failed on its own (a bug): what the command does is unknown.

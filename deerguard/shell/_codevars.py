@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._embedded import git_exec_key, is_hooks_path
+from ._githooks import note_hooks_dir
 from ._words import DYN, Field, first_source
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def command_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -
         if key is None or len(key.alts) != 1:
             return
         if is_hooks_path(key.alts[0]):
-            _hooks_path(run, name, span)
+            _hooks_path(run, name, span, text)
             return
         code = git_exec_key(key.alts[0], text)
         if code is None:
@@ -56,7 +57,7 @@ def command_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -
         for setting in _split_quoted(text):
             setting_key, _, val = setting.partition("=")
             if is_hooks_path(setting_key):
-                _hooks_path(run, name, span)
+                _hooks_path(run, name, span, val)
             code = git_exec_key(setting_key, val)
             if code is not None:
                 _classify(run, name, Field(code, value.span, value.taint), span)
@@ -79,15 +80,16 @@ def git_config_pairs(run: Run, assigns: list[tuple[str, Field]]) -> None:
         if name.startswith("GIT_CONFIG_VALUE_"):
             key = keys.get(name[len("GIT_CONFIG_VALUE_"):])
             if key is not None and is_hooks_path(key):
-                _hooks_path(run, name, value.span)
+                _hooks_path(run, name, value.span, value.text)
             code = git_exec_key(key, value.text) if key is not None else None
             if code is not None:
                 _classify(run, name, Field(code, value.span, value.taint), value.span)
 
 
-def _hooks_path(run: Run, name: str, span: tuple[int, int]) -> None:
+def _hooks_path(run: Run, name: str, span: tuple[int, int], directory: str) -> None:
     run.add("shell.git-hook", span, f"{name} sets core.hooksPath, which makes git run hook "
             "scripts from that directory", None)
+    note_hooks_dir(run, directory)
 
 
 def _split_quoted(text: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Recursive deletes: ``rm``/``rmdir`` and ``find -delete``/``-exec rm`` over critical roots.
+"""Recursive deletes: ``rm``/``rmdir``, ``rimraf``/``del`` and ``find -delete``/``-exec rm``.
 
 Deleting ``/``, ``~``, ``$HOME`` or a system directory blocks in any flag order or spelling
 (``-r -f``, ``--recursive --force``, GNU abbreviations such as ``--r``, ``--``,
@@ -17,7 +17,7 @@ from ._words import DYN, Field
 if TYPE_CHECKING:
     from ._checks import Add
 
-__all__ = ["check_find", "check_rm", "opts_and_operands"]
+__all__ = ["NODE_DELETERS", "check_find", "check_node_delete", "check_rm", "opts_and_operands"]
 
 
 def opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
@@ -86,6 +86,25 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
                 path.startswith(("/etc/", "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/",
                                  "/boot/", "/lib/", "/usr/lib/"))):
             add("shell.system-write", t.span, f"deletes the system file {path}", None)
+
+
+NODE_DELETERS = frozenset({"rimraf", "del", "del-cli"})
+"""npm's delete tools: ``rimraf PATH...`` and ``del PATTERN...`` (the ``del-cli`` package)
+remove each operand recursively and without asking, like ``rm -rf``."""
+
+
+def check_node_delete(add: Add, inv: Invocation, cwd: str | None) -> None:
+    """``rimraf [opts] PATH...``, ``del [opts] PATTERN...``: a recursive force delete of each
+    operand, so ``npx rimraf /`` is ``rm -rf /``. rimraf's options are flags or take their
+    value after ``=`` (``--impl=native``); ``--no-preserve-root`` lifts v4's refusal of ``/``
+    (an attempt on ``/`` still blocks, as for ``rm``). ``del --dry-run`` only lists."""
+    texts = [f.text for f in inv.args]
+    if "-h" in texts or "--help" in texts or "--version" in texts:
+        return
+    if inv.name != "rimraf" and ("-d" in texts or "--dry-run" in texts):
+        return
+    forced = Field("-rf", inv.word.span)
+    check_rm(add, Invocation(inv.name, inv.word, [forced, *inv.args]), cwd)
 
 
 def _ancestor(text: str) -> bool:

@@ -18,7 +18,7 @@ from ._embedded import git_sub_index as _subcommand
 from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["check_git", "git_commands"]
+__all__ = ["check_git", "config_setting", "git_commands"]
 
 Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
@@ -82,7 +82,7 @@ def check_git(add: Add, inv: Invocation) -> None:
             for i, t in enumerate(texts)):
         add("shell.git-config-exec", span, "git config sets a key that runs programs", None)
     if sub == "config":
-        written = _config_setting(texts)
+        written = config_setting(texts)
         if written is not None and is_hooks_path(written[0]):
             add("shell.git-hook", span, f"git config core.hooksPath {written[1]} makes git "
                 "run hook scripts from that directory", None)
@@ -99,7 +99,7 @@ _CONFIG_ARG = frozenset({"-f", "--file", "--blob", "--type", "--default", "--com
                          "--value"})
 
 
-def _config_setting(texts: list[str]) -> tuple[str, str] | None:
+def config_setting(texts: list[str]) -> tuple[str, str] | None:
     """The KEY and VALUE that ``git config [opts] [set] KEY VALUE`` writes, or None for a
     read, an unset or a listing (``git config core.hooksPath``, ``--unset``, ``get``)."""
     operands: list[str] = []

@@ -43,6 +43,7 @@ from ._sinks import (
 )
 from ._tools import TOOL_NAMES, tool
 from ._words import DYN, Field, Source, Var, first_source
+from ._written import read_written
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -233,7 +234,7 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         package_source(run, name, inv.args, inv.word.span)
     if name in DESTROYERS:
         what = resource_destroy(inv, stdin.text if stdin is not None else None,
-                                (lambda path: run.read_written(path, inv.word.span))
+                                (lambda path: read_written(run, path, inv.word.span))
                                 if run.file_text else None, run.cwd)
         if what is not None:
             run.add("shell.resource-destroy", inv.word.span, what, None)

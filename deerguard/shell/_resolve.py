@@ -255,8 +255,10 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
                     elif repl != "{}":
                         fields[k] = Field(f.text.replace(repl, "{}"), f.span, f.taint)
         if (name == "watch" and "-x" not in {f.text for f in fields[i + 1:j]}) or \
-                name == "sg":
-            # watch joins its operands and runs them with sh -c; so does sg GROUP CMD.
+                name in _JOINS or (name == "env-cmd" and any(
+                    f.text == "--use-shell" for f in fields[i + 1:j])):
+            # watch joins its operands and runs them with sh -c; so do sg GROUP CMD,
+            # cross-env-shell A=1 CMD and env-cmd --use-shell CMD.
             joined = " ".join(f.text for f in fields[j:])
             span = (fields[j].span[0], fields[-1].span[1])
             taint = frozenset().union(*(f.taint for f in fields[j:]))
@@ -266,6 +268,7 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
 
 
 _SPECIAL = MULTICALL | REWRITERS
+_JOINS = frozenset({"sg", "cross-env-shell"})
 
 
 def _skip_options(fields: list[Field], j: int, spec: Wrapper, name: str,

@@ -18,11 +18,13 @@ from ._embedded import _git_value as git_exec_value
 from ._embedded import decode_escapes
 from ._files import file_taint
 from ._flow import Flow
+from ._githooks import note_hooks_path
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
 from ._sinks import download_exec, interp_code
 from ._words import Field
+from ._written import read_written
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -72,6 +74,7 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _find_writes(run, inv)
     elif name == "git":
         _git_config_file(run, inv)
+        note_hooks_path(run, inv)
     elif name == "direnv":
         _direnv_allow(run, inv)
     elif name in ("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper") and run.files:
@@ -124,7 +127,7 @@ def _direnv_allow(run: Run, inv: Invocation) -> None:
     taint = run.files.get(path)
     if taint:
         download_exec(run, Field(path, target.span), taint, "direnv allow")
-    text = run.read_written(path, inv.word.span)
+    text = read_written(run, path, inv.word.span)
     if text is not None:
         run.run_code(Field(text, target.span), "direnv allow", inv.word.span, None,
                      positional=[])

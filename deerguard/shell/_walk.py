@@ -13,7 +13,6 @@ from .._result import Finding, Span
 from . import _codevars as CV
 from . import _compound as C
 from . import _extras as X
-from . import _hookvars as HV
 from . import _programs as P
 from . import _redirect as RD
 from . import _rules as R
@@ -26,14 +25,13 @@ from ._env import Env
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._listing import Compiled, policy_check
-from ._paths import norm_path
-from ._pkgsource import SOURCE_VARS, source_variable
 from ._raw import RAW_DETAIL
 from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, Resolution, resolve
 from ._tools import CHAIN_TOOLS, chain_tool
+from ._varcheck import check_assignment
 from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
-from ._xargs import xargs_arg_file
+from ._written import xargs_file
 
 __all__ = ["Run"]
 
@@ -52,7 +50,6 @@ class _Frame:
         self.index = index
 
 
-_CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
 _ASSIGN_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
 
@@ -64,7 +61,7 @@ class Run:
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
-                 "config_options")
+                 "config_options", "hook_dirs")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -95,6 +92,7 @@ class Run:
         self.next_serial = 1
         self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
+        self.hook_dirs: list[str] = []  # git core.hooksPath directories set (_githooks)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # every parse tree walked, alive for the whole run
@@ -316,38 +314,6 @@ class Run:
     def assign(self, a: ast.Assignment, *, persist: bool) -> Field:
         return assign_node(self, a, persist=persist)
 
-    def read_written(self, path: str, span: tuple[int, int]) -> str | None:
-        """The known text of a file written earlier in the command, charged to the work
-        budget (a script run many times is read each time); None when unknown or spent."""
-        text = self.file_text.get(path)
-        if text is None:
-            return None
-        self.budget -= len(text) + 32
-        if self.budget < 0:
-            self.add("shell.nesting-too-deep", span, "more script reads than the "
-                     "classifier follows", None)
-            return None
-        return text
-
-    def check_assignment(self, name: str, value: Field, span: tuple[int, int]) -> None:
-        if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
-                    "DYLD_LIBRARY_PATH"):
-            self.add("shell.loader-hijack", span, f"{name} makes every program load "
-                     "attacker-chosen libraries", None)
-        elif name == "PATH":
-            self.add("shell.path-change", span, "changes PATH, which decides what every "
-                     "command name runs", None)
-        elif name in CV.CMD_VARS or name.startswith(CV.CMD_VAR_PREFIXES):
-            CV.command_variable(self, name, value, span)
-        elif name in HV.HOOK_VARS:
-            HV.hook_variable(self, name, value, span)
-        elif name in SOURCE_VARS:
-            source_variable(self, name, value, span)
-        elif name in _CODE_VARS and value.text:
-            if name not in ("PS0", "PS1", "PS2"):
-                self.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
-            S.code_variable(self, name, value, span)
-
     def simple(self, cmd: ast.SimpleCommand, stdin: Flow | None) -> Flow:
         self.stdin_now = stdin
         if not cmd.words:
@@ -397,7 +363,7 @@ class Run:
             self.policy_check(inv, record=record)
             if inv.assigns:
                 for name, value in inv.assigns:
-                    self.check_assignment(name, value, value.span)
+                    check_assignment(self, name, value, value.span)
                 assigns = True
                 CV.git_config_pairs(self, inv.assigns)
             if inv.name not in _CHAIN_CHECKED:
@@ -449,7 +415,7 @@ class Run:
         last = res.chain[-1]
         if last.from_stdin:
             # xargs appends words read from stdin (or its -a FILE): known when static text.
-            listed = self._xargs_file(res.chain)
+            listed = xargs_file(self, res.chain)
             if listed is not None:
                 extra = [Field(w, listed.span, listed.taint) for w in listed.text.split()][:64]
             elif stdin is not None and stdin.text is not None:
@@ -459,17 +425,6 @@ class Run:
             last = Invocation(last.name, last.word, [*last.args, *extra], last.wrappers,
                               last.assigns, last.privileged, True)
         return self.program(last, stdin)
-
-    def _xargs_file(self, chain: list[Invocation]) -> Field | None:
-        """The known text of ``xargs -a FILE`` (a ``<( )`` or a file written earlier)."""
-        for inv in chain:
-            target = xargs_arg_file(inv.args) if inv.name == "xargs" else None
-            if target is None:
-                continue
-            text = self.proc_output(target.span) if target.proc else \
-                self.file_text.get(norm_path(target.text, self.cwd) or "")
-            return Field(text, target.span, target.taint) if text is not None else None
-        return None
 
     def policy_check(self, inv: Invocation, *, record: bool) -> None:
         policy_check(self, inv, record=record)

@@ -157,7 +157,17 @@ WRAPPERS: dict[str, Wrapper] = {
     "op": _w("", "--env-file --account", sub="run"),
     "doppler": _w("pc", "--project --config --token --fallback", sub="run",
                   code_long="--command"),
-    "dotenv": _w("ecv", "--env-file"),
+    # Env-file loaders and setters from npm (`dotenv -e .env -- CMD`, `cross-env A=1 CMD`,
+    # `env-cmd -f .env CMD`, `dotenvx run -f .env -- CMD`): like env, CMD runs.
+    # cross-env-shell and env-cmd --use-shell join CMD ARGS into a shell command line.
+    "dotenv": _w("ecv", "--env-file", none="-p"),
+    "cross-env": _w(assigns=True),
+    "cross-env-shell": _w(assigns=True),
+    "env-cmd": _w("fre", "--file --rc-file --environments"),
+    "dotenvx": _w("efl", "--env --env-file --env-vault-file --env-keys-file --convention "
+                  "--ignore --log-level", sub="run"),
+    # shx CMD ARGS runs a ShellJS command (shx rm -rf DIR); shx refuses `exec`.
+    "shx": _w(),
     # Package runners (`npx PKG ARGS`, `pnpm dlx PKG`, `pipx run APP`): the command word
     # names a package, whose program runs (_runners.runner_program).
     "npm": _w("wp", _NPM_CONFIG, sub="exec x", code_flag="-c", code_long="--call"),

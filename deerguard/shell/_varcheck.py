@@ -1,0 +1,46 @@
+"""Assignments to variables that change what later programs run or load.
+
+Every way a variable gets a value (``NAME=V cmd``, ``env NAME=V``, ``export``, ``declare``,
+``printf -v``, ``read``) ends here: ``LD_PRELOAD`` and friends hijack the loader, ``PATH``
+decides what every command name runs, and the variable families (git's and tools' command
+variables, interpreter hooks, package sources, shell code variables) each have their module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import _codevars as CV
+from . import _hookvars as HV
+from . import _sinks as S
+from ._pkgsource import SOURCE_VARS, source_variable
+from ._words import Field
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["check_assignment"]
+
+_LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
+                          "DYLD_LIBRARY_PATH"})
+_CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
+
+
+def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:
+    """Report what an assignment of ``value`` to ``name`` makes later programs do."""
+    if name in _LOADER_VARS:
+        run.add("shell.loader-hijack", span, f"{name} makes every program load "
+                "attacker-chosen libraries", None)
+    elif name == "PATH":
+        run.add("shell.path-change", span, "changes PATH, which decides what every "
+                "command name runs", None)
+    elif name in CV.CMD_VARS or name.startswith(CV.CMD_VAR_PREFIXES):
+        CV.command_variable(run, name, value, span)
+    elif name in HV.HOOK_VARS:
+        HV.hook_variable(run, name, value, span)
+    elif name in SOURCE_VARS:
+        source_variable(run, name, value, span)
+    elif name in _CODE_VARS and value.text:
+        if name not in ("PS0", "PS1", "PS2"):
+            run.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
+        S.code_variable(run, name, value, span)

@@ -1,0 +1,45 @@
+"""The known text of files written earlier in the same command (``echo CODE > f``).
+
+Reads are charged to the run's work budget, so a script run many times (a loop, a function
+called from many places) stays linear overall.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._paths import norm_path
+from ._resolve import Invocation
+from ._words import Field
+from ._xargs import xargs_arg_file
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["read_written", "xargs_file"]
+
+
+def read_written(run: Run, path: str, span: tuple[int, int]) -> str | None:
+    """The known text of a file written earlier in the command, charged to the work
+    budget (a script run many times is read each time); None when unknown or spent."""
+    text = run.file_text.get(path)
+    if text is None:
+        return None
+    run.budget -= len(text) + 32
+    if run.budget < 0:
+        run.add("shell.nesting-too-deep", span, "more script reads than the "
+                "classifier follows", None)
+        return None
+    return text
+
+
+def xargs_file(run: Run, chain: list[Invocation]) -> Field | None:
+    """The known text of ``xargs -a FILE`` (a ``<( )`` or a file written earlier)."""
+    for inv in chain:
+        target = xargs_arg_file(inv.args) if inv.name == "xargs" else None
+        if target is None:
+            continue
+        text = run.proc_output(target.span) if target.proc else \
+            run.file_text.get(norm_path(target.text, run.cwd) or "")
+        return Field(text, target.span, target.taint) if text is not None else None
+    return None
