@@ -137,6 +137,10 @@ class CommandParser(AssignRedirectParser):
             elif c == "\n":
                 term = "\n"
                 self.newline()
+                if self.st.aborted:
+                    # Nesting overflowed in a heredoc body read at this newline: like every
+                    # level open at an abort, the statement ends at the input's end.
+                    return new_statement(self.sp(start, self.n), cmd, term)
         if self.posmap is None:
             base = self.base
             if term is None or term == "\n":

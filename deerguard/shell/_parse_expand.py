@@ -175,7 +175,9 @@ class ExpansionParser(WordParser):
                 self.finish()
             self.n, self.stops, self.pending = n, saved_stops, saved_pending
             self.in_subst = saved_subst
-            self.i = after
+            # After an abort every enclosing level ends at the input's end (as enter() does),
+            # not at this bounded body's end.
+            self.i = n if self.st.aborted else after
             base = self.base
             return CmdSubst((base + start, base + after), body, True)
         buf: list[str] = []
@@ -211,7 +213,7 @@ class ExpansionParser(WordParser):
             if self.pending:
                 self.finish()
             self.n, self.stops, self.pending, self.in_subst = saved
-            self.i = after
+            self.i = self.n if self.st.aborted else after  # as above: an abort ends it all
             return CmdSubst(self.sp(start, after), body, True)
         buf.append(s[run:j])
         self.i = after
@@ -222,7 +224,10 @@ class ExpansionParser(WordParser):
             child.posmap = [self.abs(k) for k in range(start + 1, j + 1) if k not in gone]
         body = child.parse_list(_EMPTY)
         child.finish()
-        return CmdSubst(self.sp(start, self.i), body, True)
+        end = self.i
+        if self.st.aborted:
+            self.i = self.n  # as above: an abort ends every enclosing level at the input's end
+        return CmdSubst(self.sp(start, end), body, True)
 
     # --- arithmetic -----------------------------------------------------------------------
 
