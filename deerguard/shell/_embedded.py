@@ -92,12 +92,12 @@ def embedded_code(inv: Invocation) -> list[Field]:
             if key.strip().lower() in _SSH_EXEC_OPTS:
                 take(f if t != "-o" or nxt is None else nxt, value.strip())
         elif name in ("tar", "gtar", "bsdtar"):
-            for prefix in ("--checkpoint-action=exec=", "--to-command=",
-                           "--use-compress-program=", "--rsh-command=", "--info-script=",
+            # (--to-command and -I/--use-compress-program read the archive: _optexec.)
+            for prefix in ("--checkpoint-action=exec=", "--rsh-command=", "--info-script=",
                            "--new-volume-script="):
                 if t.startswith(prefix):
                     take(f, t[len(prefix):])
-            if t in ("-I", "-F", "--to-command", "--use-compress-program") and nxt is not None:
+            if t == "-F" and nxt is not None:
                 take(nxt, nxt.text)
         elif name == "zip" and t in ("-TT", "--unzip-command") and nxt is not None:
             take(nxt, nxt.text)
