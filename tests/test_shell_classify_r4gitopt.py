@@ -192,3 +192,20 @@ def test_tar_running_archive_data_or_a_blocking_command_blocks(command: str) -> 
 ])
 def test_everyday_tar_and_rsync_commands_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("git config --file .git/config core.pager 'rm -rf ~'", Verdict.BLOCK),
+    ("git config -f .git/config diff.x.textconv 'rm -rf ~'", Verdict.BLOCK),
+    ("git config set --global core.sshCommand 'rm -rf ~'", Verdict.BLOCK),
+    ("git config --replace-all core.pager 'rm -rf ~'", Verdict.BLOCK),
+    ("git -C repo config core.pager 'rm -rf ~'", Verdict.BLOCK),
+    ("git config --get core.pager", Verdict.PASS),
+    ("git config --unset core.pager", Verdict.PASS),
+    ("git config core.pager", Verdict.PASS),
+    ("git config get core.editor", Verdict.PASS),
+    ("git commit -m config", Verdict.PASS),
+])
+def test_git_config_options_do_not_hide_the_value_and_reads_are_not_writes(
+        command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict

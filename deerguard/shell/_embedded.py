@@ -77,12 +77,7 @@ def embedded_code(inv: Invocation) -> list[Field]:
                 value = _git_code(t[2:])  # git -ccore.pager=CMD: the value attached
                 if value is not None:
                     take(f, value)
-            elif t == "config":
-                operands = [a for a in args[index + 1:] if not a.text.startswith("-")]
-                if len(operands) >= 2:
-                    value = _git_code(f"{operands[0].text}={operands[1].text}")
-                    if value is not None:
-                        take(operands[1], value)
+            # (git config KEY VALUE: _git.config_codes, which knows its options.)
         elif name in ("ssh", "scp", "sftp"):
             opt = t[2:] if t.startswith("-o") and len(t) > 2 else (
                 nxt.text if t == "-o" and nxt is not None else "")

