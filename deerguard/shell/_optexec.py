@@ -1,4 +1,4 @@
-"""Programs that pipe data into a command given in an option: tar's filters.
+"""Programs that run a command given in an option: tar's filters, emacs --eval, tcpdump -z.
 
 ``tar --to-command=CMD`` runs CMD once per archive member with the member's contents on
 its stdin (``tar xf x.tar --to-command=sh`` runs every archived file as a shell script,
@@ -19,12 +19,12 @@ from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import NO_TAINT, Field
+from ._words import DYN, NO_TAINT, Field
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["TAR_NAMES", "filter_codes", "tar_filters"]
+__all__ = ["RUNNER_NAMES", "TAR_NAMES", "emacs_eval", "filter_codes", "tar_filters"]
 
 TAR_NAMES = frozenset({"tar", "gtar", "bsdtar"})
 _FILTER_LONG = ("--to-command", "--use-compress-program")
@@ -108,5 +108,98 @@ def tar_filters(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     else:
         taint = file_taint(run.files, norm_path(archive.text, run.cwd)) | archive.taint
     data = Flow(taint, f"{inv.name} (the archive's contents)", inv.word.span)
-    for code in codes:
+    for code in codes[:8]:
         run.run_code(code, f"{inv.name} filter", inv.word.span, data, positional=[])
+
+
+RUNNER_NAMES = frozenset({"emacs", "emacs-nox", "emacsclient", "tcpdump"})
+# Elisp functions that run a shell command string (its first argument).
+_ELISP_SHELL = frozenset({"shell-command", "shell-command-to-string", "async-shell-command",
+                          "call-process-shell-command", "start-process-shell-command",
+                          "process-file-shell-command"})
+# Elisp functions that run a program with arguments: index of PROGRAM, index of the first
+# argument (call-process PROGRAM INFILE DESTINATION DISPLAY ARGS...).
+_ELISP_ARGV = {"call-process": (0, 4), "process-lines": (0, 1), "start-process": (2, 3),
+               "process-file": (0, 4)}
+
+
+def emacs_eval(run: Run, inv: Invocation) -> None:
+    """``emacs --batch --eval '(shell-command "CMD")'`` (``-eval``, ``--eval=``,
+    ``emacsclient -e``): classify the shell commands and programs the Lisp runs;
+    ``tcpdump -z CMD`` runs CMD with each saved file as its argument."""
+    args = inv.args
+    if inv.name == "tcpdump":
+        for k, f in enumerate(args[:-1]):
+            if f.text == "-z":
+                run.invoke([args[k + 1], Field("savefile", args[k + 1].span)], None, [])
+        return
+    for k, f in enumerate(args):
+        t = f.text
+        expr: Field | None = None
+        if t in ("--eval", "-eval") or (t == "-e" and inv.name == "emacsclient"):
+            expr = args[k + 1] if k + 1 < len(args) else None
+        elif t.startswith("--eval="):
+            expr = Field(t[7:], f.span, f.taint)
+        if expr is None:
+            continue
+        for fn, strings in _elisp_calls(expr.text):
+            if fn in _ELISP_SHELL and strings:
+                # A computed command ((concat "rm " x)) is code not known statically.
+                code = strings[0] if strings[0] is not None else DYN
+                run.run_code(Field(code, expr.span, expr.taint), f"emacs ({fn})",
+                             inv.word.span, None, positional=[])
+            elif fn in _ELISP_ARGV:
+                prog, first = _ELISP_ARGV[fn]
+                program = strings[prog] if len(strings) > prog else None
+                if program is not None:
+                    argv = [program, *(s for s in strings[first:] if s is not None)]
+                    run.invoke([Field(s, expr.span, expr.taint) for s in argv], None, [])
+
+
+def _elisp_calls(text: str) -> list[tuple[str, list[str | None]]]:
+    """Each ``(FUNCTION ARG...)`` form of ``text`` whose function runs commands, with its
+    literal arguments up to the form's end (a string's text, else None); linear."""
+    out: list[tuple[str, list[str | None]]] = []
+    n = len(text)
+    i = text.find("(")
+    while 0 <= i < n and len(out) < 8:
+        j = i + 1
+        while j < n and (text[j].isalnum() or text[j] in "-*/_"):
+            j += 1
+        name = text[i + 1:j]
+        if name in _ELISP_SHELL or name in _ELISP_ARGV:
+            values: list[str | None] = []
+            depth = 0
+            end = min(n, j + 4096)  # a form's literal arguments: bounded work per form
+            while j < end and len(values) < 64:
+                c = text[j]
+                if c == '"':
+                    chars: list[str] = []
+                    j += 1
+                    while j < n and text[j] != '"':
+                        if text[j] == "\\" and j + 1 < n:
+                            j += 1
+                            chars.append({"n": "\n", "t": "\t"}.get(text[j], text[j]))
+                        else:
+                            chars.append(text[j])
+                        j += 1
+                    if depth == 0:
+                        values.append("".join(chars))
+                elif c == "(":
+                    depth += 1
+                    if depth == 1:
+                        values.append(None)
+                elif c == ")":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif depth == 0 and c not in " \t\n":
+                    k = j
+                    while k < n and text[k] not in " \t\n()\"":
+                        k += 1
+                    values.append(None)
+                    j = k - 1
+                j += 1
+            out.append((name, values))
+        i = text.find("(", i + 1)
+    return out
