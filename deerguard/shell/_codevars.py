@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._embedded import git_exec_key, is_hooks_path
+from ._flow import Flow
 from ._githooks import note_hooks_dir
+from ._gitkeys import credential_stdin, is_credential_helper
 from ._words import DYN, Field, first_source
 
 if TYPE_CHECKING:
@@ -45,6 +47,10 @@ def command_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -
         code = git_exec_key(key.alts[0], text)
         if code is None:
             return
+        if is_credential_helper(key.alts[0]):
+            _classify(run, name, Field(code, value.span, value.taint), span,
+                      credential_stdin(span))
+            return
         text = code
     elif name.startswith("BASH_FUNC_"):
         if not name.endswith("%%") or not text.startswith("()"):
@@ -60,7 +66,9 @@ def command_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -
                 _hooks_path(run, name, span, val)
             code = git_exec_key(setting_key, val)
             if code is not None:
-                _classify(run, name, Field(code, value.span, value.taint), span)
+                _classify(run, name, Field(code, value.span, value.taint), span,
+                          credential_stdin(span) if is_credential_helper(setting_key)
+                          else None)
         return
     _classify(run, name, Field(text, value.span, value.taint), span)
 
@@ -83,7 +91,9 @@ def git_config_pairs(run: Run, assigns: list[tuple[str, Field]]) -> None:
                 _hooks_path(run, name, value.span, value.text)
             code = git_exec_key(key, value.text) if key is not None else None
             if code is not None:
-                _classify(run, name, Field(code, value.span, value.taint), value.span)
+                secret = key is not None and is_credential_helper(key)
+                _classify(run, name, Field(code, value.span, value.taint), value.span,
+                          credential_stdin(value.span) if secret else None)
 
 
 def _hooks_path(run: Run, name: str, span: tuple[int, int], directory: str) -> None:
@@ -118,7 +128,8 @@ def _split_quoted(text: str) -> list[str]:
     return words
 
 
-def _classify(run: Run, name: str, code: Field, span: tuple[int, int]) -> None:
+def _classify(run: Run, name: str, code: Field, span: tuple[int, int],
+              stdin: Flow | None = None) -> None:
     src = first_source(code.taint)
     if src is not None:
         run.add("shell.tainted-exec", span, f"{name} runs fetched or decoded code",
@@ -126,4 +137,4 @@ def _classify(run: Run, name: str, code: Field, span: tuple[int, int]) -> None:
         return
     if DYN in code.text or not code.text.strip():
         return  # EDITOR="$VISUAL": not known statically, and usually an editor
-    run.run_code(code, name, span, None, positional=[])
+    run.run_code(code, name, span, stdin, positional=[])

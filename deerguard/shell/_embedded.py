@@ -11,17 +11,12 @@ format without conversions.
 
 from __future__ import annotations
 
+from ._gitkeys import exec_value, is_credential_helper
 from ._resolve import Invocation
 from ._words import Field
 
 __all__ = ["GIT_GLOBAL_ARG", "decode_escapes", "embedded_code", "git_exec_key", "git_sub_index",
            "is_hooks_path"]
-
-# git config keys whose value is a command line run by a shell.
-_GIT_EXEC_KEYS = ("core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
-                  "core.askpass", "sequence.editor", "diff.external", "gpg.program",
-                  "credential.helper", "pager.", "alias.", "filter.", "merge.", "difftool.",
-                  "mergetool.", "uploadpack.packobjectshook")
 
 _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
 
@@ -34,13 +29,14 @@ OPTION_CODE_PROGRAMS = frozenset({"tmux", "git", "ssh", "scp", "sftp", "tar", "g
 
 def _git_value(setting: str) -> str | None:
     key, eq, value = setting.partition("=")
-    key = key.lower()
-    if not eq or not any(key == k or (k.endswith(".") and key.startswith(k))
-                         for k in _GIT_EXEC_KEYS):
-        return None
-    if key.startswith("alias.") or key == "credential.helper":
-        return value[1:] if value.startswith("!") else None
-    return value
+    return exec_value(key, value) if eq else None
+
+
+def _git_code(setting: str) -> str | None:
+    """Like :func:`_git_value`, but not for credential helpers (those run with the
+    credentials on stdin: ``_extras`` classifies them)."""
+    key = setting.partition("=")[0]
+    return None if is_credential_helper(key) else _git_value(setting)
 
 
 def is_hooks_path(key: str) -> bool:
@@ -74,19 +70,14 @@ def embedded_code(inv: Invocation) -> list[Field]:
         nxt = args[index + 1] if index + 1 < len(args) else None
         if name == "git":
             if t == "-c" and nxt is not None:
-                value = _git_value(nxt.text)
+                value = _git_code(nxt.text)
                 if value is not None:
                     take(nxt, value)
             elif t.startswith("-c") and len(t) > 2 and index < git_sub:
-                value = _git_value(t[2:])  # git -ccore.pager=CMD: the value attached
+                value = _git_code(t[2:])  # git -ccore.pager=CMD: the value attached
                 if value is not None:
                     take(f, value)
-            elif t == "config":
-                operands = [a for a in args[index + 1:] if not a.text.startswith("-")]
-                if len(operands) >= 2:
-                    value = _git_value(f"{operands[0].text}={operands[1].text}")
-                    if value is not None:
-                        take(operands[1], value)
+            # (git config KEY VALUE: _git.config_codes, which knows its options.)
         elif name in ("ssh", "scp", "sftp"):
             opt = t[2:] if t.startswith("-o") and len(t) > 2 else (
                 nxt.text if t == "-o" and nxt is not None else "")
@@ -96,12 +87,12 @@ def embedded_code(inv: Invocation) -> list[Field]:
             if key.strip().lower() in _SSH_EXEC_OPTS:
                 take(f if t != "-o" or nxt is None else nxt, value.strip())
         elif name in ("tar", "gtar", "bsdtar"):
-            for prefix in ("--checkpoint-action=exec=", "--to-command=",
-                           "--use-compress-program=", "--rsh-command=", "--info-script=",
+            # (--to-command and -I/--use-compress-program read the archive: _optexec.)
+            for prefix in ("--checkpoint-action=exec=", "--rsh-command=", "--info-script=",
                            "--new-volume-script="):
                 if t.startswith(prefix):
                     take(f, t[len(prefix):])
-            if t in ("-I", "-F", "--to-command", "--use-compress-program") and nxt is not None:
+            if t == "-F" and nxt is not None:
                 take(nxt, nxt.text)
         elif name == "zip" and t in ("-TT", "--unzip-command") and nxt is not None:
             take(nxt, nxt.text)

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 
 from ._checks import chmod_mode
 from ._embedded import embedded_code
-from ._git import git_commands
+from ._git import config_codes, git_commands
+from ._gitkeys import credential_stdin
 from ._paths import is_critical, norm_path
 from ._resolve import Invocation
 from ._words import Field
@@ -59,6 +60,10 @@ def plain_extras(run: Run, inv: Invocation) -> None:
         codes, argvs = git_commands(inv)
         for owner, code in codes:
             run.run_code(code, owner, inv.word.span, None, positional=[])
+        for code, secret in config_codes(inv):
+            run.run_code(code, "git credential helper" if secret else "git config",
+                         inv.word.span, credential_stdin(code.span) if secret else None,
+                         positional=[])
         for argv in argvs:
             run.invoke(argv, None, [])
     elif name == "hash":

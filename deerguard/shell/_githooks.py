@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from .._result import Verdict
 from ._embedded import GIT_GLOBAL_ARG, git_sub_index, is_hooks_path
 from ._git import config_setting
+from ._gitkeys import check_config_writes
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, Field, first_source
@@ -119,6 +120,8 @@ def check_hooks(run: Run) -> None:
     """After the walk: hooks written with fetched data block; known hook text is classified."""
     if not run.files and not run.file_text:
         return
+    if run.file_text:
+        check_config_writes(run)  # echo '[core] sshCommand = CMD' >> .git/config
     dirs = run.hook_dirs
     for path, taint in list(run.files.items())[:256]:
         name = _hook_name(path, dirs)

@@ -107,6 +107,13 @@ def _listed_paths(inv: Invocation) -> str | None:
     return "\n".join([*(t for t in texts if not t.startswith("-")), DYN])
 
 
+# Network tools that send their stdin as is (a git credential helper's stdin is secret;
+# ``aws codecommit credential-helper`` and ``curl URL`` read or ignore it).
+_STDIN_SENDERS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "ssh", "openssl",
+                            "mail", "sendmail", "mutt", "http", "https", "xh", "httpie",
+                            "ftp", "tftp"})
+
+
 def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
                   taint: set[Source]) -> Flow:
     name = inv.name
@@ -121,6 +128,11 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if name in R.NETWORK_SENDERS:
         leaked = [s for s in taint if s.kind == "secret"]
+        if leaked and all(s.program == "git credentials" for s in leaked) and (
+                name not in _STDIN_SENDERS if name not in ("curl", "wget") else not any(
+                    t == "-" or t.endswith(("@-", "=-", "/dev/stdin", "/dev/fd/0"))
+                    for t in texts)):
+            leaked = []  # a credential helper's tool that does not send what it reads
         in_request = [s for f in sent_args(args) for s in f.taint if s.kind == "secret"]
         if name in HTTP_CLIENTS and not leaked:
             # A $SECRET variable in a URL or body is often how an API authenticates: warn.

@@ -413,5 +413,14 @@ def _env_split(fields: list[Field], j: int, attached: str | None
     else:
         code = Field(attached, f.span, f.taint)
         rest = fields[j + 1:]
-    text = " ".join([code.text, *(r.text for r in rest)])
+    # The operands after the string are appended as whole words (env -S sh -c 'rm -rf ~'
+    # runs sh with the two arguments -c and 'rm -rf ~'): quote them.
+    text = " ".join([code.text, *(_quoted(r.text) for r in rest)])
     return j, Field(text, code.span, code.taint), False
+
+
+def _quoted(text: str) -> str:
+    """``text`` as one shell word (left as is when plain, or partly dynamic)."""
+    if DYN in text or (text and all(c.isalnum() or c in "-_./=:,+@%" for c in text)):
+        return text
+    return "'" + text.replace("'", "'\\''") + "'"

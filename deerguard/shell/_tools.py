@@ -19,6 +19,7 @@ from ._embedded import decode_escapes
 from ._files import file_taint
 from ._flow import Flow
 from ._githooks import note_hooks_path
+from ._optexec import RUNNER_NAMES, TAR_NAMES, emacs_eval, tar_filters
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
@@ -38,7 +39,7 @@ _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
                                                         "defaults", "sftp", "ztcp"}) | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
-               "direnv"})
+               "direnv"}) | TAR_NAMES | RUNNER_NAMES
 _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
@@ -77,6 +78,10 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         note_hooks_path(run, inv)
     elif name == "direnv":
         _direnv_allow(run, inv)
+    elif name in TAR_NAMES:
+        tar_filters(run, inv, stdin)
+    elif name in RUNNER_NAMES:
+        emacs_eval(run, inv)
     elif name in ("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper") and run.files:
         # Installing a downloaded package runs its maintainer scripts (as root).
         for f in inv.args:
