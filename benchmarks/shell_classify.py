@@ -81,6 +81,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "long-pipeline": lambda n: _rep("cat f | ", n, tail="sh"),
     "many-words": lambda n: _rep("a ", n, head="echo "),
     "many-statements": lambda n: _rep("rm -f x; ", n),
+    # The densest statements there are (two characters each): the per-statement worst case.
+    "dense-statements": lambda n: _rep("a;", n),
+    "dense-and-or": lambda n: _rep("a&&", n, tail="a"),
     "wrapper-chain": lambda n: _rep("env ", n, tail="rm -rf /"),
     "sudo-nice-chain": lambda n: _rep("sudo -u r nice -n 1 ", n, tail="ls"),
     "nested-bash-c": lambda n: _nested_bash(n),
