@@ -312,14 +312,23 @@ def _fetch_eval(lowered: str, language: str, opts: str) -> bool:
         return "parse(" in lowered and "eval(" in lowered and any(
             t in lowered for t in ("url(", "'http", '"http', "geturl(", "httr::", "get("))
     if language == "julia":
-        return any(s in lowered for s in ("include(", "include_string(", "eval(", "evalfile(")) \
-            and any(f in lowered for f in ("download(", "http.get(", "http.request(",
-                                           "downloads."))
+        squeezed = lowered.replace(" ", "")
+        if any(s in squeezed for s in ("include(download(", "include(downloads.download(",
+                                       "evalfile(download(")):
+            return True
+        return any(s in squeezed for s in ("include_string(", "eval(meta.parse(")) and any(
+            f in squeezed for f in ("download(", "http.get(", "http.request("))
     if language == "ruby":
         return any(s in lowered for s in ("eval(", "eval ", "instance_eval")) and (
-            "open-uri" in opts or "net/http" in opts or any(
-                f in lowered for f in ("open('http", 'open("http', "open(url", "httparty",
-                                       "faraday", "restclient", "uri(")))
+            "net::http" in lowered or ("open-uri" in opts and "open(" in lowered) or any(
+                f in lowered for f in ("open('http", 'open("http', "httparty", "faraday",
+                                       "restclient")) or ("uri(" in lowered and ".read" in
+                                                          lowered))
+    if language == "deno":
+        # deno eval runs with every permission: a dynamic import of a URL runs remote code.
+        squeezed = lowered.replace(" ", "")
+        return "import('http" in squeezed or 'import("http' in squeezed or \
+            "import(`http" in squeezed
     if language == "php":
         for word in ("include", "require"):
             at = lowered.find(word)
