@@ -27,7 +27,7 @@ __all__ = ["URL_RUNNERS", "check_url_runner"]
 
 Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
-URL_RUNNERS = frozenset({"uv", "pipx", "deno", "bun", "go"})
+URL_RUNNERS = frozenset({"uv", "pipx", "deno", "bun", "go", "npm"})
 
 # deno options that take a separate argument (the rest are flags or use ``--opt=value``).
 _DENO_ARG = frozenset({"-c", "--config", "--import-map", "--lock", "--cert", "--location",
@@ -52,6 +52,10 @@ _GO_ARG = frozenset({"-C", "-p", "-asmflags", "-buildmode", "-buildvcs", "-compi
                      "-coverpkg", "-covermode", "-o"})
 _URL_PREFIXES = ("http://", "https://", "HTTP://", "HTTPS://")
 _REGISTRY_PREFIXES = ("jsr:", "npm:")
+# Package specs naming code outside a registry: a URL, a git remote, a hosted-git shorthand.
+_REMOTE_SPECS = ("http://", "https://", "git+", "git://", "github:", "gitlab:", "bitbucket:",
+                 "gist:", "ssh://", "file:")
+_UV_WITH = frozenset({"--with", "-w", "--with-requirements", "--with-editable"})
 
 
 def _is_url(text: str) -> bool:
@@ -89,11 +93,35 @@ def _fetched(add: Add, name: str, word: Field, how: str) -> None:
         f"the script at {word.text} (fetched) reaches {name} {how}")
 
 
+def _remote_spec(text: str, *, npm: bool = False) -> bool:
+    """A package spec fetched from outside a registry (``git+https://..``, a tarball URL,
+    ``pkg @ https://..``; for npm also ``github:u/r`` and the ``user/repo`` shorthand)."""
+    if DYN in text or any(c in text for c in " \t\n;|&$`"):
+        return False
+    if text.startswith(_REMOTE_SPECS) or "@ http" in text or "@http" in text:
+        return True
+    return npm and "/" in text and not text.startswith(("@", ".", "/", "~"))
+
+
+def _install_warn(add: Add, name: str, word: Field, spec: str) -> None:
+    add("shell.package-install", word.span, f"{name} fetches the package {spec} from outside "
+        "a registry and runs it", None)
+
+
 def _uv_pipx(add: Add, inv_name: str, args: list[Field]) -> None:
     start = _subcommand(args, inv_name, "run")
     if start < 0:
         return
     k = _wrapper_operand(args, start, inv_name)
+    if inv_name == "uv":
+        # uv run --with git+https://.. CMD: a remote package joins the run's environment.
+        for j in range(start, k):
+            t = args[j].text
+            head, eq, value = t.partition("=")
+            if eq and head in _UV_WITH and _remote_spec(value):
+                _install_warn(add, "uv run", args[j], value)
+            elif t in _UV_WITH and j + 1 < k and _remote_spec(args[j + 1].text):
+                _install_warn(add, "uv run", args[j + 1], args[j + 1].text)
     if k < len(args) and _is_url(args[k].text):
         _fetched(add, inv_name, args[k], "as its script")
 
@@ -168,6 +196,30 @@ def _go(add: Add, args: list[Field]) -> None:
             "it", None)
 
 
+def _npm(add: Add, args: list[Field]) -> None:
+    """npm exec/x with a remote spec (``npm exec https://../x.tgz``, ``npm x user/repo``,
+    ``--package=git+https://..``): npx's install warning, which npm exec lacks."""
+    start = _subcommand(args, "npm", "exec")
+    if start < 0:
+        start = _subcommand(args, "npm", "x")
+    if start < 0:
+        return
+    for j in range(start, len(args)):
+        t = args[j].text
+        if t == "--":
+            break
+        value = t.partition("=")[2] if t.startswith("--package=") else \
+            args[j + 1].text if t in ("--package", "-p") and j + 1 < len(args) else None
+        if value is not None and _remote_spec(value, npm=True):
+            _install_warn(add, "npm exec", args[j], value)
+            return
+    k = _wrapper_operand(args, start, "npm")
+    if any(f.text in ("-c", "--call") or f.text.startswith("--call=") for f in args[start:k]):
+        return  # npm exec -c 'CMD': a command line, no package operand
+    if k < len(args) and _remote_spec(args[k].text, npm=True):
+        _install_warn(add, "npm exec", args[k], args[k].text)
+
+
 def check_url_runner(add: Add, name: str, args: list[Field]) -> None:
     """Findings for a runner (``name`` in :data:`URL_RUNNERS`) whose script is a URL, or
     which fetches a package or module to run it."""
@@ -179,3 +231,5 @@ def check_url_runner(add: Add, name: str, args: list[Field]) -> None:
         _bun(add, args)
     elif name == "go":
         _go(add, args)
+    elif name == "npm":
+        _npm(add, args)
