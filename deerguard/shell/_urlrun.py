@@ -96,11 +96,12 @@ def _fetched(add: Add, name: str, word: Field, how: str) -> None:
 def _remote_spec(text: str, *, npm: bool = False) -> bool:
     """A package spec fetched from outside a registry (``git+https://..``, a tarball URL,
     ``pkg @ https://..``; for npm also ``github:u/r`` and the ``user/repo`` shorthand)."""
-    if DYN in text or any(c in text for c in " \t\n;|&$`"):
+    if DYN in text:
         return False
     if text.startswith(_REMOTE_SPECS) or "@ http" in text or "@http" in text:
         return True
-    return npm and "/" in text and not text.startswith(("@", ".", "/", "~"))
+    return npm and "/" in text and not text.startswith(("@", ".", "/", "~")) and \
+        not any(c in text for c in " \t\n;|&$`")
 
 
 def _install_warn(add: Add, name: str, word: Field, spec: str) -> None:
