@@ -19,6 +19,7 @@ from ._modes import mode_risk
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation
+from ._urlrun import URL_RUNNERS, check_url_runner
 from ._words import Field
 
 __all__ = ["Add", "check_args", "check_inplace", "check_program", "check_remote",
@@ -237,6 +238,8 @@ def check_package(add: Add, inv: Invocation) -> None:
     if subs is None:
         return
     args = inv.args
+    if name in URL_RUNNERS:
+        check_url_runner(add, name, args)  # uv run URL, deno run -A URL, go run MOD@V
     for f in args:
         if f.text in _DRY_RUN or (f.text == "-s" and name in ("apt", "apt-get")):
             return  # pip install --dry-run, apt-get -s install: nothing changes

@@ -22,6 +22,7 @@ from ._code import (
     tcl_commands,
     written_paths,
 )
+from ._evalcode import eval_code
 from ._expose import python_server
 from ._files import file_taint
 from ._flow import Flow
@@ -337,12 +338,15 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
             consts.update(awk_assigns(inv.args))
         snippets = [*snippets, *(Snippet(c, 0, 0) for c in constant_commands(text, consts))]
     fed: set[Source] = set(stdin.taint) if stdin is not None else set()
+    flows: list[tuple[Snippet, Flow | None]] = []
     for snip in snippets:
         sub = Field(snip.text, code.span, code.taint)
         flow = Flow(producer=inv.name, span=inv.word.span) if snip.pipe_in else None
         out = run.run_code(sub, f"{inv.name} shell call", inv.word.span, flow, positional=[])
+        flows.append((snip, out))
         if out is not None:
             fed.update(out.taint)
+    eval_code(run, code, text, language, inv, flows, interp_code)  # exec(b64decode('..'))
     if dynamic:
         src = first_source(frozenset(fed))
         if src is not None:
