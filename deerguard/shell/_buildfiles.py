@@ -23,7 +23,10 @@ it blocks (``npm pkg set scripts.test=jest`` passes).
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from .._result import Verdict
 from ._buildtext import just_recipes, package_scripts, yaml_commands
@@ -36,7 +39,7 @@ from ._written import read_written
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["BUILD_TOOLS", "build_tool", "keep_blocking"]
+__all__ = ["BUILD_TOOLS", "build_tool", "data_url_code", "keep_blocking", "reentered"]
 
 _FETCHED = frozenset({"fetch", "decode", "exec", "file"})
 _TASKFILES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml",
@@ -74,6 +77,8 @@ _INSTALLS = frozenset({"install", "i", "ci", "add", "isntall", "in", "ins", "ins
 _LIFECYCLE = ("preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
               "postprepare", "dependencies")
 _NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
+_NODE_VALUE = frozenset({"--prefix", "-C", "--cwd", "--dir", "-w", "--workspace", "--filter",
+                         "-F", "--registry", "--loglevel", "--cache", "--userconfig"})
 _NPM_DIRECT = frozenset({"test", "t", "tst", "start", "stop", "restart"})
 
 
@@ -153,7 +158,15 @@ def _implicit(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
 def _node(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
     """npm/yarn/pnpm/bun: an install runs package.json's lifecycle scripts (and installs its
     dependencies); ``run X``/``test``/``yarn X`` runs script X with its pre/post scripts."""
-    words = [f.text for f in args if not f.text.startswith("-")]
+    words: list[str] = []
+    skip = False
+    for f in args:
+        if skip:
+            skip = False
+        elif f.text in _NODE_VALUE:
+            skip = True  # npm --prefix app install: "app" is the option's value
+        elif not f.text.startswith("-"):
+            words.append(f.text)
     sub = words[0] if words else ("install" if name in ("yarn", "bun") else "")
     where = _option(args, ("--prefix", "-C", "--cwd", "--dir")) or ""
     if sub in _INSTALLS or sub == "rebuild":
@@ -169,6 +182,8 @@ def _node(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
     if not _fetched(run, inv, path):
         text = read_written(run, path, inv.word.span)
         found = package_scripts(text) if text is not None else None
+        if found and reentered(run, list(found.values())):
+            return
         for script in scripts:
             for key in (f"pre{script}", script, f"post{script}") if len(scripts) == 1 \
                     else (script,):
@@ -245,9 +260,19 @@ def _loaded(run: Run, inv: Invocation, text: str, language: str) -> None:
         codes = yaml_commands(body, frozenset({"entry"}))
     else:
         return
+    if reentered(run, codes):
+        return
     for code in codes:
         if DYN not in code:
             run.run_code(Field(code, span), f"{inv.name} recipe", span, None, positional=[])
+
+
+def reentered(run: Run, codes: list[str]) -> bool:
+    """True when one of ``codes`` is being walked already: a recipe running the tool again
+    (``just --list`` in a justfile, ``make -C sub`` in a Makefile) does not read the file
+    again (that would recurse until the nesting limit)."""
+    stack = run.text_stack
+    return len(stack) > 1 and any(code in stack[1:] for code in codes)
 
 
 def _npm_scripts(run: Run, inv: Invocation, args: list[Field]) -> None:
@@ -285,3 +310,22 @@ def keep_blocking(run: Run, code: Field, owner: str, span: tuple[int, int],
     del run.findings[findings:]
     del run.commands[commands:]
     return False
+
+
+def data_url_code(run: Run, value: Field, span: tuple[int, int]) -> None:
+    """Classify the JavaScript of a ``data:`` URL module in a node option value (the rest of
+    the value from ``data:``: the code may hold blanks)."""
+    at = value.text.find("data:")
+    if at < 0 or DYN in value.text:
+        return
+    head, _, body = value.text[at:at + 20_000].partition(",")
+    if head.endswith(";base64"):
+        try:
+            body = base64.b64decode(body.split()[0] if body.split() else "").decode(
+                "utf-8", "replace")
+        except (binascii.Error, ValueError):
+            return
+    else:
+        body = unquote(body)
+    if body.strip():
+        interp_code(run, Field(body, span), "node", Invocation("node", Field("node", span)))
