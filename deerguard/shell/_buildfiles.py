@@ -64,9 +64,32 @@ _LOADS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...], tuple[str, ...]]]
               ("--base",)),
     "pre-commit": ((".pre-commit-config.yaml",), "pre-commit", ("-c", "--config"), ()),
 }
+# program -> (the subcommands that load them, None for any; files; their language)
+_PROJECT_FILES: dict[str, tuple[frozenset[str] | None, tuple[str, ...], str]] = {
+    "bundle": (frozenset({"install", "exec", "update", "check", "lock"}), ("Gemfile",), "ruby"),
+    "vagrant": (frozenset({"up", "provision", "reload", "validate"}), ("Vagrantfile",), "ruby"),
+    "gradle": (None, ("build.gradle", "build.gradle.kts", "settings.gradle",
+                      "settings.gradle.kts", "init.gradle"), "-"),
+    "mvn": (None, ("pom.xml", ".mvn/extensions.xml", ".mvn/maven.config"), "-"),
+    "cmake": (None, ("CMakeLists.txt",), "-"),
+    "meson": (frozenset({"setup", "compile", "test", "configure"}), ("meson.build",), "-"),
+    "tox": (None, ("tox.ini",), "-"),
+    "poetry": (frozenset({"install", "build", "run", "sync"}), ("pyproject.toml", "setup.py"),
+               "-"),
+    "pdm": (frozenset({"install", "sync", "build", "run"}), ("pyproject.toml", "setup.py"),
+            "-"),
+    "hatch": (frozenset({"build", "run", "env", "test", "shell"}), ("pyproject.toml",
+                                                                     "hatch.toml"), "-"),
+    "composer": (frozenset({"install", "update", "run-script", "run", "i", "u"}),
+                 ("composer.json",), "-"),
+    "deno": (frozenset({"task"}), ("deno.json", "deno.jsonc"), "-"),
+}
+_PROJECT_FILES["gradlew"] = _PROJECT_FILES["gradle"]
+_PROJECT_FILES["mvnw"] = _PROJECT_FILES["mvn"]
 _NODE_PMS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _PIPS = frozenset({"pip", "pip3", "uv"})
-BUILD_TOOLS = frozenset(_LOADS) | _NODE_PMS | _PIPS | frozenset({"cargo", "go"})
+BUILD_TOOLS = frozenset(_LOADS) | frozenset(_PROJECT_FILES) | _NODE_PMS | _PIPS | \
+    frozenset({"cargo", "go"})
 """Program names ``build_tool`` looks at (python -m MODULE aside)."""
 
 _PY_MODULES = frozenset({"pytest", "pip", "nox", "invoke"})
@@ -101,6 +124,9 @@ def build_tool(run: Run, inv: Invocation) -> None:
         _implicit(run, inv, name, args)
     elif name in _NODE_PMS:
         _node(run, inv, name, args)
+    elif name == "uv" and texts[:1] in (["sync"], ["run"], ["build"]):
+        for file in ("pyproject.toml", "setup.py"):
+            _loaded(run, inv, file, "-")  # uv builds and installs the project first
     elif name in _PIPS:
         if name == "uv":
             if texts[:2] != ["pip", "install"]:
@@ -116,6 +142,12 @@ def build_tool(run: Run, inv: Invocation) -> None:
                 _loaded(run, inv, _join(base, file), "cargo")
     elif name == "go":
         _go(run, inv, args)
+    elif name in _PROJECT_FILES:
+        subs, files, language = _PROJECT_FILES[name]
+        verb = next((f.text for f in args if not f.text.startswith("-")), "")
+        if subs is None or verb in subs:
+            for file in files:
+                _loaded(run, inv, file, language)
 
 
 def _join(base: str, name: str) -> str:

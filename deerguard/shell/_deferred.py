@@ -48,8 +48,13 @@ _PYTHON = frozenset({"conftest.py", "noxfile.py", "setup.py"})
 _RUBY = frozenset({"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"})
 _NODE = frozenset({"gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts",
                    "gulpfile.babel.js", "Gruntfile.js", "gruntfile.js"})
-_OTHER = frozenset({"package.json", "build.rs", ".pre-commit-config.yaml", ".gitlab-ci.yml",
-                    "sitecustomize.py", "usercustomize.py", "direnvrc", ".envrc"})
+_RUBY_PROJECT = frozenset({"Gemfile", "Vagrantfile"})
+_FETCH_ONLY = frozenset({"build.gradle", "build.gradle.kts", "settings.gradle",
+                         "settings.gradle.kts", "CMakeLists.txt", "meson.build", "tox.ini",
+                         "composer.json", "deno.json", "deno.jsonc"})
+_OTHER = _RUBY_PROJECT | _FETCH_ONLY | frozenset({
+    "package.json", "build.rs", ".pre-commit-config.yaml", ".gitlab-ci.yml", "sitecustomize.py",
+    "usercustomize.py", "direnvrc", ".envrc"})
 _NAMES = _MAKEFILES | _JUSTFILES | _TASKFILES | _PYTHON | _RUBY | _NODE | _OTHER
 _AUTO_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "direnvrc"})
 # A CI pipeline runs on a throwaway runner: installing tools with `curl u | sh` there is
@@ -121,7 +126,7 @@ def _codes(kind: str, text: str) -> tuple[list[str], str, bool]:
                 if line.startswith(("import ", "import\t"))], "python", False
     if kind in _PYTHON or kind in ("sitecustomize.py", "usercustomize.py"):
         return [text], "python", False
-    if kind in _RUBY:
+    if kind in _RUBY or kind in _RUBY_PROJECT:
         return [text], "ruby", False
     if kind in _NODE:
         return [text], "node", False
