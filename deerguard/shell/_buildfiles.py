@@ -180,11 +180,22 @@ def _implicit(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
         return
     for file in files:
         _loaded(run, inv, _join(where, file), language)
-    if name in ("pytest", "py.test"):
+    if name in ("pytest", "py.test") and _spend(run, inv):
         # pytest loads every conftest.py of the directories it collects.
         for path in [p for p in (*run.files, *run.file_text) if p.endswith("/conftest.py")
                      and not p.startswith(("/", "~"))][:16]:
             _loaded(run, inv, path, language)
+
+
+def _spend(run: Run, inv: Invocation) -> bool:
+    """Charge a scan of the written files to the run's work budget (a tool run many times
+    stays linear overall); False, after a fail-closed finding, once it is spent."""
+    run.budget -= len(run.files) + len(run.file_text) + 8
+    if run.budget >= 0:
+        return True
+    run.add("shell.nesting-too-deep", inv.word.span, "more written-file checks than the "
+            "classifier follows", None)
+    return False
 
 
 def _node(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
@@ -253,7 +264,7 @@ def _go(run: Run, inv: Invocation, args: list[Field]) -> None:
         for f in args[1:]:
             if f.text.endswith(".go"):
                 _fetched(run, inv, f.text, f)
-    elif sub in ("generate", "test"):
+    elif sub in ("generate", "test") and _spend(run, inv):
         end = ".go" if sub == "generate" else "_test.go"
         for path in [p for p in run.files if p.endswith(end) and "/" not in p][:16]:
             _fetched(run, inv, path)

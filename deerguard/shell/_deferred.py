@@ -137,12 +137,16 @@ def check_deferred(run: Run) -> None:
     """After the walk: files written for a tool to run later (see the module doc)."""
     if not run.files and not run.file_text:
         return
+    ran: set[str] | None = None  # paths a tool already ran as a download (_buildfiles)
     for path, taint in list(run.files.items())[:256]:
         kind = _kind(path)
         src = first_source(taint, _FETCHED) if kind is not None else None
-        if kind is None or src is None or any(
-                f.rule_id == "shell.download-exec" and f"runs {path}," in f.message
-                for f in run.findings):
+        if kind is None or src is None:
+            continue
+        if ran is None:
+            ran = {f.message[5:].rpartition(", a file written with ")[0]
+                   for f in run.findings if f.rule_id == "shell.download-exec"}
+        if path in ran:
             continue
         span = _span(run, path)
         detail = f"{src.describe()} was written to {path}"
