@@ -336,17 +336,19 @@ def _npm_scripts(run: Run, inv: Invocation, args: list[Field]) -> None:
 
 def keep_blocking(run: Run, code: Field, owner: str, span: tuple[int, int],
                   language: str | None = None, inv: Invocation | None = None,
-                  rules: frozenset[str] | None = None) -> bool:
+                  rules: frozenset[str] | None = None, skip: frozenset[str] = frozenset()
+                  ) -> bool:
     """Classify ``code`` as code run later (shell code, or ``language`` code run by
-    ``inv``); keep its findings only when one blocks (one of ``rules``, when given)."""
+    ``inv``); keep its findings only when one blocks (one of ``rules``, when given, and
+    none of ``skip``)."""
     findings, commands = len(run.findings), len(run.commands)
     if language is None or inv is None:
         run.run_code(code, owner, span, None, positional=[])
     else:
         interp_code(run, code, language, inv)
     added = run.findings[findings:]
-    if any(f.severity is Verdict.BLOCK and (rules is None or f.rule_id in rules)
-           for f in added):
+    if any(f.severity is Verdict.BLOCK and (rules is None or f.rule_id in rules) and
+           f.rule_id not in skip for f in added):
         return True
     for f in added:
         run.seen.discard((f.rule_id, f.span.start, f.span.end))

@@ -61,6 +61,9 @@ _AUTO_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "direnvrc"})
 # everyday; sending its secrets away is the risk.
 _CI = frozenset({".gitlab-ci.yml", "workflow"})
 _CI_RULES = frozenset({"shell.exfiltration", "shell.reverse-shell"})
+# A project's install recipe copies its program to /usr/local/bin or a unit to /etc/systemd:
+# written down for a later `make install`, that is everyday (run now, it still blocks).
+_LATER_SKIP = frozenset({"shell.system-write"})
 _AUTOSTART = ("/.config/autostart-scripts/", "/.config/autostart/",
               "/.config/plasma-workspace/env/")
 
@@ -171,13 +174,14 @@ def check_deferred(run: Run) -> None:
         owner = Invocation(path.rpartition("/")[2], Field(path, span))
         blocked = False
         rules = _CI_RULES if kind[0] in _CI else None
+        skip = frozenset() if auto else _LATER_SKIP
         for code in codes:
             if language == "sh":
                 blocked = keep_blocking(run, Field(code, span), f"the file {path}", span,
-                                        rules=rules) or blocked
+                                        rules=rules, skip=skip) or blocked
             else:
                 blocked = keep_blocking(run, Field(code, span), f"the file {path}", span,
-                                        language, owner) or blocked
+                                        language, owner, skip=skip) or blocked
         if auto and not blocked:
             run.add("shell.deferred-exec", span, f"writes code into {path}, which runs by "
                     "itself later", None)
