@@ -204,6 +204,8 @@ def _node(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
     words: list[str] = []
     skip = False
     for f in args:
+        if f.text in ("-g", "--global", "--location=global"):
+            return  # a global install does not read the working directory's package.json
         if skip:
             skip = False
         elif f.text in _NODE_VALUE:
@@ -330,6 +332,11 @@ def _npm_scripts(run: Run, inv: Invocation, args: list[Field]) -> None:
             key, eq, code = f.text.partition("=")
             if eq and key.startswith(("scripts.", "scripts[")):
                 pairs.append((key, Field(code, f.span, f.taint)))
+            elif eq and key == "scripts" and f.static:
+                # npm pkg set --json 'scripts={"postinstall":"CODE"}'
+                for name, text in list((package_scripts(f'{{"scripts":{code}}}') or {}
+                                        ).items())[:32]:
+                    pairs.append((f"scripts.{name}", Field(text, f.span)))
     for key, script in pairs:
         keep_blocking(run, script, f"the npm script {key}", inv.word.span)
 
