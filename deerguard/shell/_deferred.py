@@ -54,7 +54,9 @@ _FETCH_ONLY = frozenset({"build.gradle", "build.gradle.kts", "settings.gradle",
                          "composer.json", "deno.json", "deno.jsonc"})
 _OTHER = _RUBY_PROJECT | _FETCH_ONLY | frozenset({
     "package.json", "build.rs", ".pre-commit-config.yaml", ".gitlab-ci.yml", "sitecustomize.py",
-    "usercustomize.py", "direnvrc", ".envrc"})
+    "usercustomize.py", "direnvrc"})
+# Not .envrc: direnv revokes its allow whenever the file changes, so a written .envrc runs
+# only after `direnv allow` (_tools checks that one).
 _NAMES = _MAKEFILES | _JUSTFILES | _TASKFILES | _PYTHON | _RUBY | _NODE | _OTHER
 _AUTO_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "direnvrc"})
 # A CI pipeline runs on a throwaway runner: installing tools with `curl u | sh` there is
@@ -119,7 +121,7 @@ def _codes(kind: str, text: str) -> tuple[list[str], str, bool]:
     if kind == "vscode":
         codes, auto = vscode_tasks(text)
         return codes, "sh", auto
-    if kind in ("direnvrc", ".envrc", "autostart"):
+    if kind in ("direnvrc", "autostart"):
         if kind == "autostart" and "[Desktop Entry]" in text:
             return [line[5:] for line in text.splitlines()[:256]
                     if line.startswith("Exec=")], "sh", False
