@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._result import Finding, Span, Verdict, worst
+from ._deferred import check_deferred
 from ._githooks import check_hooks
 from ._listing import Compiled as _Compiled
 from ._parse import parse
@@ -134,6 +135,7 @@ class Classifier:
         script = parse(text)
         run.script(script)
         check_hooks(run)  # hooks written in the command: code git runs later
+        check_deferred(run)  # files a build tool or interpreter runs later by itself
         issues = script.issues
         if issues and any(issue.internal for issue in issues):
             # The parser failed on its own (a bug): what the command does is unknown.

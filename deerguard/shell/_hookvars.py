@@ -138,12 +138,24 @@ def hook_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> N
                 run.add("shell.interpreter-hook", span, f"{name} opens a debugger to the "
                         "network: anyone who connects can run code", None)
             continue
+        if kind == "load" and language == "node" and target.startswith("data:"):
+            _data_import(run, name, value, span)
+            continue
         if _tainted(run, f"{name} makes {_family(name)}", kind, target, span):
             return
         if kind == "agent" or (kind == "load" and _is_file(target, language)):
             what = "an agent library" if kind == "agent" else target.replace(DYN, "?")
             run.add("shell.interpreter-hook", span, f"{name} makes every later "
                     f"{_family(name)} run load {what} first", None)
+
+
+def _data_import(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:
+    """``NODE_OPTIONS='--import=data:text/javascript,CODE'``: inline code every later node
+    run executes first: warns, and the code (URL- or base64-decoded) is classified."""
+    from ._buildfiles import data_url_code  # _sinks imports this module
+    run.add("shell.interpreter-hook", span, f"{name} makes every later node run execute "
+            "inline code first", None)
+    data_url_code(run, value, span)
 
 
 def _family(name: str) -> str:

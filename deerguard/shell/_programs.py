@@ -13,6 +13,7 @@ from . import _rules as R
 from . import ast
 from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
+from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._destroy import DESTROYERS, resource_destroy
 from ._embedded import OPTION_CODE_PROGRAMS, embedded_code
@@ -105,6 +106,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return run.call_function(run.funcs[name], inv.args, stdin)
     if name in EXPOSERS:
         expose(run, name, inv.args, word.span)  # ssh -R, ngrok, php -S over ~
+    if name in BUILD_TOOLS or (name[:6] == "python" and (run.files or run.file_text)):
+        build_tool(run, inv)  # pytest loads conftest.py, npm install runs package.json
     if name not in _DISPATCHED and interpreter_family(name) is None:
         return _plain(run, inv, stdin)
     if name in R.SHELLS:

@@ -18,7 +18,7 @@ from ._files import file_taint
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._resolve import program_name
-from ._words import Source
+from ._words import DYN, Source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -114,6 +114,12 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                     run.files[path] = out.taint
                 if path is not None and out.text is not None and len(run.file_text) < 64:
                     run.file_text[path] = out.text
+                elif out.text is not None and f.text.endswith(".pth") and \
+                        len(run.file_text) < 64:
+                    # > "$(python -c 'import site; ...')/x.pth": a startup file whose
+                    # directory is computed; its text is checked (_deferred).
+                    name = f.text.rpartition("/")[2].replace(DYN, "_")
+                    run.file_text["site-packages/" + name] = out.text
                 if path not in ("/dev/stdout", "/dev/stderr", None):
                     out = EMPTY
     return out

@@ -72,6 +72,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.git-destructive", _W, "discards or overwrites git history or files"),
     Rule("shell.git-config-exec", _W, "git -c can run arbitrary programs through config"),
     Rule("shell.git-hook", _W, "writes a git hook, which later git commands run"),
+    Rule("shell.deferred-exec", _W, "writes fetched data or code into a file a tool runs "
+         "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth)"),
     Rule("shell.resource-destroy", _W, "destroys cloud, cluster, volume or database "
          "resources (terraform destroy, DROP DATABASE, aws s3 rb)"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),

@@ -256,8 +256,12 @@ def make_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         text = script_text(run, inv, f, stdin, exact=True)
         if text is not None:
             texts.append(text)
+    stack = run.text_stack
     for text in [*evals, *texts]:
-        for code in make_recipes(text.text):
+        codes = make_recipes(text.text)
+        if len(stack) > 1 and any(code in stack[1:] for code in codes):
+            continue  # a recipe running make again (make sub): already being walked
+        for code in codes:
             run.run_code(Field(code, text.span, text.taint), f"{inv.name} recipe",
                          inv.word.span, None, positional=[])
 
