@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_write
 from ._embedded import decode_escapes
+from ._exfil import EXFIL_NAMES, exfil_output
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
@@ -82,6 +83,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
             for piece in (f.text, f.text.partition("=")[2], f.text.partition("@")[2]):
                 if piece and not piece.startswith("-") and "/" not in piece:  # a plain name
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
+    if name in EXFIL_NAMES:  # searches for secrets, gh uploads, docker cp, cloud metadata
+        taint.update(exfil_output(run, inv, stdin))
     if name in _OUTPUT_NAMED:
         return _named_output(run, inv, stdin, secret, taint)
     # What _named_output does for a name none of its branches names (no secret printer,

@@ -252,8 +252,10 @@ _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-g
 
 
 # Options that point a tool at its own configuration (kubectl --kubeconfig ~/.kube/config,
-# gpg --homedir ~/.gnupg): the tool reads it as it would by default, nothing is disclosed.
-_CONFIG_OPTIONS = ("--kubeconfig", "--homedir")
+# gpg --homedir ~/.gnupg, mysql --defaults-file ~/.my.cnf, rclone --config F): the tool
+# reads it as it would by default, nothing is disclosed.
+_CONFIG_OPTIONS = ("--kubeconfig", "--homedir", "--defaults-file", "--defaults-extra-file",
+                   "--config")
 
 
 def _path_args(inv: Invocation, *, config: bool) -> list[Field]:

@@ -233,6 +233,7 @@ SENSITIVE_READ_GLOBS = (
     "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*", "/etc/ssl/private/*",
     "~/.terraform.d/credentials.tfrc.json", "~/.config/doctl/*", "~/.oci/config", "~/.boto",
     "~/.s3cfg", "~/.vault-token", "~/.config/hub", "~/.cargo/credentials*",
+    "~/.gem/credentials", "~/.my.cnf", "~/.config/rclone/rclone.conf",
     # Browser password and cookie stores (Chrome, Chromium, Brave, Edge, Slack and other
     # Electron apps keep "Login Data", "Cookies" and the "Local State" key under a profile;
     # Firefox keeps logins.json, key4.db and cookies.sqlite), OS keychains and keyrings.
@@ -349,6 +350,12 @@ SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("op", ("item", "get"), False),
     ("heroku", ("auth:token",), False),
     ("git", ("credential", "fill"), False),
+    ("gh", ("auth", "status", "--show-token"), False),
+    ("gh", ("auth", "status", "-t"), False),
+    # Docker's credential helpers print the stored registry password for a server on stdin.
+    *((f"docker-credential-{_h}", ("get",), False) for _h in (
+        "desktop", "osxkeychain", "secretservice", "pass", "wincred", "ecr-login", "gcloud",
+        "acr-env", "gcr")),
     ("getent", ("shadow",), True),
     ("getent", ("gshadow",), True),
     ("history", (), False),

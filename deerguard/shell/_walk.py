@@ -67,7 +67,8 @@ class Run:
         self.source = source
         # Whether the text names a tool's own config option at all (--kubeconfig, --homedir):
         # read once here, not per command (that would be quadratic in the input).
-        self.config_options = "--kubeconfig" in source or "--homedir" in source
+        self.config_options = "--kubeconfig" in source or "--homedir" in source or \
+            "--defaults-" in source or "--config" in source
         self.cp = compiled
         self.findings: list[Finding] = []
         self.seen: set[tuple[str, int, int]] = set()
