@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["EXFIL_NAMES", "SEARCH_MARK", "exfil_output", "found_taint", "secret_search"]
+__all__ = ["EXFIL_NAMES", "SEARCH_MARK", "exfil_output", "found_taint", "never_sent",
+           "secret_search"]
 
 SEARCH_MARK = " (a search for secrets)"
 """Suffix of the program label of a search-for-secrets taint source."""
@@ -273,7 +274,10 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     name = inv.name
     span = run.map_span(inv.word.span)
     if name in SEARCHERS and secret_search(name, inv.args, run.cwd):
-        return frozenset({Source("secret", name + SEARCH_MARK, span)})
+        src = Source("secret", name + SEARCH_MARK, span)
+        if name in _FDS:
+            _fd_exec(run, inv, src)
+        return frozenset({src})
     if name in _READERS:
         return _read_found(run, inv, stdin)
     if name in _UPLOADERS:
@@ -290,6 +294,25 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
                     t[:1] == "-" and t[1:2] != "-" and ("w" in t or "g" in t) for t in texts)):
             return frozenset({Source("secret", name, span)})
     return NO_TAINT
+
+
+def _fd_exec(run: Run, inv: Invocation, src: Source) -> None:
+    """``fd -e pem . ~ -x cat``: fd runs the command on every file it found."""
+    from ._resolve import program_name
+    from ._rules import NETWORK_SENDERS
+
+    args = inv.args
+    for k, f in enumerate(args[:-1]):
+        if f.text in ("-x", "--exec", "-X", "--exec-batch"):
+            tool = program_name(args[k + 1].text)
+            detail = f"{src.describe()} reaches {run._desc(tool, args[k + 1].span)}"
+            if tool in NETWORK_SENDERS:
+                run.add("shell.exfiltration", args[k + 1].span, f"{tool} sends the files a "
+                        "search for secrets found", detail)
+            elif tool in _READERS:
+                run.add("shell.sensitive-read", args[k + 1].span, f"{tool} reads the files a "
+                        "search for secrets found", detail)
+            return
 
 
 def _read_found(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
@@ -409,6 +432,17 @@ def _container(run: Run, inv: Invocation, span: tuple[int, int]) -> Taint:
     if target is not None:
         run.files[target] = run.files.get(target, NO_TAINT) | taint
     return NO_TAINT
+
+
+_NEVER_SENT_SUFFIXES = ("_PRIVATE_KEY", "_SIGNING_KEY", "_SIGNING_SECRET", "_PRIVATE_KEY_B64")
+
+
+def never_sent(var: str) -> bool:
+    """A secret variable no API receives as such: a signing key (``$AWS_SECRET_ACCESS_KEY``
+    signs requests, ``$SSH_PRIVATE_KEY``...), so it in a URL or body is a leak, not auth."""
+    name = var.lstrip("$").strip("{}").upper()
+    return name in ("AWS_SECRET_ACCESS_KEY", "AWS_SECRET_KEY") or name.endswith(
+        _NEVER_SENT_SUFFIXES)
 
 
 _METADATA_HOSTS = ("169.254.169.254", "metadata.google.internal", "fd00:ec2::254",

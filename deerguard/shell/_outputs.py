@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_write
 from ._embedded import decode_escapes
-from ._exfil import EXFIL_NAMES, exfil_output
+from ._exfil import EXFIL_NAMES, exfil_output, never_sent
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
@@ -129,7 +129,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             # A $SECRET variable in a URL or body is often how an API authenticates: warn.
             # Secrets read from files or the environment dump, or piped in, still block.
             by_name = [s for s in in_request if s.program.startswith("$")]
-            in_request = [s for s in in_request if not s.program.startswith("$")]
+            in_request = [s for s in in_request if not s.program.startswith("$") or
+                          never_sent(s.program)]  # $AWS_SECRET_ACCESS_KEY signs, never sent
             if by_name and not in_request:
                 first = min(by_name, key=lambda s: s.span)
                 run.add("shell.secret-in-request", inv.word.span, f"a secret variable is "
