@@ -272,14 +272,14 @@ def _searched(taint: Taint) -> Source | None:
 def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     """Findings for ``inv`` and the secret taint its output carries (see the module doc)."""
     name = inv.name
+    if name in _READERS:
+        return _read_found(run, inv, stdin)
     span = run.map_span(inv.word.span)
     if name in SEARCHERS and secret_search(name, inv.args, run.cwd):
         src = Source("secret", name + SEARCH_MARK, span)
         if name in _FDS:
             _fd_exec(run, inv, src)
         return frozenset({src})
-    if name in _READERS:
-        return _read_found(run, inv, stdin)
     if name in _UPLOADERS:
         _upload(run, inv, stdin)
     elif name in _CONTAINERS:
