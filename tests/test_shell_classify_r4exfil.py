@@ -240,15 +240,21 @@ def test_a_credential_source_piped_to_a_network_tool_blocks(command: str) -> Non
 
 _EVERYDAY_CREDENTIAL_USE = [
     "gh auth status",
-    "gh auth token",  # used by the agent locally; only sending it blocks
     "export GH_TOKEN=$(gh auth token)",
     "aws sts get-caller-identity",
     "kubectl config view",
     "curl -H \"Authorization: Bearer $(gcloud auth print-access-token)\" "
     "https://compute.googleapis.com/x",
-    "echo https://index.docker.io/v1/ | docker-credential-pass get",
-    "secret-tool lookup service github",
     "echo \"$GITHUB_TOKEN\" | gh auth login --with-token",
+    "aws ecr get-login-password --region us-east-1 | docker login --username AWS "
+    "--password-stdin 1.dkr.ecr.us-east-1.amazonaws.com",
+    "gh auth token | pbcopy",
+    "gh auth token > /tmp/gh-token",
+    "TOKEN=$(gh auth token) && curl -H \"Authorization: token $TOKEN\" "
+    "https://api.github.com/user",
+    "PASS=$(security find-generic-password -s svc -w)",
+    "aws secretsmanager get-secret-value --secret-id x",  # a secret for the task: taint only
+    "history",
     "mysql --defaults-file=~/.my.cnf -e 'select 1'",
     "mysqldump --defaults-extra-file=~/.my.cnf db > db.sql",
     "rclone --config ~/.config/rclone/rclone.conf ls remote:",
@@ -271,3 +277,28 @@ def test_everyday_credential_use_passes(command: str) -> None:
 def test_more_credential_files_are_sensitive(command: str) -> None:
     assert "shell.sensitive-read" in _rules(command)
     assert classify(command).verdict is Verdict.BLOCK
+
+
+_SHOWN_CREDENTIALS = [
+    "echo url=https://github.com | git credential fill",
+    "security find-generic-password -wa Chrome",
+    "secret-tool lookup service github",
+    "gh auth token",
+    "gh auth status -t",
+    "aws configure get aws_secret_access_key",
+    "aws configure export-credentials --format env",
+    "gcloud auth print-access-token",
+    "az account get-access-token",
+    "kubectl config view --raw",
+    "echo https://index.docker.io/v1/ | docker-credential-pass get",
+    "if true; then git credential fill; fi",
+    "gh auth status && gh auth token",
+    "echo \"$(gh auth token)\"",
+]
+
+
+@pytest.mark.parametrize("command", _SHOWN_CREDENTIALS)
+def test_a_login_credential_printed_to_the_terminal_warns(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.to_dict()
+    assert "shell.secret-display" in _rules(command)

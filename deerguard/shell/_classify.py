@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._result import Finding, Span, Verdict, worst
+from ._exfil import secret_display
 from ._githooks import check_hooks
 from ._listing import Compiled as _Compiled
 from ._parse import parse
@@ -132,7 +133,9 @@ class Classifier:
             run.add("shell.nul-byte", (nul, nul + 1), "command contains a NUL byte, which "
                     "exec truncates: what runs differs from what is checked", None)
         script = parse(text)
-        run.script(script)
+        out = run.script(script)
+        if run.printed:  # gh auth token, git credential fill...: is it shown to the user?
+            secret_display(run, out)
         check_hooks(run)  # hooks written in the command: code git runs later
         issues = script.issues
         if issues and any(issue.internal for issue in issues):

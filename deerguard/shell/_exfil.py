@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ._walk import Run
 
 __all__ = ["EXFIL_NAMES", "SEARCH_MARK", "exfil_output", "found_taint", "never_sent",
-           "secret_search"]
+           "secret_display", "secret_search", "shown_credential"]
 
 SEARCH_MARK = " (a search for secrets)"
 """Suffix of the program label of a search-for-secrets taint source."""
@@ -292,8 +292,41 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
                 name == "security" and any(t.startswith("find-") and t.endswith("-password")
                                            for t in texts) and any(
                     t[:1] == "-" and t[1:2] != "-" and ("w" in t or "g" in t) for t in texts)):
-            return frozenset({Source("secret", name, span)})
+            src = Source("secret", name, span)
+            run.printed.add(src)
+            return frozenset({src})
     return NO_TAINT
+
+
+# Printers of the user's own login credentials (git's stored password, a CLI's login token,
+# cloud keys, the kubeconfig's client keys) by (program, subcommand word). Secret-manager
+# reads (aws secretsmanager, vault kv get, pass show, kubectl get secret...) fetch secrets an
+# agent uses for its task: they only taint. docker-credential-*, security and secret-tool
+# are added by exfil_output.
+_SHOWN_CREDENTIALS = frozenset({("git", "credential"), ("gh", "auth"), ("glab", "auth"),
+                                ("aws", "configure"), ("gcloud", "auth"), ("az", "account"),
+                                ("kubectl", "config"), ("heroku", "auth:token"),
+                                ("vault", "print")})
+
+
+def shown_credential(name: str, texts: list[str]) -> bool:
+    """``name texts`` (a secret printer) prints a login credential, not a stored secret."""
+    if name.startswith("docker-credential-"):
+        return True
+    sub = next((t for t in texts if not t.startswith("-")), "")
+    return (name, sub) in _SHOWN_CREDENTIALS
+
+
+def secret_display(run: Run, out: Flow) -> None:
+    """The command's output holds a stored password or token a printer fetched that no
+    program read from a pipe (``run.printed`` loses what a program reads): it lands in the
+    agent's transcript and logs (``git credential fill``, ``security find-generic-password
+    -w``, ``gh auth token``). ``$(gh auth token)`` in a value, ``> file`` and ``aws ecr
+    get-login-password | docker login ...`` stay quiet."""
+    src = next((s for s in out.taint if s in run.printed), None)
+    if src is not None:
+        run.add("shell.secret-display", src.span, f"{src.program} prints a stored password "
+                "or token to the terminal, where it lands in the transcript and logs", None)
 
 
 def _fd_exec(run: Run, inv: Invocation, src: Source) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_write
 from ._embedded import decode_escapes
-from ._exfil import EXFIL_NAMES, exfil_output, never_sent
+from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
@@ -164,7 +164,10 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             name == "printenv" and any(secret_name(t) for t in texts)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if secret or printed is not None:
-        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+        src = Source("secret", name, run.map_span(inv.word.span))
+        taint.add(src)
+        if printed is not None and shown_credential(name, texts):
+            run.printed.add(src)  # a login credential (secret-display if it is shown)
     passed: str | None = None
     if name == "pwd" and not any(not t.startswith("-") for t in texts):
         pwd = run.env.get("PWD")

@@ -53,6 +53,8 @@ __all__ = ["call_function", "program"]
 
 def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """Apply the rules and sinks of one resolved program; return its output flow."""
+    if run.printed and stdin is not None and stdin.taint:
+        run.printed.difference_update(stdin.taint)  # a token a program reads is not shown
     name = inv.name
     word = inv.word
     if not name and word.static:

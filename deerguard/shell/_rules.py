@@ -52,6 +52,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.exfiltration", _B, "secrets or the environment flow to a network tool"),
     Rule("shell.secret-in-request", _W, "a secret-named variable is sent in a URL or body "
          "(not an auth header)"),
+    Rule("shell.secret-display", _W, "prints a stored password or token to the terminal "
+         "(git credential fill, security find-generic-password -w, gh auth token)"),
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
     Rule("shell.container-escape", _B, "gives a container or namespace the host (privileged, "
          "host namespaces, host root or docker socket mounts)"),

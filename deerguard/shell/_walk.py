@@ -30,7 +30,7 @@ from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, Resolution, resolve
 from ._tools import CHAIN_TOOLS, chain_tool
 from ._varcheck import check_assignment
-from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
+from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source
 from ._written import xargs_file
 
 __all__ = ["Run"]
@@ -61,7 +61,7 @@ class Run:
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
-                 "config_options", "hook_dirs")
+                 "config_options", "hook_dirs", "printed")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -94,6 +94,7 @@ class Run:
         self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
         self.hook_dirs: list[str] = []  # git core.hooksPath directories set (_githooks)
+        self.printed: set[Source] = set()  # outputs of password/token printers (_exfil)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # every parse tree walked, alive for the whole run
