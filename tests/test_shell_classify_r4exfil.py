@@ -293,7 +293,9 @@ _SHOWN_CREDENTIALS = [
     "echo https://index.docker.io/v1/ | docker-credential-pass get",
     "if true; then git credential fill; fi",
     "gh auth status && gh auth token",
-    "echo \"$(gh auth token)\"",
+    "bash -c 'gh auth token'",
+    "eval 'git credential fill'",
+    "true && gh auth token",
 ]
 
 

@@ -133,9 +133,9 @@ class Classifier:
             run.add("shell.nul-byte", (nul, nul + 1), "command contains a NUL byte, which "
                     "exec truncates: what runs differs from what is checked", None)
         script = parse(text)
-        out = run.script(script)
-        if run.printed:  # gh auth token, git credential fill...: is it shown to the user?
-            secret_display(run, out)
+        run.script(script)
+        if run.printed:  # gh auth token, git credential fill...: shown to the user?
+            secret_display(run)
         check_hooks(run)  # hooks written in the command: code git runs later
         issues = script.issues
         if issues and any(issue.internal for issue in issues):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._exfil import found_taint
+from ._harvest import found_taint
 from ._paths import glob_critical, is_critical, norm_path
 from ._resolve import Invocation, program_name
 from ._values import Taint

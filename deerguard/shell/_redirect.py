@@ -115,6 +115,8 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                 if path is not None and out.text is not None and len(run.file_text) < 64:
                     run.file_text[path] = out.text
                 if path not in ("/dev/stdout", "/dev/stderr", None):
+                    if run.printed:
+                        run.printed.difference_update(out.taint)  # a token kept in a file
                     out = EMPTY
     return out
 

@@ -184,6 +184,7 @@ class Run:
                 # A substitution runs in a subshell: its assignments do not leak out.
                 self.env.rollback(mark)
             self.stdin_now = stdin
+            self.printed.difference_update(out.taint)  # x=$(gh auth token): not shown
             hit = (out.taint, out.text)
             self.subst_cache[key] = hit
         return hit
@@ -197,6 +198,7 @@ class Run:
         feed = Flow(producer="the command writing into >( )", span=node.span) \
             if node.op == ">" else None
         out = self.body(node.body, feed)
+        self.printed.difference_update(out.taint)  # <(gh auth token): read, not shown
         if node.op == "<" and out.text is not None:
             self.proc_text[(self.serials[-1], node.span[0], node.span[1])] = out.text
         taint = out.taint if node.op == "<" else NO_TAINT
