@@ -163,6 +163,12 @@ _EVERYDAY_SEARCHES = [
     "fd -e py . ~ -x cat",
     "fd -e pem . ./certs -x cat",
     "grep -v '^#' .env.example",
+    "find ~ -name tokenizer.json -exec cat {} \\;",
+    "find ~ -name '.env.example' -exec cat {} +",
+    "find ~ -name id_rsa.pub -exec cat {} \\;",
+    "grep password -r /etc",  # the matches land in the transcript only
+    "git grep -n AKIA",
+    "grep -rn AKIA .",
 ]
 
 

@@ -66,9 +66,10 @@ _SECRET_EXTS = frozenset({"pem", "key", "p12", "pfx", "ppk", "jks", "kdbx", "env
 
 
 def _secret_name(pattern: str) -> bool:
-    low = pattern.lower()
-    if low.endswith((".pub", ".pub*", "known_hosts", "authorized_keys")):
-        return False
+    low = pattern.lower().replace("tokeniz", "")  # tokenizer.json is a model file
+    if low.endswith((".pub", ".pub*", "known_hosts", "authorized_keys", ".example", ".sample",
+                     ".template", ".dist")):
+        return False  # public keys and templates of secret files hold no secret
     if low.lstrip("*./").startswith("id_"):
         return True
     return any(frag in low for frag in _NAME_FRAGMENTS)
