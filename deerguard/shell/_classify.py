@@ -19,6 +19,7 @@ from typing import Any
 
 from .._result import Finding, Span, Verdict, worst
 from ._deferred import check_deferred
+from ._exfil import secret_display
 from ._githooks import check_hooks
 from ._listing import Compiled as _Compiled
 from ._parse import parse
@@ -134,6 +135,8 @@ class Classifier:
                     "exec truncates: what runs differs from what is checked", None)
         script = parse(text)
         run.script(script)
+        if run.printed:  # gh auth token, git credential fill...: shown to the user?
+            secret_display(run)
         check_hooks(run)  # hooks written in the command: code git runs later
         check_deferred(run)  # files a build tool or interpreter runs later by itself
         issues = script.issues

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._harvest import found_taint
 from ._paths import glob_critical, is_critical, norm_path
 from ._resolve import Invocation, program_name
+from ._values import Taint
 from ._words import DYN, Field
 
 if TYPE_CHECKING:
@@ -140,6 +142,7 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     root_paths = [norm_path(r.text, cwd) for r in roots] or [norm_path(".", cwd)]
     critical = next((p for p in root_paths if p is not None and is_critical(p)), None)
     subs: list[list[Field]] = []
+    found: Taint | None = None
     while i < len(args):
         t = args[i].text
         if t == "-delete" and critical is not None:
@@ -153,10 +156,12 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
             cmd: list[Field] = []
             base = critical or (roots[0].text if roots else ".")
             fill = base.rstrip("/") + "/*"  # {} stands for everything found under the root
+            if found is None:
+                found = found_taint(inv, cwd)  # {} is secret when find searches for secrets
             while j < len(args) and args[j].text not in (";", "+"):
                 f = args[j]
-                cmd.append(Field(f.text.replace("{}", fill), f.span, f.taint) if "{}" in f.text
-                           else f)
+                cmd.append(Field(f.text.replace("{}", fill), f.span, f.taint | found)
+                           if "{}" in f.text else f)
                 j += 1
             tool = program_name(cmd[0].text) if cmd else ""
             if critical is not None and tool in _FILE_DESTROYERS:

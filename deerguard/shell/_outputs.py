@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_write
 from ._embedded import decode_escapes
+from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
@@ -82,6 +83,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
             for piece in (f.text, f.text.partition("=")[2], f.text.partition("@")[2]):
                 if piece and not piece.startswith("-") and "/" not in piece:  # a plain name
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
+    if name in EXFIL_NAMES:  # searches for secrets, gh uploads, docker cp, cloud metadata
+        taint.update(exfil_output(run, inv, stdin))
     if name in _OUTPUT_NAMED:
         return _named_output(run, inv, stdin, secret, taint)
     # What _named_output does for a name none of its branches names (no secret printer,
@@ -138,7 +141,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             # A $SECRET variable in a URL or body is often how an API authenticates: warn.
             # Secrets read from files or the environment dump, or piped in, still block.
             by_name = [s for s in in_request if s.program.startswith("$")]
-            in_request = [s for s in in_request if not s.program.startswith("$")]
+            in_request = [s for s in in_request if not s.program.startswith("$") or
+                          never_sent(s.program)]  # $AWS_SECRET_ACCESS_KEY signs, never sent
             if by_name and not in_request:
                 first = min(by_name, key=lambda s: s.span)
                 run.add("shell.secret-in-request", inv.word.span, f"a secret variable is "
@@ -172,7 +176,10 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             name == "printenv" and any(secret_name(t) for t in texts)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if secret or printed is not None:
-        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+        src = Source("secret", name, run.map_span(inv.word.span))
+        taint.add(src)
+        if printed is not None and shown_credential(name, texts):
+            run.printed.add(src)  # a login credential (secret-display if it is shown)
     passed: str | None = None
     if name == "pwd" and not any(not t.startswith("-") for t in texts):
         pwd = run.env.get("PWD")

@@ -54,6 +54,8 @@ __all__ = ["call_function", "program"]
 
 def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """Apply the rules and sinks of one resolved program; return its output flow."""
+    if run.printed and stdin is not None and stdin.taint:
+        run.printed.difference_update(stdin.taint)  # a token a program reads is not shown
     name = inv.name
     word = inv.word
     if not name and word.static:
@@ -255,8 +257,10 @@ _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-g
 
 
 # Options that point a tool at its own configuration (kubectl --kubeconfig ~/.kube/config,
-# gpg --homedir ~/.gnupg): the tool reads it as it would by default, nothing is disclosed.
-_CONFIG_OPTIONS = ("--kubeconfig", "--homedir")
+# gpg --homedir ~/.gnupg, mysql --defaults-file ~/.my.cnf, rclone --config F): the tool
+# reads it as it would by default, nothing is disclosed.
+_CONFIG_OPTIONS = ("--kubeconfig", "--homedir", "--defaults-file", "--defaults-extra-file",
+                   "--config")
 
 
 def _path_args(inv: Invocation, *, config: bool) -> list[Field]:

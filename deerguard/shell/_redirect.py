@@ -121,6 +121,8 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                     name = f.text.rpartition("/")[2].replace(DYN, "_")
                     run.file_text["site-packages/" + name] = out.text
                 if path not in ("/dev/stdout", "/dev/stderr", None):
+                    if run.printed:
+                        run.printed.difference_update(out.taint)  # a token kept in a file
                     out = EMPTY
     return out
 

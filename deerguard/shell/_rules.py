@@ -52,6 +52,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.exfiltration", _B, "secrets or the environment flow to a network tool"),
     Rule("shell.secret-in-request", _W, "a secret-named variable is sent in a URL or body "
          "(not an auth header)"),
+    Rule("shell.secret-display", _W, "prints a stored password or token to the terminal "
+         "(git credential fill, security find-generic-password -w, gh auth token)"),
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
     Rule("shell.container-escape", _B, "gives a container or namespace the host (privileged, "
          "host namespaces, host root or docker socket mounts)"),
@@ -235,6 +237,7 @@ SENSITIVE_READ_GLOBS = (
     "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*", "/etc/ssl/private/*",
     "~/.terraform.d/credentials.tfrc.json", "~/.config/doctl/*", "~/.oci/config", "~/.boto",
     "~/.s3cfg", "~/.vault-token", "~/.config/hub", "~/.cargo/credentials*",
+    "~/.gem/credentials", "~/.my.cnf", "~/.config/rclone/rclone.conf",
     # Browser password and cookie stores (Chrome, Chromium, Brave, Edge, Slack and other
     # Electron apps keep "Login Data", "Cookies" and the "Local State" key under a profile;
     # Firefox keeps logins.json, key4.db and cookies.sqlite), OS keychains and keyrings.
@@ -351,6 +354,12 @@ SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("op", ("item", "get"), False),
     ("heroku", ("auth:token",), False),
     ("git", ("credential", "fill"), False),
+    ("gh", ("auth", "status", "--show-token"), False),
+    ("gh", ("auth", "status", "-t"), False),
+    # Docker's credential helpers print the stored registry password for a server on stdin.
+    *((f"docker-credential-{_h}", ("get",), False) for _h in (
+        "desktop", "osxkeychain", "secretservice", "pass", "wincred", "ecr-login", "gcloud",
+        "acr-env", "gcr")),
     ("getent", ("shadow",), True),
     ("getent", ("gshadow",), True),
     ("history", (), False),

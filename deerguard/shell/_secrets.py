@@ -100,7 +100,8 @@ _SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES)  # hashed: one lookup per argu
 def secret_file(args: list[Field]) -> bool:
     """An argument names a file that is secret wherever it is (``.env``, a shell history)."""
     for f in args:
-        base = f.text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]
+        text = f.text.partition("=")[2] if f.text.startswith("--") else f.text
+        base = text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]  # --post-file=.env, -d @.env
         if base in _SECRET_FILE_SET:
             return True
     return False

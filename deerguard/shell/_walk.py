@@ -30,7 +30,7 @@ from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, Resolution, resolve
 from ._tools import CHAIN_TOOLS, chain_tool
 from ._varcheck import check_assignment
-from ._words import DYN, NO_TAINT, Expander, Field, Taint, Var, first_source
+from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source
 from ._written import xargs_file
 
 __all__ = ["Run"]
@@ -61,13 +61,14 @@ class Run:
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
-                 "config_options", "hook_dirs")
+                 "config_options", "hook_dirs", "printed")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
         # Whether the text names a tool's own config option at all (--kubeconfig, --homedir):
         # read once here, not per command (that would be quadratic in the input).
-        self.config_options = "--kubeconfig" in source or "--homedir" in source
+        self.config_options = "--kubeconfig" in source or "--homedir" in source or \
+            "--defaults-" in source or "--config" in source
         self.cp = compiled
         self.findings: list[Finding] = []
         self.seen: set[tuple[str, int, int]] = set()
@@ -93,6 +94,7 @@ class Run:
         self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
         self.hook_dirs: list[str] = []  # git core.hooksPath directories set (_githooks)
+        self.printed: set[Source] = set()  # outputs of password/token printers (_exfil)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # every parse tree walked, alive for the whole run
@@ -182,6 +184,7 @@ class Run:
                 # A substitution runs in a subshell: its assignments do not leak out.
                 self.env.rollback(mark)
             self.stdin_now = stdin
+            self.printed.difference_update(out.taint)  # x=$(gh auth token): not shown
             hit = (out.taint, out.text)
             self.subst_cache[key] = hit
         return hit
@@ -195,6 +198,7 @@ class Run:
         feed = Flow(producer="the command writing into >( )", span=node.span) \
             if node.op == ">" else None
         out = self.body(node.body, feed)
+        self.printed.difference_update(out.taint)  # <(gh auth token): read, not shown
         if node.op == "<" and out.text is not None:
             self.proc_text[(self.serials[-1], node.span[0], node.span[1])] = out.text
         taint = out.taint if node.op == "<" else NO_TAINT
