@@ -348,7 +348,8 @@ _FETCH_TOKENS = ("urlopen", "requests.get", "requests.post", "httpx.", "urllib.r
                  "fetch(", "http.get(", "https.get(", "net::http", "open-uri", "uri.open",
                  "file_get_contents('http", 'file_get_contents("http', "curl_exec", "lwp::",
                  "get('http", 'get("http', "downloadstring", "invoke-webrequest", "iwr ",
-                 "iwr(", "(iwr", "net.webclient", "socket.http", "http.request(", "axios.",
+                 "iwr(", "(iwr", "invoke-restmethod", "irm ", "(irm", "start-bitstransfer",
+                 "net.webclient", "socket.http", "http.request(", "axios.",
                  "wget.download", "urlretrieve")
 _STDIN_TOKENS = ("sys.stdin", "process.stdin", "$stdin", "<stdin>", "php://stdin",
                  "io.read(", "io.stdin", "fileinput.input", "/dev/stdin", "readline(",

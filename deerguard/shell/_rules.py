@@ -119,7 +119,8 @@ INTERPRETER_ARG_FLAGS = _fs("-m", "-W", "-X", "-I", "-r", "--require", "-M", "-x
                             "--import", "--loader", "-C", "-d", "-l")
 
 INTERPRETER_ALIASES: MappingProxyType[str, str] = MappingProxyType({
-    "nodejs": "node", "powershell": "pwsh", "perl5": "perl", "python2": "python",
+    "nodejs": "node", "powershell": "pwsh", "pwsh.exe": "pwsh", "powershell.exe": "pwsh",
+    "perl5": "perl", "python2": "python",
     "python3": "python", "pypy": "python", "pypy3": "python", "php8": "php", "php7": "php",
     "luajit": "lua", "irb": "ruby", "py": "python", "py3": "python",
 })

@@ -39,6 +39,7 @@ from ._interp import (
 )
 from ._parse import parse
 from ._paths import is_critical, norm_path
+from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
 from ._raw import raw_scan
 from ._resolve import Invocation
 from ._words import DYN, Field, Source, Var, first_source
@@ -413,6 +414,16 @@ def _cluster_code(t: str, family: str, flags: frozenset[str]) -> str | None:
     return None
 
 
+def encoded_code(run: Run, arg: Field, inv: Invocation, stdin: Flow | None) -> None:
+    """``pwsh -EncodedCommand B64``: hidden code warns; decoded, it is classified as code."""
+    text = decode_encoded(arg.text) if arg.text != DYN else None
+    run.add("shell.dynamic-code", arg.span, f"{inv.name} runs an encoded command (base64 of "
+            "UTF-16 text), hidden from review" if text is not None else
+            f"{inv.name} runs an encoded command that does not decode", None)
+    interp_code(run, Field(text if text is not None else DYN, arg.span, arg.taint), "pwsh",
+                inv, stdin)
+
+
 def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: str) -> Flow:
     flags = R.INTERPRETER_CODE_FLAGS.get(family, frozenset())
     args = inv.args
@@ -424,12 +435,17 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         t = f.text
         if not f.static:
             break
-        if t in flags:
+        if t in flags or (family == "pwsh" and command_flag(t)):
             if i + 1 < len(args):
                 interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
             return exec_flow(run, inv)
-        code = _cluster_code(t, family, flags)
+        if family == "pwsh" and encoded_flag(t):
+            if i + 1 < len(args):
+                encoded_code(run, args[i + 1], inv, stdin)
+            return exec_flow(run, inv)
+        # pwsh has no option clusters (-ExecutionPolicy is not -E -x -e ... -c).
+        code = _cluster_code(t, family, flags) if family != "pwsh" else None
         if code is not None:
             # -pe CODE, -e'CODE', -lne CODE, -c'CODE': the code flag inside a cluster.
             if code:
@@ -448,7 +464,8 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         if t == "-":
             break
         if t.startswith("-") and len(t) > 1:
-            i += 2 if t in R.INTERPRETER_ARG_FLAGS else 1
+            takes = t in R.INTERPRETER_ARG_FLAGS or (family == "pwsh" and value_flag(t))
+            i += 2 if takes else 1
             continue
         break
     if family in ("deno", "bun") and i < len(args) and args[i].text == "run":
