@@ -28,8 +28,8 @@ import binascii
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from .._result import Verdict
 from ._buildtext import just_recipes, package_scripts, yaml_commands
+from ._keep import keep_if_blocking
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._sinks import download_exec, interp_code
@@ -348,20 +348,10 @@ def keep_blocking(run: Run, code: Field, owner: str, span: tuple[int, int],
     """Classify ``code`` as code run later (shell code, or ``language`` code run by
     ``inv``); keep its findings only when one blocks (one of ``rules``, when given, and
     none of ``skip``)."""
-    findings, commands = len(run.findings), len(run.commands)
     if language is None or inv is None:
-        run.run_code(code, owner, span, None, positional=[])
-    else:
-        interp_code(run, code, language, inv)
-    added = run.findings[findings:]
-    if any(f.severity is Verdict.BLOCK and (rules is None or f.rule_id in rules) and
-           f.rule_id not in skip for f in added):
-        return True
-    for f in added:
-        run.seen.discard((f.rule_id, f.span.start, f.span.end))
-    del run.findings[findings:]
-    del run.commands[commands:]
-    return False
+        return keep_if_blocking(run, run.run_code, code, owner, span, None, positional=[],
+                                rules=rules, skip=skip)
+    return keep_if_blocking(run, interp_code, run, code, language, inv, rules=rules, skip=skip)
 
 
 def data_url_code(run: Run, value: Field, span: tuple[int, int]) -> None:

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._result import Verdict
 from ._embedded import GIT_GLOBAL_ARG, git_sub_index, is_hooks_path
 from ._git import config_setting
 from ._gitkeys import check_config_writes
+from ._keep import keep_if_blocking
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, Field, first_source
@@ -138,13 +138,7 @@ def check_hooks(run: Run) -> None:
         if name is None or name == "*" or DYN in text or not _shell_text(text):
             continue
         span = _span(run, path, name)
-        findings, commands = len(run.findings), len(run.commands)
-        run.run_code(Field(text, span), f"the git hook {path}", span, None, positional=[])
-        added = run.findings[findings:]
-        if not any(f.severity is Verdict.BLOCK for f in added):
-            # Hook text that does not block stays the write's git-hook warning (husky's
-            # `echo 'npx lint-staged' > .husky/pre-commit` passes as before).
-            for f in added:
-                run.seen.discard((f.rule_id, f.span.start, f.span.end))
-            del run.findings[findings:]
-            del run.commands[commands:]
+        # Hook text that does not block stays the write's git-hook warning (husky's
+        # `echo 'npx lint-staged' > .husky/pre-commit` passes as before).
+        keep_if_blocking(run, run.run_code, Field(text, span), f"the git hook {path}", span,
+                         None, positional=[])

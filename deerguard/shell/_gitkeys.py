@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._result import Verdict
 from ._flow import Flow
+from ._keep import keep_if_blocking
 from ._values import Source
 from ._words import DYN, Field
 
@@ -118,16 +118,10 @@ def check_config_writes(run: Run) -> None:
         k = run.source.find(path.rpartition("/")[2] or path)
         span = (k, k + len(path.rpartition("/")[2])) if k >= 0 else (0, len(run.source))
         for key, code in config_text_commands(text):
-            findings, commands = len(run.findings), len(run.commands)
-            run.run_code(Field(code, span), f"the git config {key} written to {path}", span,
-                         credential_stdin(span) if is_credential_helper(key) else None,
-                         positional=[])
-            added = run.findings[findings:]
-            if not any(f.severity is Verdict.BLOCK for f in added):
-                for f in added:
-                    run.seen.discard((f.rule_id, f.span.start, f.span.end))
-                del run.findings[findings:]
-                del run.commands[commands:]
+            stdin = credential_stdin(span) if is_credential_helper(key) else None
+            keep_if_blocking(run, run.run_code, Field(code, span),
+                             f"the git config {key} written to {path}", span, stdin,
+                             positional=[])
 
 
 def is_config_file(path: str) -> bool:
