@@ -20,10 +20,10 @@ import venv
 from pathlib import Path
 
 import pytest
+from _compiled_probe import classifiers, row
 from _fuzz_support import SMOKE_FLAGS
 
 import deerguard.shell._walk
-from deerguard.shell import Classifier, parse, parse_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -35,53 +35,6 @@ POLICIES = {
     "allowlist": '[commands]\nallow = ["ls", "git", "cat", "echo", "grep"]\n',
     "strict-dynamic": '[dynamic]\ncommand_name = "block"\n[paths]\nprotected = ["~/work/**"]\n',
 }
-
-# A structural dump of a parse tree, without recursion (trees nest deeper than repr() can
-# follow). Shared source: the test runs it on the pure side, the probe on the compiled side.
-_DUMP = """
-import dataclasses
-
-def dump(node):
-    out, stack = [], [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, _Field):
-            out.append(x.name)
-        elif dataclasses.is_dataclass(x):
-            out.append(type(x).__name__)
-            for f in reversed(dataclasses.fields(x)):
-                stack.append(getattr(x, f.name))
-                stack.append(_Field(f.name))
-        elif isinstance(x, (tuple, list)):
-            out.append(f"[{len(x)}")
-            stack.extend(reversed(x))
-        else:
-            out.append(repr(x))
-    return out
-
-class _Field:
-    def __init__(self, name):
-        self.name = name
-"""
-_dump_namespace: dict[str, object] = {}
-exec(_DUMP, _dump_namespace)  # noqa: S102 - the constant above
-dump = _dump_namespace["dump"]
-
-# Runs in the compiled build's interpreter: classify every input under every policy.
-_PROBE = _DUMP + """
-import json, sys
-import deerguard.shell._walk as walk, deerguard.shell._parse as parser
-from deerguard.shell import Classifier, parse, parse_policy
-assert walk.__file__.endswith(".so") and parser.__file__.endswith(".so"), walk.__file__
-inputs, policies = json.load(open(sys.argv[1], encoding="utf-8"))
-classifiers = {name: Classifier(policy=parse_policy(text)) for name, text in policies.items()}
-with open(sys.argv[2], "w", encoding="utf-8") as out:
-    for text in inputs:
-        row = {name: clf.classify(text).to_dict() for name, clf in classifiers.items()}
-        row["ast"] = dump(parse(text))
-        out.write(json.dumps(row) + "\\n")
-"""
-
 
 def _inputs() -> list[str]:
     texts: list[str] = []
@@ -95,13 +48,6 @@ def _inputs() -> list[str]:
     for make in FAMILIES.values():
         texts.extend((make(1_000), make(10_000)))
     return texts
-
-
-def _row(text: str, classifiers: dict[str, Classifier]) -> dict[str, object]:
-    row: dict[str, object] = {name: clf.classify(text).to_dict()
-                              for name, clf in classifiers.items()}
-    row["ast"] = dump(parse(text))  # type: ignore[operator]
-    return json.loads(json.dumps(row))  # the same JSON round trip as the probe's rows
 
 
 @pytest.fixture(scope="module")
@@ -130,17 +76,17 @@ def test_compiled_build_classifies_exactly_as_pure_python(
     assert deerguard.shell._walk.__file__.endswith(".py"), "this side must be pure Python"
     texts = _inputs()
     (tmp_path / "in.json").write_text(json.dumps([texts, POLICIES]), encoding="utf-8")
-    (tmp_path / "probe.py").write_text(_PROBE, encoding="utf-8")
-    subprocess.run([str(compiled_python), "probe.py", "in.json", "out.jsonl"], cwd=tmp_path,
+    probe = Path(__file__).with_name("_compiled_probe.py")
+    subprocess.run([str(compiled_python), str(probe), "in.json", "out.jsonl"], cwd=tmp_path,
                    check=True)
     compiled = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(compiled) == len(texts)
 
-    classifiers = {name: Classifier(policy=parse_policy(text)) for name, text in POLICIES.items()}
+    by_policy = classifiers(POLICIES)
     differences = [
         (text[:200], name)
         for text, line in zip(texts, compiled, strict=True)
-        for name, (pure, built) in _pairs(_row(text, classifiers), json.loads(line))
+        for name, (pure, built) in _pairs(json.loads(row(text, by_policy)), json.loads(line))
         if pure != built
     ]
     assert not differences, f"{len(differences)} differences, first: {differences[:5]}"
