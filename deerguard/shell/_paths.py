@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
 from . import _rules as R
+from ._extglob import plain_glob
 from ._words import DYN
 
 __all__ = ["PathRules", "candidate_paths", "glob_critical", "is_critical", "norm_path"]
@@ -27,6 +28,8 @@ def norm_path(text: str, cwd: str | None = None) -> str | None:
     """
     if not text or DYN in text:
         return None
+    if "(" in text:
+        text = plain_glob(text)  # ~/!(x) is ~/*, /etc/sha@(dow) is /etc/shadow
     if "//" not in text and "/." not in text:
         # Fast path (most arguments): no empty, "." or ".." component after the first, so
         # the loop below would rebuild the text itself, minus one trailing slash.
@@ -233,5 +236,35 @@ def glob_critical(path: str) -> bool:
     if not any(c in path for c in "*?[") or not path.startswith(("/", "~")):
         return False  # a relative glob names entries of the working directory
     path = path.rstrip("/") or "/"
-    return any(_glob_covers(path, d) for d in (*R.CRITICAL_DIRS, *_SAMPLE_HOMES)
-               if d[0] == path[0])
+    parent, _, last = path.rpartition("/")
+    if _broad(last) and (parent in R.CRITICAL_DIRS or is_critical(parent)
+                         or _covers_critical(parent)):
+        return True  # ~/.[!.]*, ~/[a-z]*, /usr/?*: (nearly) every entry of a critical directory
+    return _covers_critical(path)
+
+
+def _covers_critical(path: str) -> bool:
+    return bool(path) and any(_glob_covers(path, d)
+                              for d in (*R.CRITICAL_DIRS, *_SAMPLE_HOMES) if d[0] == path[0])
+
+
+def _broad(name: str) -> bool:
+    """True for a glob that matches nearly every name in a directory: after at most a
+    leading dot, only wildcards (``*``, ``?``, ``[...]``), at least one of them ``*``
+    (``*``, ``.*``, ``.[!.]*``, ``.??*``, ``[a-z]*``); ``*.log`` or ``.c*`` are narrower."""
+    body = name[1:] if name.startswith(".") else name
+    if "*" not in body:
+        return False
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "[":
+            end = body.find("]", i + 2)
+            if end < 0:
+                return False
+            i = end + 1
+        elif c in "*?":
+            i += 1
+        else:
+            return False
+    return True
