@@ -2,8 +2,10 @@
 
 :func:`check_git` reports the warn band: ``git -c`` (config that can run programs), force
 pushes and remote branch deletion, ``reset --hard``, ``clean -f``, discarding the working
-tree (``checkout -- .``, ``restore .``, ``checkout -f``, ``switch --discard-changes``) and
-``git config`` of keys that run programs. :func:`git_commands` returns what git
+tree (``checkout -- .``, ``restore .``, ``checkout -f``, ``switch --discard-changes``),
+losing commits, stashes or changes (``stash clear``, ``reflog expire``, ``gc
+--prune=now``, ``filter-branch``/``filter-repo``, ``update-ref -d``, ``rm -f``) and ``git
+config`` of keys that run programs. :func:`git_commands` returns what git
 subcommands run: command strings (``rebase --exec``, ``difftool -x``, ``submodule foreach``,
 ``filter-branch --tree-filter``, ``grep -O``, ``clone --upload-pack``) and argument vectors
 (``bisect run CMD ARGS``).
@@ -72,6 +74,8 @@ def check_git(add: Add, inv: Invocation) -> None:
     elif sub in ("checkout", "restore", "switch") and _discards(sub, texts):
         add("shell.git-destructive", span, f"git {sub} discards uncommitted changes in the "
             "working tree", None)
+    elif sub in _LOSSES and (loss := _LOSSES[sub](texts)) is not None:
+        add("shell.git-destructive", span, loss, None)
     elif sub == "config" and config_setting(texts) is not None and any(
             (t.lower().startswith(("core.pager", "core.sshcommand", "core.fsmonitor",
                                    "core.editor", "core.askpass", "credential.helper",
@@ -89,6 +93,54 @@ def check_git(add: Add, inv: Invocation) -> None:
         if written is not None and is_hooks_path(written[0]):
             add("shell.git-hook", span, f"git config core.hooksPath {written[1]} makes git "
                 "run hook scripts from that directory", None)
+
+
+def _stash_loss(texts: list[str]) -> str | None:
+    # stash drop (one entry) and branch -D (cleanup after a squash merge) are everyday and
+    # pass; clearing every stash at once does not have that use.
+    if texts and texts[0] == "clear":
+        return "git stash clear deletes every stashed change"
+    return None
+
+
+def _reflog_loss(texts: list[str]) -> str | None:
+    # The reflog is what recovers commits lost to a reset or a deleted branch.
+    if texts and texts[0] in ("expire", "delete"):
+        return f"git reflog {texts[0]} removes the record that recovers lost commits"
+    return None
+
+
+def _gc_loss(texts: list[str]) -> str | None:
+    if any(t in ("--prune=now", "--prune=all") for t in texts):
+        return "git gc --prune=now deletes unreachable commits at once (no grace period)"
+    return None
+
+
+def _rewrite_loss(texts: list[str]) -> str | None:
+    return "git filter-branch/filter-repo rewrites the whole history"
+
+
+def _update_ref_loss(texts: list[str]) -> str | None:
+    if any(t == "-d" for t in texts):
+        return "git update-ref -d deletes a ref (a branch or tag) without any check"
+    return None
+
+
+def _rm_loss(texts: list[str]) -> str | None:
+    # git rm refuses to delete files with changes unless forced; --cached keeps the files.
+    if any(t == "--cached" for t in texts):
+        return None
+    if any(t == "--force" or _short(t, "f") for t in texts if t != "--"):
+        return "git rm -f deletes files together with their uncommitted changes"
+    return None
+
+
+# git subcommands that lose commits, stashes or uncommitted work, with the check for each.
+_LOSSES: dict[str, Callable[[list[str]], str | None]] = {
+    "stash": _stash_loss, "reflog": _reflog_loss, "gc": _gc_loss,
+    "filter-branch": _rewrite_loss, "filter-repo": _rewrite_loss,
+    "update-ref": _update_ref_loss, "rm": _rm_loss,
+}
 
 
 # git config options that only read or remove settings, and those that take a value.
