@@ -275,6 +275,12 @@ PERSISTENCE_GLOBS = (
     # Environment and session files read at login (they can set LD_PRELOAD or run code).
     "~/.config/environment.d/*", "~/.pam_environment", "~/.ssh/environment", "~/.xprofile",
     "~/.xinitrc", "~/.xsessionrc", "~/.xsession",
+    # Editors and REPLs run these at every start, and they can run shell commands
+    # (vim's :!cmd, init.lua's os.execute, Emacs Lisp, IPython startup scripts).
+    "~/.vimrc", "~/.exrc", "~/.vim/plugin/*", "~/.vim/autoload/*", "~/.config/nvim/*",
+    "~/.emacs", "~/.emacs.el", "~/.emacs.d/*", "~/.config/emacs/*",
+    "~/.ipython/profile_*/startup/*", "~/.ipython/profile_*/ipython_config.py",
+    "~/.pythonrc", "~/.pythonrc.py", "~/.irbrc", "~/.pryrc",
 )
 """Files whose modification makes code run later (startup files, keys, sudoers, cron)."""
 
