@@ -20,7 +20,7 @@ from deerguard import Verdict, classify
     "git gc --prune=now",
     "git gc --aggressive --prune=all",
     "git filter-branch --force --index-filter 'git rm --cached -r x' HEAD",
-    "git filter-repo --path secrets --invert-paths",
+    "git filter-repo --force --path secrets --invert-paths",
     "git update-ref -d refs/heads/main",
     "git rm -rf .",
     "git rm --force -r src",
@@ -48,6 +48,8 @@ def test_git_commands_that_lose_work_warn(command: str) -> None:
     "git reflog",
     "git reflog show main",
     "git gc",
+    "git filter-branch --msg-filter 'sed s/a/b/' HEAD",   # keeps refs/original
+    "git filter-repo --path src",                         # refuses outside a fresh clone
     "git rm old.txt",
     "git rm -r --cached .",
     "git rm -rf --cached node_modules",

@@ -4,7 +4,7 @@
 pushes and remote branch deletion, ``reset --hard``, ``clean -f``, discarding the working
 tree (``checkout -- .``, ``restore .``, ``checkout -f``, ``switch --discard-changes``),
 losing commits, stashes or changes (``stash clear``, ``reflog expire``, ``gc
---prune=now``, ``filter-branch``/``filter-repo``, ``update-ref -d``, ``rm -f``) and ``git
+--prune=now``, ``filter-branch --force``, ``update-ref -d``, ``rm -f``) and ``git
 config`` of keys that run programs. :func:`git_commands` returns what git
 subcommands run: command strings (``rebase --exec``, ``difftool -x``, ``submodule foreach``,
 ``filter-branch --tree-filter``, ``grep -O``, ``clone --upload-pack``) and argument vectors
@@ -117,7 +117,11 @@ def _gc_loss(texts: list[str]) -> str | None:
 
 
 def _rewrite_loss(texts: list[str]) -> str | None:
-    return "git filter-branch/filter-repo rewrites the whole history"
+    # Without --force, filter-branch keeps the old history under refs/original/ and
+    # filter-repo runs only in a fresh clone; --force gives up both safeguards.
+    if any(t in ("-f", "--force") for t in texts):
+        return "git filter-branch/filter-repo --force rewrites history without a backup"
+    return None
 
 
 def _update_ref_loss(texts: list[str]) -> str | None:
