@@ -15,7 +15,7 @@ from . import _rules as R
 from ._deletes import NODE_DELETERS, check_find, check_node_delete, check_rm, opts_and_operands
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._git import check_git
-from ._modes import mode_risk
+from ._modes import acl_world_writable, mode_risk, umask_world_writable
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
 from ._remote import parse_remote
 from ._resolve import Invocation
@@ -125,6 +125,23 @@ def chmod_mode(args: list[Field]) -> tuple[Field, bool, bool] | None:
         risk = mode_risk(t) if f.static else None
         return (f, *risk) if risk is not None else None
     return None
+
+
+def check_setfacl(add: Add, inv: Invocation) -> None:
+    """``setfacl -m o::rwx``/``--modify=other:w``/``-Rm o::w``: an ACL entry that lets every
+    user write."""
+    args = inv.args
+    for k, f in enumerate(args):
+        t = f.text
+        spec: Field | None = None
+        if t in ("-m", "--modify", "-s", "--set") or (
+                t.startswith("-") and not t.startswith("--") and t[-1] in "ms"):
+            spec = args[k + 1] if k + 1 < len(args) else None
+        elif t.startswith(("--modify=", "--set=")):
+            spec = Field(t.partition("=")[2], f.span, f.taint)
+        if spec is not None and spec.static and acl_world_writable(spec.text):
+            add("shell.chmod-world", spec.span, f"setfacl {spec.text} makes files "
+                "world-writable", None)
 
 
 def check_chmod(add: Add, inv: Invocation, how: str = "chmod") -> bool:
@@ -277,9 +294,9 @@ def check_package(add: Add, inv: Invocation) -> None:
 _PROGRAM_CHECKED = frozenset({
     "rm", "rmdir", "unlink", "find", "dd", "cp", "mv", "install", "ln", "rsync", "kill",
     "pkill", "killall", "killall5", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
-    "setfacl", "git", "rg", "ripgrep", "crontab", "nc", "ncat", "netcat", "nc.traditional",
-    "nc.openbsd", "socat", "websocat"}) | frozenset(R.DISK_FORMATTERS) | COPIERS | EXTRACTORS \
-    | NODE_DELETERS
+    "setfacl", "git", "rg", "ripgrep", "rga", "umask", "crontab", "nc", "ncat", "netcat",
+    "nc.traditional", "nc.openbsd", "socat", "websocat"}) | frozenset(R.DISK_FORMATTERS) \
+    | COPIERS | EXTRACTORS | NODE_DELETERS
 
 
 def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
@@ -338,6 +355,8 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         for f in opts_and_operands(inv.args)[1][1:]:
             check_write(add, rules, f, cwd, "sed -i edits")
     elif name in ("chmod", "chown", "chgrp", "setfacl"):
+        if name == "setfacl":
+            check_setfacl(add, inv)
         if name == "chmod" and check_chmod(add, inv):
             for f in opts_and_operands(inv.args)[1][1:]:
                 path = norm_path(f.text, cwd)
@@ -353,9 +372,14 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                         "the system", None)
     elif name == "git":
         check_git(add, inv)
-    elif name in ("rg", "ripgrep") and any(f.text == "--pre" or f.text.startswith("--pre=")
+    elif name in ("rg", "ripgrep", "rga") and any(f.text == "--pre" or f.text.startswith("--pre=")
                                           for f in inv.args):
         add("shell.rg-pre", inv.word.span, "rg --pre runs a program on every file", None)
+    elif name == "umask":
+        mask = next((f for f in inv.args if not f.text.startswith("-")), None)
+        if mask is not None and mask.static and umask_world_writable(mask.text):
+            add("shell.chmod-world", mask.span, f"umask {mask.text} makes every new file "
+                "world-writable", None)
     elif name == "crontab":
         opts, operands = opts_and_operands(inv.args)
         reads_stdin = not operands and not any(o in ("-l", "-e", "-r", "-i") for o in opts)

@@ -86,6 +86,7 @@ def check_git(add: Add, inv: Invocation) -> None:
                       git_exec_key(t, texts[i + 1]) is None))
             or (t.lower().startswith("alias.") and i + 1 < len(texts) and
                 texts[i + 1].startswith("!"))
+            or _includes_file(t)
             for i, t in enumerate(texts)):
         add("shell.git-config-exec", span, "git config sets a key that runs programs", None)
     if sub == "config":
@@ -93,6 +94,13 @@ def check_git(add: Add, inv: Invocation) -> None:
         if written is not None and is_hooks_path(written[0]):
             add("shell.git-hook", span, f"git config core.hooksPath {written[1]} makes git "
                 "run hook scripts from that directory", None)
+
+
+def _includes_file(key: str) -> bool:
+    """``include.path`` and ``includeIf.<condition>.path``: git reads more config from that
+    file, where any key that runs programs (core.pager, core.fsmonitor...) can be set."""
+    low = key.lower()
+    return low == "include.path" or (low.startswith("includeif.") and low.endswith(".path"))
 
 
 def _stash_loss(texts: list[str]) -> str | None:

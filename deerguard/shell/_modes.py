@@ -2,12 +2,13 @@
 
 A mode is risky when it makes a file writable by every user (the ``o+w`` bit, ``0o002``) or
 setuid (``0o4000``, ``u+s``). Setgid alone (``g+s``, ``2775``) is the usual setting for a
-shared directory and is not risky by itself; the sticky bit neither.
+shared directory and is not risky by itself; the sticky bit neither. The same test applies
+to setfacl entries for "other" and to the umask (which decides the mode of every new file).
 """
 
 from __future__ import annotations
 
-__all__ = ["mode_risk"]
+__all__ = ["acl_world_writable", "mode_risk", "umask_world_writable"]
 
 _WORLD_WRITE = 0o002
 _SETUID = 0o4000
@@ -63,3 +64,27 @@ def _symbolic(text: str) -> tuple[bool, bool] | None:
         world = world or (writable and others)
         setuid = setuid or (sets_uid and user)
     return world, setuid
+
+
+def acl_world_writable(spec: str) -> bool:
+    """Whether a setfacl ACL spec (``o::rwx``, ``other:rw``, ``u:bob:r,o::w``) gives every
+    user write permission: an ``o``/``other`` entry (or a default ``d:o::...`` one) with w."""
+    for entry in spec[:4096].split(","):
+        parts = entry.strip().split(":")
+        if parts and parts[0] in ("d", "default"):
+            parts = parts[1:]
+        if len(parts) >= 2 and parts[0] in ("o", "other") and "w" in parts[-1]:
+            return True
+    return False
+
+
+def umask_world_writable(text: str) -> bool:
+    """Whether ``umask TEXT`` lets new files be written by every user: an octal mask
+    without the others-write bit (``000``, ``0``, ``020``), or a symbolic mask that allows
+    it (``o+w``, ``a=rwx``)."""
+    if text.isdigit():
+        if len(text) > 4 or any(c in "89" for c in text):
+            return False
+        return not int(text, 8) & _WORLD_WRITE
+    risk = _symbolic(text)
+    return risk is not None and risk[0]

@@ -447,7 +447,8 @@ class Run:
         return P.call_function(self, fn, args, stdin)
 
 
-_PRIVILEGED = frozenset({"sudo", "sudo-rs", "doas", "su", "run0", "pkexec", "runuser"})
+_PRIVILEGED = frozenset({"sudo", "sudo-rs", "doas", "su", "run0", "pkexec", "runuser",
+                         "please"})
 # Every name a check in Run.invoke's loop looks for (one lookup skips them all).
 _CHAIN_CHECKED = frozenset(X.CHAIN_EXTRAS) | frozenset(R.PACKAGE_MANAGERS) | \
     frozenset(CONTAINER_PROGRAMS) | frozenset(CHAIN_TOOLS) | _PRIVILEGED

@@ -68,6 +68,8 @@ WRAPPERS: dict[str, Wrapper] = {
                none="-l -v -k -K -V -e --list --validate --version --edit",
                assigns=True, privileged=True),
     "doas": _w("uC", privileged=True),
+    # please (a sudo alternative): -c FILE, -d DIR, -r REASON, -t TARGET, -u USER.
+    "please": _w("cdrtu", privileged=True),
     "run0": _w("u", "--user", privileged=True),
     "pkexec": _w("", "--user", privileged=True),
     "chroot": _w("", "--userspec --groups", positional=1),
