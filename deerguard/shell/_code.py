@@ -407,6 +407,13 @@ _FORK_LOOPS = tuple(n.replace(" ", "") for n in (
     "while true: os.fork", "while(true){fork"))
 
 
+def _public_key(text: str, k: int) -> bool:
+    """Whether the key file name starting at ``k`` (after ``.ssh/id_``) ends in ``.pub``."""
+    while k < len(text) and (text[k].isalnum() or text[k] in "_-"):
+        k += 1
+    return text.startswith(".pub", k)
+
+
 def scan_markers(text: str, /) -> list[Marker]:
     """Find risky path markers in ``text`` (case-insensitive for ``LD_PRELOAD``); linear.
 
@@ -417,6 +424,8 @@ def scan_markers(text: str, /) -> list[Marker]:
     lowered = text.lower()
     for needle, lower, rule_id, what in _MARKER_TABLE:
         at = (lowered if lower else text).find(needle)
+        while at != -1 and needle == ".ssh/id_" and _public_key(text, at + len(needle)):
+            at = text.find(needle, at + 1)  # ~/.ssh/id_rsa.pub is the public half
         if at == -1:
             continue
         if needle == "/environ" and "/proc/" not in text[max(0, at - 40):at + 1]:

@@ -222,12 +222,18 @@ def is_critical(path: str) -> bool:
     if path.endswith("/*"):
         parent = path[:-2] or "/"
         return parent in R.CRITICAL_DIRS or parent == ""
-    if path.startswith("/home/") and path.count("/") == 2:
-        return True  # someone's home directory
+    if path.startswith(_HOME_PARENTS):
+        parent, _, name = path.rpartition("/")
+        if name and parent in _HOME_PARENT_DIRS:
+            return True  # someone's home directory (Linux, macOS, Windows seen from WSL)
     return path in ("/*", "~/*", "/.*")
 
 
-_SAMPLE_HOMES = ("/home/user", "/Users/user", "/root")
+_HOME_PARENT_DIRS = frozenset({"/home", "/Users", "/mnt/c/Users"})
+_HOME_PARENTS = tuple(d + "/" for d in _HOME_PARENT_DIRS)
+
+
+_SAMPLE_HOMES = ("/home/user", "/Users/user", "/root", "/mnt/c/Users/user")
 
 
 def glob_critical(path: str) -> bool:

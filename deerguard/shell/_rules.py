@@ -223,7 +223,12 @@ CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", 
                     "/usr/local/bin", "/usr/local/sbin", "/usr/local/lib", "/usr/libexec",
                     "/usr/include", "/var/lib/dpkg", "/var/lib/rpm", "/var/lib/apt",
                     "/etc/ssl", "/var/spool",
-                    "/System", "/Users", "/Library", "/Applications", "/private")
+                    "/System", "/Users", "/Library", "/Applications", "/private",
+                    # Windows, from WSL (/mnt/c) and in PowerShell code (C:\ read as /).
+                    "/mnt/c", "/mnt/c/Windows", "/mnt/c/Windows/System32", "/mnt/c/Users",
+                    "/mnt/c/Program Files", "/mnt/c/Program Files (x86)", "/mnt/c/ProgramData",
+                    "/Windows", "/Windows/System32", "/Program Files", "/Program Files (x86)",
+                    "/ProgramData")
 
 SENSITIVE_READ_GLOBS = (
     "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
@@ -281,6 +286,8 @@ PERSISTENCE_GLOBS = (
     "~/.emacs", "~/.emacs.el", "~/.emacs.d/*", "~/.config/emacs/*",
     "~/.ipython/profile_*/startup/*", "~/.ipython/profile_*/ipython_config.py",
     "~/.pythonrc", "~/.pythonrc.py", "~/.irbrc", "~/.pryrc",
+    # PowerShell profiles ($PROFILE), run at every pwsh start.
+    "~/.config/powershell/*", "~/Documents/PowerShell/*", "~/Documents/WindowsPowerShell/*",
 )
 """Files whose modification makes code run later (startup files, keys, sudoers, cron)."""
 

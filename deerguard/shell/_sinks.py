@@ -40,6 +40,7 @@ from ._interp import (
 from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
+from ._pwshcode import pwsh_snippets
 from ._raw import raw_scan
 from ._resolve import Invocation
 from ._words import DYN, Field, Source, Var, first_source
@@ -329,6 +330,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     if language in ("perl", "ruby"):
         text = requote(text, language)
     snippets, dynamic = shell_strings(text, language=language)
+    if language == "pwsh":
+        snippets = [*snippets, *(Snippet(c, 0, 0) for c in pwsh_snippets(text))]
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
