@@ -99,10 +99,22 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             run.run_code(Field(text, word.span), word.text, word.span, stdin, positional=[])
     if run.files:
         hook_files(run, name, word.span)  # NODE_OPTIONS=-r FILE set before FILE was fetched
-    if name in run.aliases and not inv.wrappers:
+    if name in run.aliases and not inv.wrappers and "alias " + name not in run.active:
+        # bash never expands an alias again inside its own expansion (alias ls='ls -F'), and
+        # like a function call, each (alias, arguments, state) is classified once: a script
+        # that uses an alias 200 times stays linear and within the nested-code budget.
+        use = ("alias", name, tuple(f.text for f in inv.args), any(f.taint for f in inv.args),
+               run.env_version, None if stdin is None else (stdin.via, bool(stdin.taint)))
+        if use in run.calls_done:
+            return EMPTY
+        run.calls_done.add(use)
         body = run.aliases[name] + " " + " ".join(f.text for f in inv.args)
-        run.run_code(Field(body, word.span), f"alias {name}", word.span, stdin, positional=[],
-                     shared_env=True)
+        run.active.append("alias " + name)
+        try:
+            run.run_code(Field(body, word.span), f"alias {name}", word.span, stdin,
+                         positional=[], shared_env=True)
+        finally:
+            run.active.pop()
         return EMPTY
     if name in run.funcs and not inv.wrappers:
         return run.call_function(run.funcs[name], inv.args, stdin)
