@@ -1,0 +1,387 @@
+"""Commands that fetch someone else's code and run it, and package-source files.
+
+Installing packages is the spec's warn band (``shell.package-install``); the package
+managers' run-a-package subcommands (``npm create X``, ``gem exec X``) are ``_pkgcreate``'s.
+These fetch code and run it without the word ``install`` of a package manager:
+
+* installing code just fetched into a directory: ``git clone URL d && cd d && make install``
+  (also ``make -C d install``, ``ninja install``, ``cmake --install``, ``meson install``):
+  the project's own install recipe runs. Building a clone (``make``, ``cargo build``) stays
+  everyday work and passes; running a script out of it (``./install.sh``) is a download run;
+* ``docker build URL`` (the build context and its Dockerfile come from a remote repository
+  or tarball; ``podman``, ``nerdctl``, ``buildah``, ``docker buildx``/``image build``) and a
+  Dockerfile read from fetched stdin; ``docker compose -f URL`` (a remote compose file
+  chooses images, mounts and privileges). ``docker run IMAGE`` of a registry image is the
+  everyday use of docker and passes (its escapes are ``_remote``'s);
+* ``pre-commit run|install|try-repo`` with a ``.pre-commit-config.yaml`` written in the
+  same command naming a remote hook repository (``pre-commit try-repo URL`` always): pre-commit
+  clones the repository and runs its hooks. Running an existing configuration passes.
+
+Two more classes live here:
+
+* ``at``/``batch`` schedule a job (``at -f FILE TIME``, a job read from stdin): code run
+  later, like cron, warns as ``shell.deferred-exec``; a file written in the same command is
+  classified as the job's code (fetched data is a download run);
+* package-source files written with known text or fetched data (``.npmrc``, ``.yarnrc``,
+  ``.yarnrc.yml``, ``pip.conf``, ``uv.toml``, ``bunfig.toml``, ``pyproject.toml`` index
+  tables) pointing installs at another registry or index warn as ``shell.package-source``
+  (``npm config set registry URL`` does the same); the public registries, auth lines and
+  other settings pass.
+
+Each check looks only at its own programs' arguments (one frozenset lookup for any other
+program) and is linear in them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._files import file_taint
+from ._flow import Flow
+from ._paths import norm_path
+from ._pkgsource import _official
+from ._resolve import Invocation
+from ._sinks import script_sink
+from ._words import DYN, Field, first_source
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["PKG_PROGRAMS", "pkg_program", "pkg_written"]
+
+_MAKES = frozenset({"make", "gmake", "bmake"})
+_IMAGE_BUILDERS = frozenset({"docker", "podman", "nerdctl", "buildah"})
+PKG_PROGRAMS = _MAKES | _IMAGE_BUILDERS | frozenset({"ninja", "cmake", "meson", "at",
+                                                     "batch", "pre-commit"})
+"""Programs :func:`pkg_program` looks at (any other program costs one set lookup)."""
+
+_CODE_TAINT = frozenset({"fetch", "decode"})
+
+
+def pkg_program(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+    """The program rules of this module (``inv.name`` is in :data:`PKG_PROGRAMS`)."""
+    name = inv.name
+    if name in _MAKES or name in ("ninja", "cmake", "meson"):
+        if run.files:
+            _install_fetched(run, inv)
+    elif name in _IMAGE_BUILDERS:
+        _image_build(run, inv, stdin)
+    elif name in ("at", "batch"):
+        _at(run, inv, stdin)
+    elif name == "pre-commit":
+        _pre_commit(run, inv)
+
+
+# make options with a separate value (-j and -l take an optional one, attached or not).
+_MAKE_VALUE = frozenset({"-C", "-f", "-I", "-o", "-W", "-E", "--directory", "--file",
+                         "--makefile", "--include-dir", "--old-file", "--what-if",
+                         "--assume-old", "--assume-new", "--new-file", "--eval"})
+
+
+def _install_target(t: str) -> bool:
+    return t == "install" or t.startswith(("install-", "install_"))
+
+
+def _install_dir(inv: Invocation) -> str | None:
+    """The directory whose project ``inv`` installs (``.`` for the working directory), or
+    None when ``inv`` does not run an install step."""
+    name = inv.name
+    args = inv.args
+    texts = [f.text for f in args]
+    where = "."
+    if name in _MAKES or name == "ninja":
+        install = False
+        k = 0
+        while k < len(texts):
+            t = texts[k]
+            if t in ("-C", "--directory") and k + 1 < len(texts):
+                where = texts[k + 1] if where == "." or texts[k + 1].startswith("/") else \
+                    f"{where}/{texts[k + 1]}"
+                k += 2
+                continue
+            if t.startswith("--directory="):
+                where = t[len("--directory="):]
+            elif t.startswith("-C") and len(t) > 2 and not t.startswith("--"):
+                where = t[2:]
+            elif name == "ninja" and t in ("-f", "-j", "-k", "-l", "-d", "-t", "-w"):
+                k += 2
+                continue
+            elif t in _MAKE_VALUE:
+                k += 2
+                continue
+            elif not t.startswith("-") and "=" not in t and _install_target(t):
+                install = True
+            k += 1
+        return where if install else None
+    if name == "cmake":
+        for k, t in enumerate(texts[:-1]):
+            if t == "--install":
+                return texts[k + 1]
+            if t == "--build" and any(texts[j] in ("--target", "-t") and j + 1 < len(texts)
+                                      and _install_target(texts[j + 1])
+                                      for j in range(k + 2, len(texts))):
+                return texts[k + 1]
+        return None
+    # meson install [-C DIR]
+    if texts[:1] != ["install"]:
+        return None
+    for k, t in enumerate(texts[:-1]):
+        if t == "-C":
+            where = texts[k + 1]
+    return where
+
+
+def _install_fetched(run: Run, inv: Invocation) -> None:
+    """``git clone URL d && cd d && make install``: the install recipe of code fetched in the
+    same command runs (a package install from outside any registry)."""
+    where = _install_dir(inv)
+    if where is None or DYN in where:
+        return
+    probe = "Makefile" if where == "." else f"{where.rstrip('/')}/Makefile"
+    taint = file_taint(run.files, norm_path(probe, run.cwd))
+    src = first_source(taint, _CODE_TAINT) if taint else None
+    if src is None:
+        return
+    run.add("shell.package-install", inv.word.span, f"{inv.name} installs a project whose "
+            "code was fetched in the same command (its install recipe runs)",
+            f"{src.describe()} filled the project directory")
+
+
+_BUILD_VALUE = frozenset({"-t", "--tag", "-f", "--file", "--build-arg", "--label",
+                          "--cache-from", "--cache-to", "--build-context", "--secret", "--ssh",
+                          "--add-host", "-o", "--output", "--platform", "--target",
+                          "--network", "--iidfile", "--metadata-file", "--progress",
+                          "--annotation", "--attest", "--provenance", "--sbom", "--builder",
+                          "--shm-size", "-m", "--memory", "--cpu-shares", "--cgroup-parent",
+                          "--isolation", "--ulimit", "--allow", "--call"})
+# docker/podman options before the subcommand that take a separate value.
+_GLOBAL_VALUE = frozenset({"-c", "--context", "-H", "--host", "--config", "-l", "--log-level",
+                           "--tlscacert", "--tlscert", "--tlskey", "--connection", "--url",
+                           "--root", "--runroot", "--storage-driver", "--cgroup-manager",
+                           "--namespace", "-n", "--address", "-a"})
+_REMOTE_CONTEXT = ("http://", "https://", "git://", "git@", "github.com/", "ssh://",
+                   "HTTP://", "HTTPS://")
+
+
+def _image_build(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+    """``docker build URL``, ``docker build -`` of fetched data, ``docker compose -f URL``."""
+    args = inv.args
+    texts = [f.text for f in args]
+    ops: list[int] = []
+    k = 0
+    while k < len(texts) and len(ops) < 3:
+        t = texts[k]
+        if not t.startswith("-"):
+            ops.append(k)
+        elif t in _GLOBAL_VALUE and not ops:
+            k += 1  # docker --context prod build ...: the value is no subcommand
+        k += 1
+    if not ops:
+        return
+    first = texts[ops[0]]
+    if first == "compose":
+        _compose(run, inv, ops[0] + 1)
+        return
+    if inv.name == "buildah":
+        start = ops[0] + 1 if first in ("build", "bud", "build-using-dockerfile") else -1
+    elif first == "build":
+        start = ops[0] + 1
+    elif first in ("buildx", "image", "builder") and len(ops) > 1 and \
+            texts[ops[1]] == "build":
+        start = ops[1] + 1
+    else:
+        start = -1
+    if start < 0:
+        return
+    k = start
+    n = len(texts)
+    dockerfile_stdin = False
+    while k < n:
+        t = texts[k]
+        if t in ("-f", "--file") and k + 1 < n:
+            dockerfile_stdin = dockerfile_stdin or texts[k + 1] == "-"
+            k += 2
+            continue
+        if t in ("-f-", "--file=-"):
+            dockerfile_stdin = True
+        elif t in _BUILD_VALUE:
+            k += 2
+            continue
+        elif t == "-":
+            dockerfile_stdin = True
+        elif t.startswith(_REMOTE_CONTEXT) and DYN not in t[:8]:
+            run.add("shell.package-install", args[k].span, f"{inv.name} builds an image from "
+                    f"{t}: the remote repository's Dockerfile runs its build steps", None)
+            return
+        k += 1
+    if dockerfile_stdin and stdin is not None:
+        src = first_source(stdin.taint, _CODE_TAINT)
+        if src is not None:
+            run.add("shell.package-install", inv.word.span, f"{inv.name} builds an image from "
+                    "a fetched Dockerfile read on stdin: its build steps run",
+                    f"{src.describe()} reaches {inv.name} build")
+
+
+def _compose(run: Run, inv: Invocation, start: int) -> None:
+    """``docker compose -f URL up``: a remote compose file (git or OCI) decides the images,
+    host mounts and privileges of the services it starts."""
+    args = inv.args
+    for k in range(start, len(args)):
+        t = args[k].text
+        value = t.partition("=")[2] if t.startswith("--file=") else \
+            args[k + 1].text if t in ("-f", "--file") and k + 1 < len(args) else None
+        if value and (value.startswith(_REMOTE_CONTEXT) or value.startswith("oci://")):
+            run.add("shell.package-install", args[k].span, f"{inv.name} compose runs the "
+                    f"services of the remote compose file {value}", None)
+            return
+
+
+# at/batch options: those with a value, and those that list, show or remove jobs.
+_AT_VALUE = frozenset({"-q", "-f", "-t", "-u"})
+_AT_NO_JOB = frozenset({"-l", "-r", "-d", "-c", "-V", "--help", "--version"})
+
+
+def _at(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+    """``at [-f FILE] TIME`` / ``batch``: a job that runs later. The job from stdin is the
+    stdin sink's (``_programs``); a file given with -f is classified here."""
+    args = inv.args
+    job: Field | None = None
+    for k, f in enumerate(args):
+        t = f.text
+        if t in _AT_NO_JOB or (t.startswith("-") and not t.startswith("--") and
+                               any("-" + c in _AT_NO_JOB for c in t[1:2])):
+            return
+        if t == "-f" and k + 1 < len(args):
+            job = args[k + 1]
+        elif t.startswith("-f") and len(t) > 2:
+            job = Field(t[2:], f.span, f.taint)
+    if job is not None:
+        script_sink(run, job, inv, None, shell=True)
+        what = f"the script {job.text.replace(DYN, '?')}"
+    elif stdin is not None:
+        what = "commands read from its input"
+    else:
+        return  # at TIME with no input: an empty job
+    run.add("shell.deferred-exec", inv.word.span, f"{inv.name} schedules {what} to run "
+            "later, outside this command", None)
+
+
+def _pre_commit(run: Run, inv: Invocation) -> None:
+    """pre-commit fetches the hook repositories of its configuration and runs their hooks."""
+    args = inv.args
+    ops = [f for f in args if not f.text.startswith("-")]
+    if not ops:
+        return
+    verb = ops[0].text
+    if verb == "try-repo":
+        repo = ops[1].text if len(ops) > 1 else ""
+        if DYN not in repo and ("://" in repo or "@" in repo.partition(":")[0]):
+            run.add("shell.package-install", ops[1].span, "pre-commit try-repo clones "
+                    f"{ops[1].text} and runs its hooks", None)
+        return
+    if verb not in ("run", "install", "install-hooks") or not run.file_text:
+        return
+    config = ".pre-commit-config.yaml"
+    for k, f in enumerate(args[:-1]):
+        if f.text in ("-c", "--config"):
+            config = args[k + 1].text
+    path = norm_path(config, run.cwd)
+    text = run.file_text.get(path or "")
+    if text is None:
+        return
+    repo = _remote_repo(text)
+    if repo is not None:
+        run.add("shell.package-install", inv.word.span, f"pre-commit {verb} fetches the "
+                f"hook repository {repo} (written in {config} by this command) and runs its "
+                "hooks", None)
+
+
+def _remote_repo(text: str) -> str | None:
+    """The first ``repo:`` of a pre-commit configuration that is not ``local``/``meta``."""
+    at = 0
+    for _ in range(256):
+        at = text.find("repo:", at)
+        if at < 0:
+            return None
+        at += 5
+        value = text[at:at + 300].strip().split(None, 1)[0] if text[at:at + 300].strip() \
+            else ""
+        value = value.strip("'\"},")
+        if value and value not in ("local", "meta"):
+            return value
+    return None
+
+
+# Package-source files a project (or a virtualenv) carries, and the keys naming a source.
+_SOURCE_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini",
+                           "uv.toml", "bunfig.toml", "pyproject.toml", "poetry.toml"})
+_SOURCE_KEYS = frozenset({"registry", "npmregistryserver", "index-url", "extra-index-url",
+                          "find-links", "trusted-host", "index_url", "extra_index_url"})
+
+
+def _source_setting(text: str) -> str | None:
+    """The first ``key = value`` line of a package config that points at a non-default
+    registry or index (``registry=http://..``, ``@org:registry=..``, ``index-url = ..``,
+    ``npmRegistryServer: ..``, ``url = ..`` in an index/source table), else None."""
+    section = ""
+    for line in text.splitlines()[:512]:
+        s = line.strip()
+        if not s or s[0] in "#;":
+            continue
+        if s.startswith("["):
+            section = s.lower()
+            continue
+        cut = min((i for i in (s.find("="), s.find(":", 1 if s[0] == "@" else 0))
+                   if i > 0), default=-1)
+        if s.startswith(("registry ", '"registry" ')):
+            key, value = "registry", s.partition(" ")[2]  # .yarnrc (v1): registry "URL"
+        elif cut < 0:
+            continue
+        else:
+            key, value = s[:cut], s[cut + 1:]
+            if s[cut] == ":" and s.startswith("@") and "=" in value:
+                # @scope:registry=URL (the ':' belongs to the key)
+                more, _, value = value.partition("=")
+                key = f"{key}:{more}"
+        base = key.strip().strip("'\"").lower().rpartition(":")[2].rpartition(".")[2]
+        value = value.strip().strip("[]").strip().strip("'\"").strip()
+        if base == "url" and ("index" in section or "source" in section):
+            base = "index-url"
+        if base not in _SOURCE_KEYS or not value:
+            continue
+        if base == "trusted-host" or not _official(value.split()[0].strip("'\",")):
+            return f"{key.strip()} = {value}"[:200]
+    return None
+
+
+def pkg_written(run: Run) -> None:
+    """After the walk: package-source files the command wrote (see the module doc)."""
+    for path, text in list(run.file_text.items())[:64]:
+        name = path.rpartition("/")[2]
+        if name not in _SOURCE_FILES or _home_config(run, path):
+            continue
+        setting = _source_setting(text)
+        if setting is not None:
+            run.add("shell.package-source", _span(run, name), f"writes {setting.replace(DYN, '?')}"
+                    f" into {path}, which decides where later package installs come from",
+                    None)
+    for path, taint in list(run.files.items())[:256]:
+        name = path.rpartition("/")[2]
+        if name not in _SOURCE_FILES or path in run.file_text or _home_config(run, path):
+            continue
+        src = first_source(taint, _CODE_TAINT)
+        if src is not None:
+            run.add("shell.package-source", _span(run, name), f"writes fetched data into "
+                    f"{path}, which decides where later package installs come from",
+                    f"{src.describe()} was written to {path}")
+
+
+def _home_config(run: Run, path: str) -> bool:
+    """A user-level file that the path rules already report on any write."""
+    paths = run.cp.paths
+    return paths.match(path, "package_config") or paths.match(path, "sensitive")
+
+
+def _span(run: Run, name: str) -> tuple[int, int]:
+    k = run.source.find(name)
+    return (k, k + len(name)) if k >= 0 else (0, len(run.source))
