@@ -289,10 +289,10 @@ def _pre_commit(run: Run, inv: Invocation) -> None:
     text = run.file_text.get(path or "")
     if text is None:
         return
-    repo = _remote_repo(text)
-    if repo is not None:
+    remote = _remote_repo(text)
+    if remote is not None:
         run.add("shell.package-install", inv.word.span, f"pre-commit {verb} fetches the "
-                f"hook repository {repo} (written in {config} by this command) and runs its "
+                f"hook repository {remote} (written in {config} by this command) and runs its "
                 "hooks", None)
 
 
