@@ -321,3 +321,26 @@ def test_hostile_spellings_never_raise() -> None:
                     "echo '[[index]]\nurl=' > uv.toml", "echo ':=:' > .npmrc",
                     "echo '@:' > .npmrc", "docker buildx", "buildah bud"]:
         assert classify(command).verdict in (Verdict.PASS, Verdict.WARN, Verdict.BLOCK)
+
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("printf '[build]\\nrustc-wrapper = \"/tmp/x.sh\"\\n' > .cargo/config.toml", _DEFERRED),
+    ("printf '[target.x86_64-unknown-linux-gnu]\\nrunner = \"/dev/shm/r\"\\n' > "
+     "app/.cargo/config", _DEFERRED),
+    ("echo 'script-shell=/tmp/x.sh' > .npmrc", _SOURCE),
+    ("echo 'node-options=--require ./x.js' >> .npmrc", _SOURCE),
+])
+def test_build_wrappers_written_into_project_config_warn(command: str, rule: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN
+    assert rule in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "printf '[build]\\nrustc-wrapper = \"sccache\"\\n' > .cargo/config.toml",
+    "printf '[build]\\njobs = 4\\n' > .cargo/config.toml",
+    "printf '[target.wasm32-unknown-unknown]\\nrunner = \"wasm-bindgen-test-runner\"\\n' > "
+    ".cargo/config.toml",
+])
+def test_ordinary_cargo_config_passes(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS

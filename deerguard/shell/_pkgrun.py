@@ -25,8 +25,10 @@ Two more classes live here:
 * package-source files written with known text or fetched data (``.npmrc``, ``.yarnrc``,
   ``.yarnrc.yml``, ``pip.conf``, ``uv.toml``, ``bunfig.toml``, ``pyproject.toml`` index
   tables) pointing installs at another registry or index warn as ``shell.package-source``
-  (``npm config set registry URL`` does the same); the public registries, auth lines and
-  other settings pass.
+  (``npm config set registry URL`` does the same; an ``.npmrc`` ``script-shell`` or
+  ``node-options`` too); the public registries, auth lines and other settings pass. A
+  ``.cargo/config.toml`` whose ``rustc-wrapper``/``runner`` is a program in ``/tmp`` warns as
+  ``shell.deferred-exec`` (every later build runs whatever is put there).
 
 Each check looks only at its own programs' arguments (one frozenset lookup for any other
 program) and is linear in them.
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._buildtext import cargo_config_commands
 from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
@@ -317,6 +320,10 @@ _SOURCE_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.
                            "uv.toml", "bunfig.toml", "pyproject.toml", "poetry.toml"})
 _SOURCE_KEYS = frozenset({"registry", "npmregistryserver", "index-url", "extra-index-url",
                           "find-links", "trusted-host", "index_url", "extra_index_url"})
+# .npmrc keys choosing what every `npm run` runs (as `npm config set` does): any value warns.
+_ANY_VALUE = frozenset({"script-shell", "node-options"})
+# Directories anyone can write to: a build wrapper there runs whatever lands in it.
+_TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/")
 
 
 def _source_setting(text: str) -> str | None:
@@ -347,9 +354,10 @@ def _source_setting(text: str) -> str | None:
         value = value.strip().strip("[]").strip().strip("'\"").strip()
         if base == "url" and ("index" in section or "source" in section):
             base = "index-url"
-        if base not in _SOURCE_KEYS or not value:
+        if base not in _SOURCE_KEYS and base not in _ANY_VALUE or not value:
             continue
-        if base == "trusted-host" or not _official(value.split()[0].strip("'\",")):
+        if base in ("trusted-host", *_ANY_VALUE) or not _official(
+                value.split()[0].strip("'\",")):
             return f"{key.strip()} = {value}"[:200]
     return None
 
@@ -358,6 +366,9 @@ def pkg_written(run: Run) -> None:
     """After the walk: package-source files the command wrote (see the module doc)."""
     for path, text in list(run.file_text.items())[:64]:
         name = path.rpartition("/")[2]
+        if name in ("config.toml", "config") and path.rpartition("/")[0].endswith(".cargo"):
+            _cargo_temp_wrapper(run, path, text)
+            continue
         if name not in _SOURCE_FILES or _home_config(run, path):
             continue
         setting = _source_setting(text)
@@ -374,6 +385,19 @@ def pkg_written(run: Run) -> None:
             run.add("shell.package-source", _span(run, name), f"writes fetched data into "
                     f"{path}, which decides where later package installs come from",
                     f"{src.describe()} was written to {path}")
+
+
+def _cargo_temp_wrapper(run: Run, path: str, text: str) -> None:
+    """``rustc-wrapper = "/tmp/x.sh"`` in ``.cargo/config.toml``: every later cargo build
+    runs a program from a directory anyone can write (``sccache`` and code the text holds
+    are ``_deferred``'s)."""
+    for code in cargo_config_commands(text)[:16]:
+        program = code.split(None, 1)[0] if code.split() else ""
+        if program.startswith(_TEMP_DIRS):
+            run.add("shell.deferred-exec", _span(run, path.rpartition("/")[2]),
+                    f"writes {path}, which makes every later cargo build run {program} "
+                    "(a temporary directory anyone can write to)", None)
+            return
 
 
 def _home_config(run: Run, path: str) -> bool:
