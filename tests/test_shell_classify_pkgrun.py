@@ -344,3 +344,35 @@ def test_build_wrappers_written_into_project_config_warn(command: str, rule: str
 ])
 def test_ordinary_cargo_config_passes(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("command", [
+    "go env -w GOPROXY=http://evil.example,direct",
+    "go env -w GOINSECURE=* GOSUMDB=off",
+    "go env -w GOFLAGS=-insecure",
+    "poetry source add evil https://evil.example/simple",
+    "poetry source add --priority explicit acme http://pkgs.acme.dev/simple",
+    "poetry -C app source add evil http://evil.example/simple",
+    "pdm config pypi.url http://evil.example/simple",
+    "pdm config pypi.extra.url https://evil.example/simple",
+    "bundle config set mirror.https://rubygems.org http://evil.example",
+    "bundle config mirror.https://rubygems.org http://evil.example",
+])
+def test_sources_stored_by_a_tool_for_later_installs_warn(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN
+    assert _SOURCE in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "go env -w GOFLAGS=-mod=mod",
+    "go env -w GOPRIVATE=github.com/acme/*",
+    "go env -w GOPROXY=https://proxy.golang.org,direct",
+    "go env GOPATH",
+    "poetry source add pypi",
+    "poetry source show",
+    "pdm config python.use_venv true",
+    "bundle config set --local path vendor/bundle",
+])
+def test_other_tool_settings_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS

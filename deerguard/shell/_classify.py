@@ -23,7 +23,7 @@ from ._exfil import secret_display
 from ._githooks import check_hooks
 from ._listing import Compiled as _Compiled
 from ._parse import parse
-from ._pkgrun import pkg_written
+from ._pkgconf import pkg_written
 from ._policy import ShellPolicy, default_policy
 from ._raw import raw_scan
 from ._walk import Run

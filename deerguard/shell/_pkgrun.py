@@ -17,18 +17,10 @@ These fetch code and run it without the word ``install`` of a package manager:
   same command naming a remote hook repository (``pre-commit try-repo URL`` always): pre-commit
   clones the repository and runs its hooks. Running an existing configuration passes.
 
-Two more classes live here:
-
-* ``at``/``batch`` schedule a job (``at -f FILE TIME``, a job read from stdin): code run
-  later, like cron, warns as ``shell.deferred-exec``; a file written in the same command is
-  classified as the job's code (fetched data is a download run);
-* package-source files written with known text or fetched data (``.npmrc``, ``.yarnrc``,
-  ``.yarnrc.yml``, ``pip.conf``, ``uv.toml``, ``bunfig.toml``, ``pyproject.toml`` index
-  tables) pointing installs at another registry or index warn as ``shell.package-source``
-  (``npm config set registry URL`` does the same; an ``.npmrc`` ``script-shell`` or
-  ``node-options`` too); the public registries, auth lines and other settings pass. A
-  ``.cargo/config.toml`` whose ``rustc-wrapper``/``runner`` is a program in ``/tmp`` warns as
-  ``shell.deferred-exec`` (every later build runs whatever is put there).
+``at``/``batch`` schedule a job (``at -f FILE TIME``, a job read from stdin): code run
+later, like cron, warns as ``shell.deferred-exec``; a file written in the same command is
+classified as the job's code (fetched data is a download run). Package-source settings and
+files are ``_pkgconf``'s.
 
 Each check looks only at its own programs' arguments (one frozenset lookup for any other
 program) and is linear in them.
@@ -38,11 +30,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._buildtext import cargo_config_commands
 from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
-from ._pkgsource import _official
+from ._pkgconf import source_setter
 from ._resolve import Invocation
 from ._sinks import script_sink
 from ._words import DYN, Field, first_source
@@ -50,12 +41,13 @@ from ._words import DYN, Field, first_source
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["PKG_PROGRAMS", "pkg_program", "pkg_written"]
+__all__ = ["PKG_PROGRAMS", "pkg_program"]
 
 _MAKES = frozenset({"make", "gmake", "bmake"})
 _IMAGE_BUILDERS = frozenset({"docker", "podman", "nerdctl", "buildah"})
-PKG_PROGRAMS = _MAKES | _IMAGE_BUILDERS | frozenset({"ninja", "cmake", "meson", "at",
-                                                     "batch", "pre-commit"})
+_SOURCE_SETTERS = frozenset({"go", "poetry", "pdm", "bundle"})
+PKG_PROGRAMS = _MAKES | _IMAGE_BUILDERS | _SOURCE_SETTERS | frozenset({
+    "ninja", "cmake", "meson", "at", "batch", "pre-commit"})
 """Programs :func:`pkg_program` looks at (any other program costs one set lookup)."""
 
 _CODE_TAINT = frozenset({"fetch", "decode"})
@@ -73,6 +65,8 @@ def pkg_program(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _at(run, inv, stdin)
     elif name == "pre-commit":
         _pre_commit(run, inv)
+    elif name in _SOURCE_SETTERS:
+        source_setter(run, inv)  # go env -w GOPROXY=URL, poetry source add NAME URL
 
 
 # make options with a separate value (-j and -l take an optional one, attached or not).
@@ -313,99 +307,3 @@ def _remote_repo(text: str) -> str | None:
         if value and value not in ("local", "meta"):
             return value
     return None
-
-
-# Package-source files a project (or a virtualenv) carries, and the keys naming a source.
-_SOURCE_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini",
-                           "uv.toml", "bunfig.toml", "pyproject.toml", "poetry.toml"})
-_SOURCE_KEYS = frozenset({"registry", "npmregistryserver", "index-url", "extra-index-url",
-                          "find-links", "trusted-host", "index_url", "extra_index_url"})
-# .npmrc keys choosing what every `npm run` runs (as `npm config set` does): any value warns.
-_ANY_VALUE = frozenset({"script-shell", "node-options"})
-# Directories anyone can write to: a build wrapper there runs whatever lands in it.
-_TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/")
-
-
-def _source_setting(text: str) -> str | None:
-    """The first ``key = value`` line of a package config that points at a non-default
-    registry or index (``registry=http://..``, ``@org:registry=..``, ``index-url = ..``,
-    ``npmRegistryServer: ..``, ``url = ..`` in an index/source table), else None."""
-    section = ""
-    for line in text.splitlines()[:512]:
-        s = line.strip()
-        if not s or s[0] in "#;":
-            continue
-        if s.startswith("["):
-            section = s.lower()
-            continue
-        cut = min((i for i in (s.find("="), s.find(":", 1 if s[0] == "@" else 0))
-                   if i > 0), default=-1)
-        if s.startswith(("registry ", '"registry" ')):
-            key, value = "registry", s.partition(" ")[2]  # .yarnrc (v1): registry "URL"
-        elif cut < 0:
-            continue
-        else:
-            key, value = s[:cut], s[cut + 1:]
-            if s[cut] == ":" and s.startswith("@") and "=" in value:
-                # @scope:registry=URL (the ':' belongs to the key)
-                more, _, value = value.partition("=")
-                key = f"{key}:{more}"
-        base = key.strip().strip("'\"").lower().rpartition(":")[2].rpartition(".")[2]
-        value = value.strip().strip("[]").strip().strip("'\"").strip()
-        if base == "url" and ("index" in section or "source" in section):
-            base = "index-url"
-        if base not in _SOURCE_KEYS and base not in _ANY_VALUE or not value:
-            continue
-        if base in ("trusted-host", *_ANY_VALUE) or not _official(
-                value.split()[0].strip("'\",")):
-            return f"{key.strip()} = {value}"[:200]
-    return None
-
-
-def pkg_written(run: Run) -> None:
-    """After the walk: package-source files the command wrote (see the module doc)."""
-    for path, text in list(run.file_text.items())[:64]:
-        name = path.rpartition("/")[2]
-        if name in ("config.toml", "config") and path.rpartition("/")[0].endswith(".cargo"):
-            _cargo_temp_wrapper(run, path, text)
-            continue
-        if name not in _SOURCE_FILES or _home_config(run, path):
-            continue
-        setting = _source_setting(text)
-        if setting is not None:
-            run.add("shell.package-source", _span(run, name), f"writes {setting.replace(DYN, '?')}"
-                    f" into {path}, which decides where later package installs come from",
-                    None)
-    for path, taint in list(run.files.items())[:256]:
-        name = path.rpartition("/")[2]
-        if name not in _SOURCE_FILES or path in run.file_text or _home_config(run, path):
-            continue
-        src = first_source(taint, _CODE_TAINT)
-        if src is not None:
-            run.add("shell.package-source", _span(run, name), f"writes fetched data into "
-                    f"{path}, which decides where later package installs come from",
-                    f"{src.describe()} was written to {path}")
-
-
-def _cargo_temp_wrapper(run: Run, path: str, text: str) -> None:
-    """``rustc-wrapper = "/tmp/x.sh"`` in ``.cargo/config.toml``: every later cargo build
-    runs a program from a directory anyone can write (``sccache`` and code the text holds
-    are ``_deferred``'s)."""
-    for code in cargo_config_commands(text)[:16]:
-        program = code.split(None, 1)[0] if code.split() else ""
-        if program.startswith(_TEMP_DIRS):
-            run.add("shell.deferred-exec", _span(run, path.rpartition("/")[2]),
-                    f"writes {path}, which makes every later cargo build run {program} "
-                    "(a temporary directory anyone can write to)", None)
-            return
-
-
-def _home_config(run: Run, path: str) -> bool:
-    """A user-level file that the path rules already report on any write."""
-    paths = run.cp.paths
-    return paths.match(path, "package_config") or paths.match(path, "sensitive")
-
-
-def _span(run: Run, name: str) -> tuple[int, int]:
-    k = run.source.find(name)
-    return (k, k + len(name)) if k >= 0 else (0, len(run.source))
