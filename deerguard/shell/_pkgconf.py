@@ -34,7 +34,11 @@ from ._words import DYN, Field, first_source
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["pkg_written", "source_setter"]
+__all__ = ["SOURCE_SETTERS", "pkg_written", "source_setter"]
+
+SOURCE_SETTERS = frozenset({"go", "poetry", "pdm", "bundle", "add-apt-repository",
+                            "apt-add-repository", "yum-config-manager", "dnf", "zypper"})
+"""Programs :func:`source_setter` looks at."""
 
 _CODE_TAINT = frozenset({"fetch", "decode"})
 
@@ -59,6 +63,23 @@ def source_setter(run: Run, inv: Invocation) -> None:
         elif not f.text.startswith("-"):
             words.append(f)
     verbs = [f.text for f in words[:2]]
+    if name in ("add-apt-repository", "apt-add-repository"):
+        if any(f.text in ("-r", "--remove") for f in args):
+            return
+        for f in words[:1]:
+            # universe/multiverse/restricted: components of the distribution's own archive.
+            if DYN not in f.text and f.text not in ("universe", "multiverse", "restricted",
+                                                    "main"):
+                run.add("shell.package-source", f.span, f"{name} adds the package source "
+                        f"{f.text} for every later apt install", None)
+        return
+    if name in ("yum-config-manager", "dnf", "zypper"):
+        repo = _repo_option(args) if name != "zypper" else (
+            words[1] if verbs[:1] in (["ar"], ["addrepo"]) and len(words) > 1 else None)
+        if repo is not None:
+            run.add("shell.package-source", repo.span, f"{name} adds the package repository "
+                    f"{repo.text.replace(DYN, '?')} for every later install", None)
+        return
     if name == "go":
         if verbs[:1] == ["env"] and any(f.text == "-w" for f in args):
             for f in words[1:16]:
@@ -79,6 +100,16 @@ def source_setter(run: Run, inv: Invocation) -> None:
     if url is not None and not _official(url.text):
         run.add("shell.package-source", url.span, f"{name} stores {url.text.replace(DYN, '?')}"
                 " as a package source for every later install", None)
+
+
+def _repo_option(args: list[Field]) -> Field | None:
+    """The value of ``--add-repo URL`` / ``--add-repo=URL`` (dnf config-manager)."""
+    for k, f in enumerate(args):
+        if f.text == "--add-repo" and k + 1 < len(args):
+            return args[k + 1]
+        if f.text.startswith("--add-repo="):
+            return Field(f.text[len("--add-repo="):], f.span, f.taint)
+    return None
 
 
 # Package-source files a project (or a virtualenv) carries, and the keys naming a source.

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._files import file_taint
+from ._files import dir_key, download_name, file_taint
 from ._flow import Flow
 from ._paths import norm_path
-from ._pkgconf import source_setter
+from ._pkgconf import SOURCE_SETTERS, source_setter
 from ._resolve import Invocation
 from ._sinks import script_sink
-from ._words import DYN, Field, first_source
+from ._words import DYN, Field, Source, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -45,8 +45,9 @@ __all__ = ["PKG_PROGRAMS", "pkg_program"]
 
 _MAKES = frozenset({"make", "gmake", "bmake"})
 _IMAGE_BUILDERS = frozenset({"docker", "podman", "nerdctl", "buildah"})
-_SOURCE_SETTERS = frozenset({"go", "poetry", "pdm", "bundle"})
-PKG_PROGRAMS = _MAKES | _IMAGE_BUILDERS | _SOURCE_SETTERS | frozenset({
+# Programs that fill a directory with a remote repository's files (git clone is _files').
+_CLONERS = frozenset({"gh", "glab", "hg", "svn", "bzr", "brz", "degit", "tiged"})
+PKG_PROGRAMS = _MAKES | _IMAGE_BUILDERS | SOURCE_SETTERS | _CLONERS | frozenset({
     "ninja", "cmake", "meson", "at", "batch", "pre-commit"})
 """Programs :func:`pkg_program` looks at (any other program costs one set lookup)."""
 
@@ -65,8 +66,48 @@ def pkg_program(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _at(run, inv, stdin)
     elif name == "pre-commit":
         _pre_commit(run, inv)
-    elif name in _SOURCE_SETTERS:
+    elif name in SOURCE_SETTERS:
         source_setter(run, inv)  # go env -w GOPROXY=URL, poetry source add NAME URL
+    if name in _CLONERS:
+        _clone(run, inv)
+
+
+def _clone(run: Run, inv: Invocation) -> None:
+    """``gh repo clone O/R [DIR]``, ``hg clone URL [DIR]``, ``svn checkout URL [DIR]``,
+    ``degit O/R [DIR]``: the directory holds fetched files (like ``git clone``: running a
+    script from it is a download run, installing it warns); ``gh extension install O/R``
+    installs a command from a repository."""
+    name = inv.name
+    ops = [f.text for f in inv.args if not f.text.startswith("-")]
+    if "--" in (f.text for f in inv.args):
+        cut = [f.text for f in inv.args].index("--")
+        ops = [f.text for f in inv.args[:cut] if not f.text.startswith("-")]
+    if name in ("gh", "glab"):
+        if ops[:2] in (["extension", "install"], ["ext", "install"]) and len(ops) > 2 and \
+                not ops[2].startswith((".", "/", "~")):
+            run.add("shell.package-install", inv.word.span, f"{name} extension install "
+                    f"downloads {ops[2].replace(DYN, '?')} and runs it as a {name} command",
+                    None)
+            return
+        if ops[:2] != ["repo", "clone"]:
+            return
+        ops = ops[2:]
+    elif name in ("degit", "tiged"):
+        ops = [*ops[:1], *(ops[1:2] or ["."])]  # degit copies into the working directory
+    else:
+        verbs = {"hg": ("clone",), "svn": ("checkout", "co", "export"),
+                 "bzr": ("branch", "checkout", "co"), "brz": ("branch", "checkout", "co")}
+        if not ops or ops[0] not in verbs[name]:
+            return
+        ops = ops[1:]
+    if not ops or DYN in ops[0]:
+        return
+    target = ops[1] if len(ops) > 1 else download_name(ops[0]).removesuffix(".git")
+    path = norm_path(target, run.cwd)
+    if path is not None and len(run.files) < 255:
+        fetched = frozenset({Source("fetch", name, run.map_span(inv.word.span))})
+        for key in (path, dir_key(path)):  # svn export of one file, or a directory
+            run.files[key] = run.files.get(key, frozenset()) | fetched
 
 
 # make options with a separate value (-j and -l take an optional one, attached or not).
@@ -179,6 +220,12 @@ def _image_build(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     if first == "compose":
         _compose(run, inv, ops[0] + 1)
         return
+    if first == "image" and len(ops) > 1:
+        first = texts[ops[1]]
+        ops = ops[1:]
+    if first in ("load", "import"):
+        _image_load(run, inv, stdin, first, ops[0] + 1)
+        return
     if inv.name == "buildah":
         start = ops[0] + 1 if first in ("build", "bud", "build-using-dockerfile") else -1
     elif first == "build":
@@ -217,6 +264,41 @@ def _image_build(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             run.add("shell.package-install", inv.word.span, f"{inv.name} builds an image from "
                     "a fetched Dockerfile read on stdin: its build steps run",
                     f"{src.describe()} reaches {inv.name} build")
+
+
+def _image_load(run: Run, inv: Invocation, stdin: Flow | None, verb: str, start: int
+                ) -> None:
+    """``curl u | docker load``, ``docker load -i FETCHED``, ``docker import URL``: an image
+    (its programs) from outside any registry, to run next."""
+    args = inv.args
+    source: Field | None = None
+    for k in range(start, len(args)):
+        t = args[k].text
+        if verb == "load" and t in ("-i", "--input") and k + 1 < len(args):
+            source = args[k + 1]
+        elif verb == "load" and t.startswith("--input="):
+            source = Field(t[len("--input="):], args[k].span)
+        elif verb == "import" and (not t.startswith("-") or t == "-") and source is None:
+            source = args[k]
+        elif verb == "import" and t in ("-c", "--change", "-m", "--message", "--platform"):
+            source = args[k + 2] if k + 2 < len(args) and source is None else source
+    how = f"{inv.name} {verb}"
+    if source is None or source.text == "-":
+        src = first_source(stdin.taint, _CODE_TAINT) if stdin is not None else None
+        if src is not None:
+            run.add("shell.package-install", inv.word.span, f"{how} takes an image from "
+                    "fetched data on stdin", f"{src.describe()} reaches {how}")
+        return
+    if verb == "import" and source.text.startswith(_REMOTE_CONTEXT):
+        run.add("shell.package-install", source.span, f"{how} downloads the image "
+                f"{source.text} from outside any registry", None)
+        return
+    taint = file_taint(run.files, norm_path(source.text, run.cwd)) if run.files else None
+    src = first_source(taint, _CODE_TAINT) if taint else None
+    if src is not None:
+        run.add("shell.package-install", source.span, f"{how} takes an image from "
+                f"{source.text}, a file fetched in the same command",
+                f"{src.describe()} was written to {source.text}")
 
 
 def _compose(run: Run, inv: Invocation, start: int) -> None:
