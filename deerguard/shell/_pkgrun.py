@@ -1,4 +1,4 @@
-"""Commands that fetch someone else's code and run it, and package-source files.
+"""Commands that fetch someone else's code to run it: clones, remote images, installs of both.
 
 Installing packages is the spec's warn band (``shell.package-install``); the package
 managers' run-a-package subcommands (``npm create X``, ``gem exec X``) are ``_pkgcreate``'s.
@@ -13,6 +13,10 @@ These fetch code and run it without the word ``install`` of a package manager:
   Dockerfile read from fetched stdin; ``docker compose -f URL`` (a remote compose file
   chooses images, mounts and privileges). ``docker run IMAGE`` of a registry image is the
   everyday use of docker and passes (its escapes are ``_remote``'s);
+* other cloners fill a directory with fetched files, like ``git clone`` (``_files``): ``gh``/
+  ``glab repo clone``, ``hg clone``, ``svn checkout|export``, ``bzr branch``, ``degit``; ``gh
+  extension install O/R`` installs a repository's program as a gh command; ``docker load``
+  of fetched data and ``docker import URL`` take an image from outside any registry;
 * ``pre-commit run|install|try-repo`` with a ``.pre-commit-config.yaml`` written in the
   same command naming a remote hook repository (``pre-commit try-repo URL`` always): pre-commit
   clones the repository and runs its hooks. Running an existing configuration passes.
@@ -72,16 +76,32 @@ def pkg_program(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _clone(run, inv)
 
 
+# Options of the cloners that take a separate value (gh -u NAME, hg -r REV, svn --depth D).
+_CLONE_VALUE = frozenset({"-u", "--upstream-remote-name", "-R", "--repo", "-r", "--rev",
+                          "-b", "--branch", "-e", "--ssh", "--remotecmd", "--username",
+                          "--password", "--depth", "--config-option", "--config-dir",
+                          "--set-depth", "--native-eol", "--pin"})
+
+
 def _clone(run: Run, inv: Invocation) -> None:
     """``gh repo clone O/R [DIR]``, ``hg clone URL [DIR]``, ``svn checkout URL [DIR]``,
     ``degit O/R [DIR]``: the directory holds fetched files (like ``git clone``: running a
     script from it is a download run, installing it warns); ``gh extension install O/R``
     installs a command from a repository."""
     name = inv.name
-    ops = [f.text for f in inv.args if not f.text.startswith("-")]
-    if "--" in (f.text for f in inv.args):
-        cut = [f.text for f in inv.args].index("--")
-        ops = [f.text for f in inv.args[:cut] if not f.text.startswith("-")]
+    values = _CLONE_VALUE
+    ops: list[str] = []
+    skip = False
+    for f in inv.args:
+        t = f.text
+        if skip:
+            skip = False
+        elif t == "--":
+            break  # gh repo clone O/R DIR -- --depth 1: git's own options follow
+        elif t in values:
+            skip = True
+        elif not t.startswith("-"):
+            ops.append(t)
     if name in ("gh", "glab"):
         if ops[:2] in (["extension", "install"], ["ext", "install"]) and len(ops) > 2 and \
                 not ops[2].startswith((".", "/", "~")):
