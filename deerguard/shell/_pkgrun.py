@@ -17,6 +17,9 @@ These fetch code and run it without the word ``install`` of a package manager:
   ``glab repo clone``, ``hg clone``, ``svn checkout|export``, ``bzr branch``, ``degit``; ``gh
   extension install O/R`` installs a repository's program as a gh command; ``docker load``
   of fetched data and ``docker import URL`` take an image from outside any registry;
+* ``kubectl apply|create -f URL`` / ``-k github.com/o/r`` and ``helm install|upgrade`` of a
+  chart URL (``oci://``, ``https://``, ``--repo URL``) deploy what a remote file says
+  (``kubectl apply -f k8s/`` and ``helm install web bitnami/nginx`` pass);
 * ``pre-commit run|install|try-repo`` with a ``.pre-commit-config.yaml`` written in the
   same command naming a remote hook repository (``pre-commit try-repo URL`` always): pre-commit
   clones the repository and runs its hooks. Running an existing configuration passes.
@@ -51,7 +54,8 @@ _MAKES = frozenset({"make", "gmake", "bmake"})
 _IMAGE_BUILDERS = frozenset({"docker", "podman", "nerdctl", "buildah"})
 # Programs that fill a directory with a remote repository's files (git clone is _files').
 _CLONERS = frozenset({"gh", "glab", "hg", "svn", "bzr", "brz", "degit", "tiged"})
-PKG_PROGRAMS = _MAKES | _IMAGE_BUILDERS | SOURCE_SETTERS | _CLONERS | frozenset({
+_DEPLOYERS = frozenset({"kubectl", "oc", "helm"})
+PKG_PROGRAMS = _MAKES | _IMAGE_BUILDERS | SOURCE_SETTERS | _CLONERS | _DEPLOYERS | frozenset({
     "ninja", "cmake", "meson", "at", "batch", "pre-commit"})
 """Programs :func:`pkg_program` looks at (any other program costs one set lookup)."""
 
@@ -72,8 +76,55 @@ def pkg_program(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _pre_commit(run, inv)
     elif name in SOURCE_SETTERS:
         source_setter(run, inv)  # go env -w GOPROXY=URL, poetry source add NAME URL
+    elif name in _DEPLOYERS:
+        _deploy(run, inv, stdin)
     if name in _CLONERS:
         _clone(run, inv)
+
+
+_DEPLOY_VERBS = frozenset({"apply", "create", "replace", "install", "upgrade"})
+# helm options whose URL value is data, not a chart (values files, CA bundles).
+_HELM_DATA = frozenset({"-f", "--values", "--set-file", "--ca-file", "--cert-file",
+                        "--key-file", "--kubeconfig", "--post-renderer-args"})
+
+
+def _deploy(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+    """``kubectl apply -f URL`` / ``-k github.com/o/r``, ``helm install N oci://..`` /
+    ``https://../chart.tgz`` / ``--repo URL``: manifests or a chart fetched from outside any
+    chart repository decide what runs in the cluster (``curl | sh`` for a cluster). Local
+    files and repository charts (``helm install web bitnami/nginx``) pass."""
+    args = inv.args
+    texts = [f.text for f in args]
+    verb = next((k for k, t in enumerate(texts) if t in _DEPLOY_VERBS), -1)
+    if verb < 0:
+        return
+    helm = inv.name == "helm"
+    for k in range(verb + 1, len(texts)):
+        t = texts[k]
+        prev = texts[k - 1]
+        value = t.partition("=")[2] if t.startswith("--") and "=" in t else t
+        if helm:
+            remote = value.startswith(("http://", "https://", "oci://")) and not (
+                prev in _HELM_DATA or t.partition("=")[0] in _HELM_DATA)
+        else:
+            kustomize = prev in ("-k", "--kustomize") or t.startswith("--kustomize=")
+            remote = (prev in ("-f", "--filename") or t.startswith("--filename=") or
+                      kustomize) and value.startswith(("http://", "https://")) or (
+                kustomize and (value.startswith(("git@", "git::", "ssh://")) or
+                               value.split("/", 1)[0] in ("github.com", "gitlab.com",
+                                                          "bitbucket.org")))
+        if remote and DYN not in value[:8]:
+            run.add("shell.package-install", args[k].span, f"{inv.name} {texts[verb]} "
+                    f"deploys {value} from outside any chart or image repository: it "
+                    "decides what runs in the cluster", None)
+            return
+        if value == "-" and not helm and prev in ("-f", "--filename") and stdin is not None:
+            src = first_source(stdin.taint, _CODE_TAINT)
+            if src is not None:  # curl -s URL | kubectl apply -f -
+                run.add("shell.package-install", args[k].span, f"{inv.name} {texts[verb]} "
+                        "deploys fetched manifests read on stdin: they decide what runs in "
+                        "the cluster", f"{src.describe()} reaches {inv.name}")
+                return
 
 
 # Options of the cloners that take a separate value (gh -u NAME, hg -r REV, svn --depth D).
