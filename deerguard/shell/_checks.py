@@ -17,6 +17,7 @@ from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._git import check_git
 from ._modes import acl_world_writable, mode_risk, umask_world_writable
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
+from ._pkgcreate import RUNNER_CHECKS, check_runner
 from ._remote import parse_remote
 from ._resolve import Invocation
 from ._urlrun import URL_RUNNERS, check_url_runner
@@ -257,6 +258,8 @@ def check_package(add: Add, inv: Invocation) -> None:
     args = inv.args
     if name in URL_RUNNERS:
         check_url_runner(add, name, args)  # uv run URL, deno run -A URL, go run MOD@V
+    if name in RUNNER_CHECKS:
+        check_runner(add, name, args)  # npm create X, npm exec --package=X, gem exec X
     for f in args:
         if f.text in _DRY_RUN or (f.text == "-s" and name in ("apt", "apt-get")):
             return  # pip install --dry-run, apt-get -s install: nothing changes

@@ -23,6 +23,7 @@ from ._exfil import secret_display
 from ._githooks import check_hooks
 from ._listing import Compiled as _Compiled
 from ._parse import parse
+from ._pkgconf import pkg_written
 from ._policy import ShellPolicy, default_policy
 from ._raw import raw_scan
 from ._walk import Run
@@ -139,6 +140,8 @@ class Classifier:
             secret_display(run)
         check_hooks(run)  # hooks written in the command: code git runs later
         check_deferred(run)  # files a build tool or interpreter runs later by itself
+        if run.file_text or run.files:
+            pkg_written(run)  # .npmrc registry=URL: where later installs come from
         issues = script.issues
         if issues and any(issue.internal for issue in issues):
             # The parser failed on its own (a bug): what the command does is unknown.

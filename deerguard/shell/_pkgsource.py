@@ -27,7 +27,9 @@ SOURCE_VARS = frozenset({"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL",
                          "YARN_NPM_REGISTRY_SERVER", "PIP_TRUSTED_HOST",
                          "NPM_CONFIG_SCRIPT_SHELL", "npm_config_script_shell",
                          "CARGO_REGISTRIES_CRATES_IO_PROTOCOL", "GOPROXY", "GONOSUMDB",
-                         "GONOSUMCHECK", "GOFLAGS", "GOSUMDB"})
+                         "GONOSUMCHECK", "GOFLAGS", "GOSUMDB", "GOINSECURE",
+                         "BUN_CONFIG_REGISTRY", "PIP_FIND_LINKS", "UV_FIND_LINKS",
+                         "UV_INSECURE_HOST"})
 """Environment variables that choose a package source (or turn off its checksums)."""
 
 _OFFICIAL = ("https://pypi.org/simple", "https://registry.npmjs.org",

@@ -26,6 +26,7 @@ from ._hookvars import hook_files
 from ._lexer import DECL_ARRAY_RE
 from ._outputs import echo_output, output
 from ._paths import norm_path
+from ._pkgrun import PKG_PROGRAMS, pkg_program
 from ._pkgsource import SOURCE_PROGRAMS, package_source
 from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
@@ -122,6 +123,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         expose(run, name, inv.args, word.span)  # ssh -R, ngrok, php -S over ~
     if name in BUILD_TOOLS or (name[:6] == "python" and (run.files or run.file_text)):
         build_tool(run, inv)  # pytest loads conftest.py, npm install runs package.json
+    if name in PKG_PROGRAMS:
+        pkg_program(run, inv, stdin)  # git clone u && make install, docker build URL, at -f
     if name not in _DISPATCHED and interpreter_family(name) is None:
         return _plain(run, inv, stdin)
     if name in R.SHELLS:

@@ -123,6 +123,9 @@ INTERPRETER_ALIASES: MappingProxyType[str, str] = MappingProxyType({
     "perl5": "perl", "python2": "python",
     "python3": "python", "pypy": "python", "pypy3": "python", "php8": "php", "php7": "php",
     "luajit": "lua", "irb": "ruby", "py": "python", "py3": "python",
+    # TypeScript runners on node: node's options, -e/-p code, and a script read from stdin
+    # when none is named (ts-node documents `echo CODE | ts-node`).
+    "ts-node": "node", "ts-node-esm": "node", "tsx": "node",
 })
 
 FETCHERS = _fs("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "fetch", "http",

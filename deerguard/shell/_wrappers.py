@@ -188,6 +188,8 @@ WRAPPERS: dict[str, Wrapper] = {
               "--config-setting --link-mode --no-build-package --no-binary-package"),
     "pipx": _w("i", "--spec --python --pip-args --index-url --backend --preinstall",
                sub="run"),
+    # gem exec [-v VERSION] [-g GEM] CMD ARGS: RubyGems' npx (installs GEM when missing).
+    "gem": _w("vg", "--version --gem", sub="exec"),
     "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
               "--file --impure", positional=64, sub="develop shell"),
     # Tools that run a program under observation or limits: `valgrind -q CMD`,
