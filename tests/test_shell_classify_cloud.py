@@ -95,6 +95,18 @@ _MASS = [
     "sudo -E kubectl delete ns --all",
     "env AWS_PROFILE=prod aws s3 rb --force s3://b",
     "timeout 60 gh repo delete acme/x --yes",
+    "k=kubectl; $k delete ns --all",
+    "kubectl exec db-0 -- psql -c 'DROP DATABASE app'",
+    "docker compose exec db dropdb app",
+    # package-runner names of the same tools, and tools of other clouds
+    "pnpm dlx firebase-tools firestore:delete --all-collections --force",
+    "npx aws-cdk destroy --all --force",
+    "flyctl apps destroy my-app -y",
+    "netlify sites:delete 1234 --force",
+    # bucket roots and empty keys, literal or through a known value
+    'aws s3 rm "s3://$BUCKET" --recursive',
+    "x=s3://b; aws s3 rm $x --recursive",
+    'etcdctl del "" --prefix',
 ]
 
 
@@ -157,6 +169,12 @@ _ONE = [
     "dropdb -i shop",
     "mysqladmin drop shop",
     "kubectl delete pod $(kubectl get pods --field-selector=status.phase=Failed -o name)",
+    # a variable that may be unset is not a literal root or empty key
+    'aws s3 rm "s3://$BUCKET/$PREFIX" --recursive',
+    'etcdctl del "$KEY" --prefix',
+    "fly destroy my-app",
+    "wrangler d1 delete prod-db",
+    "hcloud server delete web-1",
 ]
 
 
@@ -194,6 +212,10 @@ _EVERYDAY = [
     "kubectl get pods -o name | xargs kubectl describe",
     "echo 'DROP DATABASE prod' > notes.txt", "git commit -m 'terraform destroy -auto-approve'",
     "grep -r 'kubectl delete ns --all' docs/",
+    # dry runs print what would go and delete nothing
+    "kubectl delete ns --all --dry-run=client", "aws s3 rm s3://b --recursive --dryrun",
+    "az storage blob delete-batch -s data --account-name a --dryrun",
+    "aws ec2 terminate-instances --instance-ids i-1 --dry-run",
 ]
 
 

@@ -32,12 +32,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ._cloudtable import ALL, CONFIRM, CONFIRM_ENV, ONE, ROUTINE, TABLE, VALUE_OPTS, WHOLE
+from ._cloudtable import (
+    ALIASES,
+    ALL,
+    CONFIRM,
+    CONFIRM_ENV,
+    ONE,
+    ROUTINE,
+    TABLE,
+    VALUE_OPTS,
+    WHOLE,
+)
 from ._words import DYN, Field
 
 __all__ = ["ALL", "CLOUD_TOOLS", "ONE", "ROUTINE", "WHOLE", "cloud_destroy"]
 
-CLOUD_TOOLS = frozenset(TABLE)
+CLOUD_TOOLS = frozenset(TABLE) | frozenset(ALIASES)
 
 
 _GROUP_PREFIX = frozenset({"alpha", "beta", "preview"})
@@ -145,21 +155,57 @@ def _computed_list(args: list[Field], word_span: tuple[int, int], from_stdin: bo
     return False
 
 
+def _as_written(args: list[Field], source: str) -> list[str]:
+    """The argument texts for scope tests: an empty value from a variable is unknown (``"$K"``
+    with K unset is not the literal ``''`` of every etcd key), and a bucket URL keeps its
+    key as written (``s3://$B`` is a bucket root, ``s3://$B/$P`` is not)."""
+    out: list[str] = []
+    for f in args:
+        text = f.text
+        start, end = f.span
+        raw = source[start:end] if 0 <= start < end <= len(source) else ""
+        if "$" in raw or "`" in raw:
+            plain = raw.replace('"', "").replace("'", "")
+            if not text:
+                text = DYN
+            elif DYN not in text and plain.startswith(("s3://", "gs://")):
+                text = plain
+        out.append(text)
+    return out
+
+
+def _dry_run(texts: list[str]) -> bool:
+    for t in texts:
+        if t in ("--dryrun", "--dry-run", "-dry-run"):
+            return True
+        if t.startswith("--dry-run=") and t[10:].lower() not in ("none", "false", "0"):
+            return True
+    return False
+
+
 def cloud_destroy(name: str, args: list[Field], word_span: tuple[int, int],
                   from_stdin: bool, source: str, env: Callable[[str], bool]
                   ) -> tuple[int, str] | None:
     """(tier, message) when ``name args`` destroys cloud, cluster or SaaS resources.
     ``env(NAME)`` says an environment variable is set to a true value for the command."""
+    name = ALIASES.get(name, name)
     entries = TABLE.get(name)
     if entries is None:
         return None
     texts = [f.text for f in args]
+    if _dry_run(texts):
+        return None  # a dry run only prints what would go
     path, _ = _command_path(name, texts)
+    written: list[str] | None = None
     for pattern, base, what in entries:
         used = _match(pattern, path)
         if used is None:
             continue
-        tier = _SCOPE[name](path, used, texts, base) if name in _SCOPE else base
+        if name in _SCOPE:
+            written = _as_written(args, source) if written is None else written
+            tier = _SCOPE[name](path, used, written, base)
+        else:
+            tier = base
         if tier is None:
             return None
         if tier == WHOLE:

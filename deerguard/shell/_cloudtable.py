@@ -12,7 +12,8 @@ kind at once, or a target list no one saw).
 
 from __future__ import annotations
 
-__all__ = ["ALL", "CONFIRM", "CONFIRM_ENV", "ONE", "ROUTINE", "TABLE", "VALUE_OPTS", "WHOLE"]
+__all__ = ["ALIASES", "ALL", "CONFIRM", "CONFIRM_ENV", "ONE", "ROUTINE", "TABLE", "VALUE_OPTS",
+           "WHOLE"]
 
 ROUTINE, ONE, WHOLE, ALL = -1, 0, 1, 2
 
@@ -175,6 +176,16 @@ TABLE: dict[str, tuple[_Entry, ...]] = {
     ),
     "cdk": ((("destroy",), WHOLE, "deletes the stack's resources"),),
     "mysqladmin": ((("drop",), WHOLE, "deletes a database"),),
+    "wrangler": ((("delete",), ONE, "deletes a Worker"), (("**", "delete"), ONE,
+                                                           "deletes Cloudflare resources")),
+    "fly": (
+        (("apps", "destroy"), WHOLE, "destroys a Fly app, its machines and volumes"),
+        (("destroy",), WHOLE, "destroys a Fly app, its machines and volumes"),
+        (("**", "destroy"), ONE, "destroys Fly resources"),
+        (("**", "delete"), ONE, "deletes Fly resources"),
+    ),
+    "netlify": ((("sites:delete",), WHOLE, "deletes a Netlify site"),),
+    "hcloud": ((("**", "delete"), ONE, "deletes Hetzner Cloud resources"),),
 }
 TABLE["oc"] = TABLE["kubectl"]
 TABLE["tofu"] = TABLE["terraform"]
@@ -194,8 +205,14 @@ CONFIRM: dict[str, tuple[str, ...]] = {
     "firebase": ("--force", "-f"),
     "doctl": ("--force", "-f"),
     "mysqladmin": ("--force", "-f"),
+    "fly": ("--yes", "-y"),
+    "netlify": ("--force", "-f"),
 }
 CONFIRM["tofu"] = CONFIRM["terraform"]
 CONFIRM_ENV = {"terragrunt": "TERRAGRUNT_NON_INTERACTIVE", "pulumi": "PULUMI_SKIP_CONFIRMATIONS"}
 
 CLOUD_TOOLS = frozenset(TABLE)
+
+# Other names of the same tools (package-runner names: npx aws-cdk, pnpm dlx firebase-tools).
+ALIASES = {"firebase-tools": "firebase", "aws-cdk": "cdk", "flyctl": "fly",
+           "netlify-cli": "netlify", "vercel-cli": "vercel"}
