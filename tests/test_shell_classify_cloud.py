@@ -107,6 +107,12 @@ _MASS = [
     'aws s3 rm "s3://$BUCKET" --recursive',
     "x=s3://b; aws s3 rm $x --recursive",
     'etcdctl del "" --prefix',
+    # a list computed at run time, held in a variable or a loop variable
+    "ids=$(aws ec2 describe-instances --output text); aws ec2 terminate-instances "
+    "--instance-ids $ids",
+    'for ns in $(kubectl get ns -o name); do kubectl delete "$ns"; done',
+    "kubectl get ns -o name | while IFS= read -r ns; do kubectl delete $ns; done",
+    "for r in `helm ls -q`; do helm uninstall ${r}; done",
 ]
 
 
@@ -175,6 +181,10 @@ _ONE = [
     "fly destroy my-app",
     "wrangler d1 delete prod-db",
     "hcloud server delete web-1",
+    "id=$(cat id.txt); aws ec2 terminate-instances --instance-ids $id",
+    "for ns in $(cat stale.txt); do kubectl delete ns $ns; done",
+    "ZONE=$(gcloud config get-value compute/zone); gcloud compute instances delete vm1 "
+    "--zone $ZONE",
 ]
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from ._cloudtable import (
     ALIASES,
@@ -48,6 +49,13 @@ from ._words import DYN, Field
 __all__ = ["ALL", "CLOUD_TOOLS", "ONE", "ROUTINE", "WHOLE", "cloud_destroy"]
 
 CLOUD_TOOLS = frozenset(TABLE) | frozenset(ALIASES)
+
+# Per tool, the last words of its patterns (exact, and the prefixes of ``delete-*``): a path
+# naming none of them matches no entry, so most commands stop after one set lookup per word.
+_VERBS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    tool: (frozenset(p[-1] for p, _, _ in entries if not p[-1].endswith("*")),
+           tuple(p[-1][:-1] for p, _, _ in entries if p[-1].endswith("-*")))
+    for tool, entries in TABLE.items()}
 
 
 _GROUP_PREFIX = frozenset({"alpha", "beta", "preview"})
@@ -142,7 +150,8 @@ def _computed_list(args: list[Field], word_span: tuple[int, int], from_stdin: bo
                    source: str) -> bool:
     """A target list computed at run time: a command substitution that lists resources
     (``$(aws ec2 describe-instances ...)``, ``$(terraform state list)``) or the unknown
-    words xargs appends from its stdin."""
+    words xargs appends from its stdin, or a variable holding such a list."""
+    looked = 0
     for f in args:
         if DYN not in f.text:
             continue
@@ -152,6 +161,41 @@ def _computed_list(args: list[Field], word_span: tuple[int, int], from_stdin: bo
             else ""
         if ("$(" in text or "`" in text) and _LISTING.search(text):
             return True
+        looked += 1
+        if looked <= 4 and _listed_variable(text, source):
+            return True
+    return False
+
+
+_VAR = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]{0,63})\}?"?')
+
+
+def _listed_variable(raw: str, source: str) -> bool:
+    """``$ids`` holds a listing: ``ids=$(... list ...)``, ``for ids in $(... list ...)``, or
+    ``... get ... | while read ids``: the list was computed at run time all the same."""
+    m = _VAR.fullmatch(raw)
+    return m is not None and _listed_name(m.group(1), source)
+
+
+@lru_cache(maxsize=256)
+def _listed_name(name: str, source: str) -> bool:
+    """(Memoized: a script naming ``$x`` in many commands searches its text once per name.)"""
+    if name + "=" in source:
+        hit = re.search(rf"(?<![\w$]){name}=\"?(?:\$\(|`)", source)
+        if hit is not None and _LISTING.search(" " + source[hit.end():hit.end() + 300]):
+            return True
+    if "for" in source:
+        hit = re.search(rf"for[ \t]+{name}[ \t]+in[ \t]+\"?(?:\$\(|`)", source)
+        if hit is not None and _LISTING.search(" " + source[hit.end():hit.end() + 300]):
+            return True
+    if "read" in source:
+        hit = re.search(rf"\|[ \t]*while[ \t]+(?:IFS=\S*[ \t]+)?read(?:[ \t]+-[a-z]+)*"
+                        rf"[ \t]+{name}\b", source)
+        if hit is not None:
+            head = source[max(0, hit.start() - 300):hit.start()]
+            for sep in (";", "\n", "&&", "||", "("):
+                head = head.rpartition(sep)[2]
+            return _LISTING.search(" " + head) is not None
     return False
 
 
@@ -193,9 +237,12 @@ def cloud_destroy(name: str, args: list[Field], word_span: tuple[int, int],
     if entries is None:
         return None
     texts = [f.text for f in args]
+    path, _ = _command_path(name, texts)
+    verbs, prefixes = _VERBS[name]
+    if not any(w in verbs or w.startswith(prefixes) for w in path[:6]):
+        return None  # no destroying verb: kubectl get, aws s3 ls, gh pr create
     if _dry_run(texts):
         return None  # a dry run only prints what would go
-    path, _ = _command_path(name, texts)
     written: list[str] | None = None
     for pattern, base, what in entries:
         used = _match(pattern, path)
