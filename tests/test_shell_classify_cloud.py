@@ -113,6 +113,11 @@ _MASS = [
     'for ns in $(kubectl get ns -o name); do kubectl delete "$ns"; done',
     "kubectl get ns -o name | while IFS= read -r ns; do kubectl delete $ns; done",
     "for r in `helm ls -q`; do helm uninstall ${r}; done",
+    # a confirmation prompt answered from stdin
+    "yes | terraform destroy",
+    "echo y | pulumi destroy -s prod",
+    "az group delete -n rg <<< yes",
+    "printf 'yes\\n' | gcloud sql instances delete main",
 ]
 
 
@@ -181,6 +186,8 @@ _ONE = [
     "fly destroy my-app",
     "wrangler d1 delete prod-db",
     "hcloud server delete web-1",
+    "echo no | terraform destroy",
+    "terraform destroy < /dev/null",
     "id=$(cat id.txt); aws ec2 terminate-instances --instance-ids $id",
     "for ns in $(cat stale.txt); do kubectl delete ns $ns; done",
     "ZONE=$(gcloud config get-value compute/zone); gcloud compute instances delete vm1 "

@@ -228,10 +228,11 @@ def _dry_run(texts: list[str]) -> bool:
 
 
 def cloud_destroy(name: str, args: list[Field], word_span: tuple[int, int],
-                  from_stdin: bool, source: str, env: Callable[[str], bool]
-                  ) -> tuple[int, str] | None:
+                  from_stdin: bool, source: str, env: Callable[[str], bool],
+                  answered: bool = False) -> tuple[int, str] | None:
     """(tier, message) when ``name args`` destroys cloud, cluster or SaaS resources.
-    ``env(NAME)`` says an environment variable is set to a true value for the command."""
+    ``env(NAME)`` says an environment variable is set to a true value for the command;
+    ``answered`` that its stdin answers a prompt yes (``yes |``, ``echo y |``, ``<<< yes``)."""
     name = ALIASES.get(name, name)
     entries = TABLE.get(name)
     if entries is None:
@@ -261,6 +262,8 @@ def cloud_destroy(name: str, args: list[Field], word_span: tuple[int, int],
                 what += " (it never asks for confirmation)"
             elif _flag(texts, flags) or (name in CONFIRM_ENV and env(CONFIRM_ENV[name])):
                 what += " without asking for confirmation"
+            elif answered:
+                what += ", its confirmation answered yes from stdin"
             else:
                 tier = ONE  # the tool asks first, and a shell without a terminal says no
         elif tier == ALL and base != ALL:

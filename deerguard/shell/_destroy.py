@@ -60,7 +60,8 @@ def destroy(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     found = resource_destroy(inv, stdin.text if stdin is not None else None,
                              (lambda path: read_written(run, path, inv.word.span))
                              if run.file_text else None, run.cwd,
-                             source=run.text_stack[-1], env=env_true)
+                             source=run.text_stack[-1], env=env_true,
+                             answered=stdin is not None and stdin.producer == "yes")
     if found is None:
         return
     tier, what = found
@@ -71,18 +72,20 @@ def destroy(run: Run, inv: Invocation, stdin: Flow | None) -> None:
 
 def resource_destroy(inv: Invocation, stdin_text: str | None = None,
                      read: Callable[[str], str | None] | None = None, cwd: str | None = None,
-                     *, source: str = "", env: Callable[[str], bool] | None = None
-                     ) -> tuple[int, str] | None:
+                     *, source: str = "", env: Callable[[str], bool] | None = None,
+                     answered: bool = False) -> tuple[int, str] | None:
     """(tier, what ``inv`` destroys) or None; the tier is ``_cloud``'s ONE, WHOLE or ALL.
     ``stdin_text`` is the statically known text it reads (a heredoc, ``echo SQL |``, a file
     written earlier); ``read`` returns the known text of a path written in the same command
     (or None), for script options (``psql -f drop.sql``); the caller charges what it reads
     to its work budget, since one file may be run many times. ``source`` is the text the
     arguments' spans index (to see a ``$(...)`` target list); ``env(NAME)`` says a variable
-    is set to a true value."""
+    is set to a true value; ``answered`` that stdin comes from ``yes``."""
     if inv.name in CLOUD_TOOLS:
+        answer = (stdin_text or "").strip().lower()
         return cloud_destroy(inv.name, inv.args, inv.word.span, inv.from_stdin, source,
-                             env or (lambda _name: False))
+                             env or (lambda _name: False),
+                             answered or answer in ("y", "yes") or answer.startswith("yes\n"))
     found = _by_arguments(inv)
     if found is None and inv.name in _SCRIPT_READERS:
         scripts = [stdin_text] if stdin_text else []
