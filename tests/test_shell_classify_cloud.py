@@ -233,6 +233,9 @@ _EVERYDAY = [
     "kubectl delete ns --all --dry-run=client", "aws s3 rm s3://b --recursive --dryrun",
     "az storage blob delete-batch -s data --account-name a --dryrun",
     "aws ec2 terminate-instances --instance-ids i-1 --dry-run",
+    # help prints and deletes nothing
+    "dropdb --help", "kubectl delete --help", "aws s3 rb help", "terraform destroy -help",
+    "gcloud help projects delete", "mysqladmin status", "docker compose down -v",
 ]
 
 

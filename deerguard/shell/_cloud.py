@@ -219,8 +219,9 @@ def _as_written(args: list[Field], source: str) -> list[str]:
 
 
 def _dry_run(texts: list[str]) -> bool:
+    """A dry run, or help: the command prints and deletes nothing."""
     for t in texts:
-        if t in ("--dryrun", "--dry-run", "-dry-run"):
+        if t in ("--dryrun", "--dry-run", "-dry-run", "--help", "-help"):
             return True
         if t.startswith("--dry-run=") and t[10:].lower() not in ("none", "false", "0"):
             return True
@@ -242,8 +243,8 @@ def cloud_destroy(name: str, args: list[Field], word_span: tuple[int, int],
     verbs, prefixes = _VERBS[name]
     if not any(w in verbs or w.startswith(prefixes) for w in path[:6]):
         return None  # no destroying verb: kubectl get, aws s3 ls, gh pr create
-    if _dry_run(texts):
-        return None  # a dry run only prints what would go
+    if _dry_run(texts) or (name == "aws" and texts[-1] == "help") or path[0] == "help":
+        return None  # a dry run only prints what would go; aws ... help, gcloud help ...
     written: list[str] | None = None
     for pattern, base, what in entries:
         used = _match(pattern, path)

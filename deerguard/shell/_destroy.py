@@ -186,11 +186,32 @@ def _statements(low: str) -> list[str]:
     return out
 
 
+_DROPDB_VALUES = frozenset({"-h", "--host", "-p", "--port", "-U", "--username",
+                            "--maintenance-db"})
+
+
+def _dropdb_target(texts: list[str]) -> bool:
+    """dropdb names a database (its options with a value skipped; help and version none)."""
+    skip = False
+    for t in texts:
+        if skip:
+            skip = False
+        elif t in ("--help", "-?", "--version", "-V"):
+            return False
+        elif t in _DROPDB_VALUES:
+            skip = True
+        elif not t.startswith("-") or t == "-":
+            return True
+    return False
+
+
 def _by_arguments(inv: Invocation) -> _Found:
     name = inv.name
     texts = [f.text for f in inv.args]
     ops = _operands(inv.args)
     if name == "dropdb":
+        if not _dropdb_target(texts):
+            return None  # dropdb --help, --version: no database named
         if "-i" in texts or "--interactive" in texts:
             return ONE, "dropdb deletes a database (asking first)"
         return ALL, "dropdb deletes a whole database"
