@@ -118,6 +118,10 @@ _MASS = [
     "echo y | pulumi destroy -s prod",
     "az group delete -n rg <<< yes",
     "printf 'yes\\n' | gcloud sql instances delete main",
+    # attached values and short clusters, as getopt and cobra read them
+    "mysql -e'DROP DATABASE shop'", 'psql -c"drop schema s cascade"',
+    "bq rm -rf acme:analytics", "bq rm -r -f -d acme:analytics",
+    "doctl databases delete 1234 -fq",
 ]
 
 
@@ -188,6 +192,7 @@ _ONE = [
     "hcloud server delete web-1",
     "echo no | terraform destroy",
     "terraform destroy < /dev/null",
+    "bq rm -f -t acme:analytics.tmp", "bq rm -r acme:analytics",
     "id=$(cat id.txt); aws ec2 terminate-instances --instance-ids $id",
     "for ns in $(cat stale.txt); do kubectl delete ns $ns; done",
     "ZONE=$(gcloud config get-value compute/zone); gcloud compute instances delete vm1 "
@@ -236,6 +241,7 @@ _EVERYDAY = [
     # help prints and deletes nothing
     "dropdb --help", "kubectl delete --help", "aws s3 rb help", "terraform destroy -help",
     "gcloud help projects delete", "mysqladmin status", "docker compose down -v",
+    "bq ls", "bq query 'SELECT 1'", "mysql -uroot -e 'select 1'",
 ]
 
 

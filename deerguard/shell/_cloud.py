@@ -131,6 +131,16 @@ def _flag(texts: Sequence[str], flags: Sequence[str]) -> bool:
     return False
 
 
+def _confirmed(texts: list[str], flags: Sequence[str]) -> bool:
+    """A confirmation-skipping flag, alone or in a short cluster (``bq rm -rf``)."""
+    if _flag(texts, flags):
+        return True
+    letters = "".join(f[1] for f in flags if len(f) == 2 and f[0] == "-")
+    return bool(letters) and any(
+        2 < len(t) <= 5 and t[0] == "-" and t[1:].isalpha() and any(c in t for c in letters)
+        for t in texts)
+
+
 def _value(texts: list[str], flags: Sequence[str]) -> str | None:
     """The value of the first of ``flags`` (``-x V``, ``--x=V``), or None."""
     for k, t in enumerate(texts):
@@ -261,7 +271,7 @@ def cloud_destroy(name: str, args: list[Field], word_span: tuple[int, int],
             flags = CONFIRM.get(name)
             if flags is None:
                 what += " (it never asks for confirmation)"
-            elif _flag(texts, flags) or (name in CONFIRM_ENV and env(CONFIRM_ENV[name])):
+            elif _confirmed(texts, flags) or (name in CONFIRM_ENV and env(CONFIRM_ENV[name])):
                 what += " without asking for confirmation"
             elif answered:
                 what += ", its confirmation answered yes from stdin"
@@ -403,6 +413,13 @@ def _consul(path: list[str], used: int, texts: list[str], base: int) -> int | No
     return base
 
 
+def _bq(path: list[str], used: int, texts: list[str], base: int) -> int | None:
+    if any(t in ("-r", "--recursive") or (t[:1] == "-" and t[1:2] != "-" and "r" in t)
+           for t in texts):
+        return WHOLE  # the dataset and every table in it
+    return base
+
+
 def _after(texts: list[str], verb: str) -> list[str]:
     """The operands after ``verb`` (options skipped; these tools' delete options are flags)."""
     if verb not in texts:
@@ -414,5 +431,5 @@ _SCOPE: dict[str, Callable[[list[str], int, list[str], int], int | None]] = {
     "kubectl": _kube, "oc": _kube, "terraform": _terraform, "tofu": _terraform,
     "terragrunt": _terraform, "pulumi": _pulumi, "aws": _aws, "gsutil": _gcs,
     "gcloud": _gcs, "az": _az, "gh": _gh, "vercel": _vercel, "firebase": _firebase,
-    "etcdctl": _etcd, "consul": _consul,
+    "etcdctl": _etcd, "consul": _consul, "bq": _bq,
 }

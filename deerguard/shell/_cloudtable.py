@@ -60,6 +60,7 @@ VALUE_OPTS: dict[str, frozenset[str]] = {
     "cdk": frozenset({"--profile", "-a", "--app", "-c", "--context", "-o", "--output",
                       "--role-arn", "-r"}),
     "gsutil": frozenset({"-o", "-h", "-u"}),
+    "bq": frozenset({"--project_id", "--location", "--format", "--dataset_id"}),
     "mysqladmin": frozenset({"-u", "--user", "-h", "--host", "-P", "--port", "-S",
                              "--socket", "-p"}),
 }
@@ -186,6 +187,8 @@ TABLE: dict[str, tuple[_Entry, ...]] = {
     ),
     "netlify": ((("sites:delete",), WHOLE, "deletes a Netlify site"),),
     "hcloud": ((("**", "delete"), ONE, "deletes Hetzner Cloud resources"),),
+    # bq rm -r deletes a dataset with every table in it (see _cloud._bq).
+    "bq": ((("rm",), ONE, "deletes BigQuery tables or datasets"),),
 }
 TABLE["oc"] = TABLE["kubectl"]
 TABLE["tofu"] = TABLE["terraform"]
@@ -207,6 +210,7 @@ CONFIRM: dict[str, tuple[str, ...]] = {
     "mysqladmin": ("--force", "-f"),
     "fly": ("--yes", "-y"),
     "netlify": ("--force", "-f"),
+    "bq": ("--force", "-f"),
 }
 CONFIRM["tofu"] = CONFIRM["terraform"]
 CONFIRM_ENV = {"terragrunt": "TERRAGRUNT_NON_INTERACTIVE", "pulumi": "PULUMI_SKIP_CONFIRMATIONS"}

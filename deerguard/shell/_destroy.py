@@ -237,6 +237,8 @@ def _by_arguments(inv: Invocation) -> _Found:
                 sql = texts[k + 1]
             elif t.startswith("--") and t.partition("=")[0] in flags:
                 sql = t.partition("=")[2]  # --execute=SQL
+            elif len(t) > 2 and t[:2] in flags and t[1] != "-":
+                sql = t[2:]  # -e"SQL" (getopt's attached value)
             elif not (name in _POSITIONAL_SQL and k > 0):
                 continue
             found = _worst(found, _destroying_script(name, sql))
