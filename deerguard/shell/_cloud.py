@@ -13,9 +13,10 @@ Tiers (severity guidance of the rules ``shell.resource-destroy`` / ``shell.mass-
 - ``ROUTINE``: a deletion developers do all day whose loss is recreated or tiny (one pod,
   which its controller replaces; one object in a bucket; one Helm release of a preview). No
   finding, unless a run-time list or ``--all`` makes it ``ALL``.
-- ``ONE``: one named resource (``kubectl delete pod x``, ``aws s3 rm s3://b/x.zip``,
-  ``helm uninstall pr-1``, ``gh release delete v1``). Legitimate in everyday operations, so
-  it only warns: a human should look, since the loss is not on the agent's machine.
+- ``ONE``: one named resource (``kubectl delete deployment api``, ``aws iam delete-role``,
+  ``aws s3 rm s3://b/logs/ --recursive``, ``gh release delete v1``), or a ``WHOLE`` whose tool
+  asks first. Legitimate in operations, so it only warns: a human should look, since the loss
+  is not on the agent's machine.
 - ``WHOLE``: a container of everything else (a Terraform/Pulumi/CDK/CloudFormation stack, a
   project, a resource group, a repository, a cluster, a database instance). It blocks when it
   runs unattended: the tool never asks, or its confirmation is skipped (``-auto-approve``,
@@ -23,8 +24,14 @@ Tiers (severity guidance of the rules ``shell.resource-destroy`` / ``shell.mass-
   an agent's shell without a terminal answers no (or the tool refuses), so it warns.
 - ``ALL``: everything of a kind, at once: ``--all``/``-A`` deletes, a bucket emptied at its
   root, ``etcdctl del '' --prefix``, a final snapshot skipped, or a target list computed at
-  run time (``$(aws ec2 describe-instances ...)``, ``... | xargs kubectl delete``) that no
-  reviewer saw. It blocks: an agent has no everyday reason to do it, and it cannot be undone.
+  run time (``$(aws ec2 describe-instances ...)``, ``... | xargs kubectl delete``, a variable
+  or loop variable holding such a list) that no reviewer saw. It blocks: an agent has no
+  everyday reason to do it, and it cannot be undone.
+
+Help and dry runs (``--dry-run=client``, ``--dryrun``) delete nothing and pass. A single
+``kubectl delete ns NAME`` stays a warn (preview namespaces are deleted every day); the
+cluster's own namespaces (``kube-system``, ``default``...) and CRDs (every object of the kind,
+cluster-wide) block.
 """
 
 from __future__ import annotations
