@@ -15,7 +15,7 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
-from ._destroy import DESTROYERS, resource_destroy
+from ._destroy import DESTROYERS, destroy
 from ._embedded import OPTION_CODE_PROGRAMS, embedded_code
 from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
@@ -45,7 +45,6 @@ from ._sinks import (
 )
 from ._tools import TOOL_NAMES, tool
 from ._words import DYN, Field, Source, Var, first_source
-from ._written import read_written
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -253,11 +252,7 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name in SOURCE_PROGRAMS:
         package_source(run, name, inv.args, inv.word.span)
     if name in DESTROYERS:
-        what = resource_destroy(inv, stdin.text if stdin is not None else None,
-                                (lambda path: read_written(run, path, inv.word.span))
-                                if run.file_text else None, run.cwd)
-        if what is not None:
-            run.add("shell.resource-destroy", inv.word.span, what, None)
+        destroy(run, inv, stdin)
     if name in R.DATA_COMMANDS:
         return echo_output(inv)
     # _path_args only drops words of greps, socat and config options: else the args as is.

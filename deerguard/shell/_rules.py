@@ -78,6 +78,9 @@ _RULE_LIST: tuple[Rule, ...] = (
          "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth)"),
     Rule("shell.resource-destroy", _W, "destroys cloud, cluster, volume or database "
          "resources (terraform destroy, DROP DATABASE, aws s3 rb)"),
+    Rule("shell.mass-destroy", _B, "destroys a whole database, stack, project or bucket, or "
+         "everything of a kind, unattended (kubectl delete --all, terraform destroy "
+         "-auto-approve, DROP DATABASE, FLUSHALL, a target list computed at run time)"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
 )
 
