@@ -686,30 +686,36 @@ def test_package_changes_behind_a_subcommand_group_warn(command: str, verdict: V
     assert classify(command).verdict is verdict
 
 
-@pytest.mark.parametrize("command", [
-    "terraform destroy -auto-approve",
-    "tofu apply -destroy",
-    "pulumi destroy --yes",
-    "kubectl delete ns staging",
-    "kubectl delete pods --all -n x",
-    "aws s3 rm s3://b/prefix --recursive",
-    "aws s3 rb s3://b --force",
-    "aws rds delete-db-instance --db-instance-identifier prod",
-    "gsutil rm -r gs://b",
-    "az group delete -n rg --yes",
-    "dropdb prod",
-    "psql -c 'DROP DATABASE prod'",
-    'mysql -e "drop   table users"',
-    "sqlite3 app.db 'DROP TABLE users'",
-    "docker system prune -af",
-    "docker volume prune -f",
-    "redis-cli FLUSHALL",
-    "docker exec -i db psql -c 'drop table x'",
+@pytest.mark.parametrize(("command", "verdict"), [
+    ('terraform destroy -auto-approve', Verdict.BLOCK),
+    ('tofu apply -destroy', Verdict.WARN),
+    ('pulumi destroy --yes', Verdict.BLOCK),
+    ('kubectl delete ns staging', Verdict.WARN),
+    ('kubectl delete pods --all -n x', Verdict.BLOCK),
+    ('aws s3 rm s3://b/prefix --recursive', Verdict.WARN),
+    ('aws s3 rb s3://b --force', Verdict.BLOCK),
+    ('aws rds delete-db-instance --db-instance-identifier prod', Verdict.WARN),
+    ('gsutil rm -r gs://b', Verdict.BLOCK),
+    ('az group delete -n rg --yes', Verdict.BLOCK),
+    ('dropdb prod', Verdict.BLOCK),
+    ("psql -c 'DROP DATABASE prod'", Verdict.BLOCK),
+    ('mysql -e "drop   table users"', Verdict.WARN),
+    ("sqlite3 app.db 'DROP TABLE users'", Verdict.WARN),
+    ('docker system prune -af', Verdict.WARN),
+    ('docker volume prune -f', Verdict.WARN),
+    ('redis-cli FLUSHALL', Verdict.BLOCK),
+    ("docker exec -i db psql -c 'drop table x'", Verdict.WARN),
 ])
-def test_destroying_cloud_cluster_and_database_resources_warns(command: str) -> None:
+def test_destroying_cloud_cluster_and_database_resources_warns_or_blocks_when_unattended(
+        command: str, verdict: Verdict) -> None:
+    """One named resource warns; a whole stack, database or everything of a kind deleted
+    without a prompt blocks as shell.mass-destroy (with the warn kept)."""
     result = classify(command)
-    assert result.verdict is Verdict.WARN
+    assert result.verdict is verdict, result.to_dict()
     assert "shell.resource-destroy" in result.rule_ids
+    if verdict is Verdict.BLOCK:
+        assert "shell.mass-destroy" in result.rule_ids
+
 
 
 @pytest.mark.parametrize("command", [
@@ -722,21 +728,26 @@ def test_routine_resource_commands_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS
 
 
-@pytest.mark.parametrize("command", [
-    "psql <<EOF\nDROP DATABASE prod;\nEOF",
-    "psql -d app <<'SQL'\n  drop\n  table users;\nSQL",
-    "echo 'TRUNCATE TABLE logs' | mysql app",
-    "mysql app <<< 'DROP SCHEMA s'",
-    "printf 'drop owned by bob' | psql",
-    "cat > /tmp/d.sql <<'EOF'\ndrop   table users;\nEOF\npsql -d app -f /tmp/d.sql",
-    "echo 'DROP TABLE t;' > x.sql && psql --file=x.sql",
-    "echo FLUSHALL | redis-cli",
-    "printf 'db.dropDatabase()' > /tmp/x.js; mongosh /tmp/x.js",
+@pytest.mark.parametrize(("command", "verdict"), [
+    ('psql <<EOF\nDROP DATABASE prod;\nEOF', Verdict.BLOCK),
+    ("psql -d app <<'SQL'\n  drop\n  table users;\nSQL", Verdict.WARN),
+    ("echo 'TRUNCATE TABLE logs' | mysql app", Verdict.WARN),
+    ("mysql app <<< 'DROP SCHEMA s'", Verdict.BLOCK),
+    ("printf 'drop owned by bob' | psql", Verdict.BLOCK),
+    ("cat > /tmp/d.sql <<'EOF'\ndrop   table users;\nEOF\npsql -d app -f /tmp/d.sql", Verdict.WARN),
+    ("echo 'DROP TABLE t;' > x.sql && psql --file=x.sql", Verdict.WARN),
+    ('echo FLUSHALL | redis-cli', Verdict.BLOCK),
+    ("printf 'db.dropDatabase()' > /tmp/x.js; mongosh /tmp/x.js", Verdict.BLOCK),
 ])
-def test_destroying_sql_read_from_stdin_or_a_script_file_warns(command: str) -> None:
+def test_destroying_sql_read_from_stdin_or_a_script_file_warns_or_blocks(
+        command: str, verdict: Verdict) -> None:
+    """SQL from stdin or a file is read like -c: dropping a table warns, a database blocks."""
     result = classify(command)
-    assert result.verdict is Verdict.WARN, result.to_dict()
+    assert result.verdict is verdict, result.to_dict()
     assert "shell.resource-destroy" in result.rule_ids
+    if verdict is Verdict.BLOCK:
+        assert "shell.mass-destroy" in result.rule_ids
+
 
 
 @pytest.mark.parametrize("command", [
