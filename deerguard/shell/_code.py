@@ -281,6 +281,7 @@ def tcl_commands(code: str, /) -> list[Snippet]:
 
 
 _DELETE_CALLS = frozenset({"rmtree", "rm_rf", "rm_r", "remove_dir_all", "rmSync", "rmdirSync",
+                           "remove_tree", "remove_dir", "remove_entry", "remove_entry_secure", "rm",
                            "unlink", "unlinkSync", "rmdir", "remove", "removedirs", "glob",
                            "delete", "deleteRecursively", "RemoveAll"})
 

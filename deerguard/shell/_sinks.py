@@ -37,6 +37,7 @@ from ._interp import (
     socket_shell,
     string_constants,
 )
+from ._langapi import argv_commands, env_sent, fork_loop, spell_paths
 from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
@@ -328,7 +329,10 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
                 f"({call})", None)
     if language in ("perl", "ruby"):
         text = requote(text, language)
+    text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
     snippets, dynamic = shell_strings(text, language=language)
+    seen = {s.text for s in snippets}
+    snippets += [Snippet(c, 0, 0) for c in argv_commands(text, language) if c not in seen]
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
@@ -377,10 +381,17 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     for path, _start, _end in written_paths(text, language=language):
         check_write(run.add, run.cp.paths, Field(path, code.span), run.cwd,
                     f"{inv.name} code writes")
+    if env_sent(text):
+        run.add("shell.exfiltration", code.span, f"{inv.name} code sends the whole "
+                "environment over the network", None)
+    markers = scan_markers(text)
+    if fork_loop(text) and not any(m.rule_id == "shell.fork-bomb" for m in markers):
+        run.add("shell.fork-bomb", code.span, f"{inv.name} code forks in a loop that never "
+                "ends", None)
     if socket_shell(text, language):
         run.add("shell.reverse-shell", code.span, f"{inv.name} code connects a network "
                 "socket and starts a process (reverse shell)", None)
-    for marker in scan_markers(text):
+    for marker in markers:
         run.add(marker.rule_id, code.span, f"{inv.name} code {marker.what}", None)
 
 
