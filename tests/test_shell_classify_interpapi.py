@@ -168,3 +168,44 @@ def test_fork_loops_block(command: str) -> None:
 ])
 def test_single_forks_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, command
+
+
+# --- Q: destruction through shred and archivers that delete -------------------------------
+
+@pytest.mark.parametrize("command", [
+    "shred -n3 -zu ~/*",
+    "shred -u ~/*",
+    "shred --iterations 1 --remove ~/.*",
+    "shred -fuz /home/*/*",
+    "shred -n 1 -u /etc/*",
+    "shred -u -- $HOME/*",
+    "tar czf /dev/null --remove-files ~",
+    "tar -czf backup.tgz --remove-files ~",
+    "tar --remove-files -cf /tmp/x.tar /etc",
+    "tar -C / -cf /tmp/x.tar --rem etc",
+    "tar cf - --remove-files $HOME | cat > /dev/null",
+    "zip -rm /tmp/x.zip ~",
+    "zip -r --move x.zip /etc",
+    "7z a -sdel /tmp/x.7z ~",
+])
+def test_shred_and_deleting_archivers_over_home_or_system_block(command: str) -> None:
+    assert classify(command).verdict is Verdict.BLOCK, command
+    assert "shell.recursive-delete" in _rules(command)
+
+
+@pytest.mark.parametrize("command", [
+    "shred -u secret.txt",
+    "shred -vzu -n 5 ~/old-key.pem",
+    "shred -u ~/Downloads/*.key",
+    "shred -u build/*",
+    "tar czf backup.tgz --remove-files old-logs/",
+    "tar -czf logs.tgz --remove-files /var/log/myapp/*.log",
+    "tar -C ~/project -czf out.tgz --remove-files dist",
+    "tar -czf home-backup.tgz ~",
+    "zip -rm logs.zip old-logs/",
+    "zip -r site.zip ~/site -x '*.git*'",
+    "7z a -sdel logs.7z old-logs",
+    "tar -xf x.tar --checkpoint=1000",
+])
+def test_everyday_shred_and_archiving_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, command
