@@ -32,6 +32,7 @@ from ._tools import CHAIN_TOOLS, chain_tool
 from ._varcheck import check_assignment
 from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source
 from ._written import xargs_file
+from ._xargs import xargs_words
 
 __all__ = ["Run"]
 
@@ -421,9 +422,11 @@ class Run:
             # xargs appends words read from stdin (or its -a FILE): known when static text.
             listed = xargs_file(self, res.chain)
             if listed is not None:
-                extra = [Field(w, listed.span, listed.taint) for w in listed.text.split()][:64]
+                extra = [Field(w, listed.span, listed.taint)
+                         for w in xargs_words(res.chain, listed.text)]
             elif stdin is not None and stdin.text is not None:
-                extra = [Field(w, stdin.span, stdin.taint) for w in stdin.text.split()][:64]
+                extra = [Field(w, stdin.span, stdin.taint)
+                         for w in xargs_words(res.chain, stdin.text)]
             else:
                 extra = [Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]
             last = Invocation(last.name, last.word, [*last.args, *extra], last.wrappers,

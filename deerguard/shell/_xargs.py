@@ -7,10 +7,15 @@ accepts: separate (``-a F``, ``--arg-file F``), attached (``-aF``, ``-0aF``,
 
 from __future__ import annotations
 
-from ._words import Field
+from typing import TYPE_CHECKING
+
+from ._words import DYN, Field
 from ._wrappers import WRAPPERS
 
-__all__ = ["xargs_arg_file", "xargs_replace"]
+if TYPE_CHECKING:
+    from ._resolve import Invocation
+
+__all__ = ["xargs_arg_file", "xargs_replace", "xargs_words"]
 
 
 def xargs_replace(fields: list[Field], start: int, end: int) -> str | None:
@@ -65,3 +70,105 @@ def xargs_arg_file(args: list[Field]) -> Field | None:
             break
         k += step
     return None
+
+
+def _xargs_mode(args: list[Field]) -> tuple[bool, str | None]:
+    """(``-0``/``--null`` given, the ``-d``/``--delimiter`` character) of xargs' own
+    options, read up to its command."""
+    spec = WRAPPERS["xargs"]
+    null = False
+    delim: str | None = None
+    k = 0
+    n = len(args)
+    while k < n:
+        text = args[k].text
+        if not text.startswith("-") or text in ("-", "--"):
+            break
+        if text.startswith("--"):
+            opt, eq, value = text.partition("=")
+            if opt == "--null":
+                null = True
+            elif opt == "--delimiter":
+                delim = value if eq else (args[k + 1].text if k + 1 < n else None)
+            k += 2 if opt in spec.long_arg and not eq else 1
+            continue
+        step = 1
+        for pos in range(1, len(text)):
+            letter = text[pos]
+            if letter == "0":
+                null = True
+                continue
+            if letter not in spec.short_arg:
+                continue
+            value = text[pos + 1:]
+            if not value:
+                step = 2
+                value = args[k + 1].text if k + 1 < n else ""
+            if letter == "d":
+                delim = value
+            break
+        k += step
+    if delim is not None:
+        delim = _DELIM_ESCAPES.get(delim, delim[:1] or None) if delim else None
+    return null, delim
+
+
+_DELIM_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\0": "\0", "\\\\": "\\", "\\r": "\r"}
+
+
+def _default_words(text: str) -> list[str]:
+    """xargs' default input parsing: blanks and newlines separate arguments; single and
+    double quotes group (without the quotes); a backslash escapes the next character."""
+    out: list[str] = []
+    buf: list[str] = []
+    have = False
+    quote = ""
+    i = 0
+    n = len(text)
+    while i < n and len(out) < 64:
+        c = text[i]
+        if quote:
+            if c == quote:
+                quote = ""
+            else:
+                buf.append(c)
+        elif c in "'\"":
+            quote = c
+            have = True
+        elif c == "\\" and i + 1 < n:
+            i += 1
+            buf.append(text[i])
+            have = True
+        elif c in " \t\n":
+            if have or buf:
+                out.append("".join(buf))
+                buf = []
+                have = False
+        else:
+            buf.append(c)
+        i += 1
+    if (have or buf) and len(out) < 64:
+        out.append("".join(buf))
+    return out
+
+
+def xargs_words(chain: list[Invocation], text: str) -> list[str]:
+    """The arguments xargs reads from ``text`` (static input: a here-string, a pipe of
+    echo/printf, an ``-a`` file), split as the xargs of ``chain`` splits them: on NUL with
+    ``-0`` (``xargs -0 sh -c <<< 'rm -rf ~'`` gives ``sh -c 'rm -rf ~\\n'``), on the ``-d``
+    character, else on blanks with quotes honoured. At most 64 words."""
+    inv = next((c for c in reversed(chain) if c.name == "xargs"), None)
+    text = text[:65536]
+    if inv is None:
+        return text.split()[:64]
+    null, delim = _xargs_mode(inv.args)
+    if (null or delim is not None) and DYN not in text:
+        # Output the classifier synthesizes (find's ROOT/* and an unknown rest) holds DYN
+        # and lists one name a line whatever the real separator: it is split below.
+        parts = text.split("\0" if null else delim or "\n")
+        if parts and parts[-1] == "":
+            parts.pop()
+        return parts[:64]
+    if null or delim is not None:
+        return text.split()[:64]
+    return _default_words(text)
