@@ -22,6 +22,9 @@ Only static text is read; every scan is linear (bounded windows, bounded occurre
 
 from __future__ import annotations
 
+import bisect
+import re
+
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON, literals
 from ._words import DYN
 
@@ -94,9 +97,10 @@ def _name_before(code: str, pos: int) -> tuple[str, int]:
 
 
 def _in_literal(spans: list[tuple[int, int]], pos: int) -> tuple[int, int] | None:
-    for start, end in spans:
-        if start <= pos < end:
-            return start, end
+    """The literal span holding ``pos`` (spans are sorted and disjoint): a bisection."""
+    k = bisect.bisect_right(spans, (pos, 1 << 62)) - 1
+    if k >= 0 and spans[k][0] <= pos < spans[k][1]:
+        return spans[k]
     return None
 
 
@@ -205,14 +209,14 @@ def _unwrap(code: str, language: str) -> list[tuple[int, int, str]]:
                     and not (short == "join" and name in ("join", "", ".join")):
                 joined = "/".join(p.rstrip("/") for p in parts[:-1]) + "/" + parts[-1] \
                     if len(parts) > 1 else parts[0]
-                edits.append((nstart, last_end + code[last_end:].index(")") + 1,
+                edits.append((nstart, code.find(")", last_end) + 1,
                               _quote(joined)))
                 k = m
                 continue
         if name in _SPELLERS or short in _SPELLERS:
             close = code[end:end + 16].lstrip(" \t")
             if close[:1] == ")":
-                edits.append((nstart, end + code[end:].index(")") + 1, code[start:end]))
+                edits.append((nstart, code.find(")", end) + 1, code[start:end]))
         k += 1
     return edits
 
@@ -281,8 +285,9 @@ _ARGV_CALLS = {
     "spawnv": "sv", "spawnvp": "sv", "spawnve": "sv", "spawnvpe": "sv", "spawnl": "sl",
     "spawnlp": "sl", "spawnle": "sl", "spawnlpe": "sl",
 }
-_ARGV_GATE = ("run", "call", "check_", "Popen", "exec", "system", "spawn", "popen",
-              "capture", "proc_open")
+# NAME( or, for Perl and Ruby, NAME "literal": one alternation (no nested quantifiers).
+_CALL_RE = re.compile(r"(?<![\w$])(" + "|".join(sorted(_ARGV_CALLS, key=len, reverse=True))
+                      + r")(?!\w)[ \t]{0,8}(?:(\()|(?=[\"']))")
 _READ = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON)  # lists of literals _code joins itself
 _PY_EXEC_SHELL = frozenset({"exec"})  # Python's exec() runs Python code, not a program
 
@@ -298,7 +303,7 @@ def _elements(code: str, pos: int, lits: dict[int, tuple[int, str]], bare: bool
     keyword = False
     n = len(code)
     j = pos
-    limit = min(n, pos + 4000)
+    limit = min(n, pos + 1000)
     while j < limit and len(out) < 64:
         c = code[j]
         if j in lits:
@@ -373,39 +378,34 @@ def _join(argv: list[str]) -> str:
 def argv_commands(code: str, language: str) -> list[str]:
     """Shell command lines for the list-form process calls of ``code`` that the literal
     scanner cannot read (an unknown argument, or an argv[0] to drop); an unknown argument
-    is ``DYN``. At most 16 commands; linear in ``code``."""
-    if len(code) > 20000 or not any(g in code for g in _ARGV_GATE):
+    is ``DYN``. At most 16 commands from at most 32 calls; linear in ``code``."""
+    if len(code) > 20000:
+        return []
+    first = _CALL_RE.search(code)
+    if first is None:
         return []
     raw = literals(code, language in ("perl", "ruby", "php"))[:1024]
     lits = {s: (e, v[1:]) for s, e, v in raw if v[:1] != "`"}
     out: list[str] = []
-    for name, shape in _ARGV_CALLS.items():
-        if name not in code or (language == "python" and name in _PY_EXEC_SHELL):
+    calls = 0  # calls read: bounded work on hostile code
+    for m in _CALL_RE.finditer(code, first.start()):
+        name = m.group(1)
+        if language == "python" and name in _PY_EXEC_SHELL:
             continue
-        at = code.find(name)
-        hits = 0
-        while at != -1 and hits < 8 and len(out) < 16:
-            hits += 1
-            end = at + len(name)
-            nxt = at + 1
-            if (at > 0 and (code[at - 1].isalnum() or code[at - 1] == "_")) or \
-                    (end < len(code) and (code[end].isalnum() or code[end] == "_")):
-                at = code.find(name, nxt)
-                continue
-            k = end
-            while k < len(code) and k < end + 8 and code[k] in " \t":
-                k += 1
-            if k < len(code) and code[k] == "(":
-                items, _ = _elements(code, k + 1, lits, False)
-            elif language in ("perl", "ruby") and k > end and k in lits:
-                items, _ = _elements(code, k, lits, True)  # system "rm", "-rf", $d
-            else:
-                at = code.find(name, nxt)
-                continue
-            argv = _argv(items, shape)
-            if argv is not None and (DYN in argv or shape != "list" or name not in _READ):
-                out.append(_join(argv))
-            at = code.find(name, nxt)
+        k = m.end()
+        if m.group(2):
+            items, _ = _elements(code, k, lits, False)
+        elif language in ("perl", "ruby") and k > m.end(1) and k in lits:
+            items, _ = _elements(code, k, lits, True)  # system "rm", "-rf", $d
+        else:
+            continue
+        calls += 1
+        argv = _argv(items, _ARGV_CALLS[name])
+        if argv is not None and (DYN in argv or _ARGV_CALLS[name] != "list" or
+                                 name not in _READ):
+            out.append(_join(argv))
+        if len(out) >= 16 or calls >= 32:
+            break
     return out
 
 
@@ -502,14 +502,16 @@ def env_sent(code: str) -> bool:
     names = {n for n in (_statement_var(code, s) for s in spots[:8]) if n}
     at = code.find("(")
     hits = 0
-    while at != -1 and hits < 256:
+    sends = 0
+    while at != -1 and hits < 256 and sends < 24:
         hits += 1
         name, _ = _name_before(code, at)
         short = name.rsplit(".", 1)[-1].rsplit("->", 1)[-1].rsplit("::", 1)[-1]
         if short in _SENDERS:
+            sends += 1
             depth = 0
             j = at
-            limit = min(len(code), at + 4000)
+            limit = min(len(code), at + 2000)
             while j < limit:
                 ch = code[j]
                 depth += 1 if ch in "([{" else -1 if ch in ")]}" else 0

@@ -68,7 +68,7 @@ def _critical(text: str, cwd: str | None) -> str | None:
 
 
 def _shred(add: Add, inv: Invocation, cwd: str | None) -> None:
-    args = inv.args
+    args = inv.args[:256]
     k = 0
     ended = False
     while k < len(args):
