@@ -226,8 +226,10 @@ def _quote(value: str) -> str:
 
 
 def _concat(code: str, language: str) -> list[tuple[int, int, str]]:
-    """``"rm -rf " . "~"`` (Perl, PHP) and ``'rm -rf ' + '~'``: one literal."""
-    ops = ".+" if language in ("perl", "php") else "+"
+    """``"rm -rf " . "~"`` (Perl, PHP), ``'rm -rf ' + '~'`` and Python's ``"~" / "x"``
+    (a Path join): one literal."""
+    # Python's Path / "x" joins with a slash (the home directory is a Path: Path.home()).
+    ops = ".+" if language in ("perl", "php") else "+/" if language == "python" else "+"
     lits = literals(code, language in ("perl", "ruby", "php"))[:512]
     edits: list[tuple[int, int, str]] = []
     k = 0
@@ -239,7 +241,7 @@ def _concat(code: str, language: str) -> list[tuple[int, int, str]]:
             gap = code[lits[m - 1][1]:lits[m][0]].strip(" \t")
             if len(gap) != 1 or gap not in ops:
                 break
-            parts.append(lits[m][2][1:])
+            parts.append(("/" if gap == "/" else "") + lits[m][2][1:])
             m += 1
         if m > k + 1 and value[:1] != "`":
             edits.append((start, lits[m - 1][1], _quote("".join(parts))))
@@ -251,16 +253,103 @@ _HOME_GATE = ("home", "HOME", "USERPROFILE", "expanduser", "expand_path", "join"
               "catdir")
 
 
+_JS = frozenset({"node", "deno", "bun"})
+
+
+def _interpolated(expr: str, language: str) -> str:
+    """What an interpolated expression stands for in a string: ``~`` for the home
+    directory, else a value not known statically."""
+    return "~" if spell_paths(expr, language).strip() in (_HOME, "'~'") else DYN
+
+
+def _templates(code: str, language: str) -> str:
+    """JavaScript template literals (`` `rm -rf ${os.homedir()}` ``) and Python f-strings
+    (``f"rm -rf {path}"``) as plain double-quoted literals, each interpolation written as
+    ``~`` (the home directory) or ``DYN`` (unknown). Linear: one pass, bounded segments."""
+    out: list[str] = []
+    last = 0
+    n = len(code)
+    if language in _JS:
+        i = code.find("`")
+        while i != -1 and len(out) < 256:
+            j = i + 1
+            buf: list[str] = []
+            while j < n:
+                c = code[j]
+                if c == "\\" and j + 1 < n:
+                    buf.append(code[j:j + 2])
+                    j += 2
+                    continue
+                if c == "`":
+                    break
+                if c == "$" and code[j + 1:j + 2] == "{":
+                    close = code.find("}", j + 2, j + 2 + 400)
+                    if close == -1:
+                        break
+                    buf.append(_interpolated(code[j + 2:close], language))
+                    j = close + 1
+                    continue
+                buf.append(c)
+                j += 1
+            if j >= n or code[j] != "`":
+                break
+            text = "".join(buf).replace('"', '\\"')
+            out.append(code[last:i])
+            out.append('"' + text + '"')
+            last = j + 1
+            i = code.find("`", last)
+    else:
+        for start, end, value in literals(code, False)[:512]:
+            if value[:1] not in "'\"" or start == 0 or code[start - 1] not in "fF" or (
+                    start > 1 and (code[start - 2].isalnum() or code[start - 2] == "_")
+                    and code[start - 2] not in "rR"):
+                continue
+            body = code[start + 1:end - 1]
+            if "{" not in body:
+                continue
+            buf = []
+            k = 0
+            while k < len(body):
+                c = body[k]
+                if c in "{}" and body[k + 1:k + 2] == c:
+                    buf.append(c)
+                    k += 2
+                    continue
+                if c == "{":
+                    close = body.find("}", k + 1, k + 401)
+                    if close == -1:
+                        break
+                    buf.append(_interpolated(body[k + 1:close].split("!", 1)[0]
+                                             .split(":", 1)[0], language))
+                    k = close + 1
+                    continue
+                buf.append(c)
+                k += 1
+            out.append(code[last:start - 1])
+            out.append(code[start] + "".join(buf) + code[start])
+            last = end
+    if not out:
+        return code
+    out.append(code[last:])
+    return "".join(out)
+
+
 def spell_paths(code: str, language: str) -> str:
     """``code`` with its home-directory expressions, path spellers and literal path joins
-    written as plain literals; ``code`` itself when it holds none (the common case)."""
-    if len(code) > 20000 or not any(g in code for g in _HOME_GATE):
+    written as plain literals (template literals and f-strings as plain literals too);
+    ``code`` itself when it holds none (the common case)."""
+    if len(code) > 20000:
+        return code
+    if (language in _JS and "`" in code) or (language == "python" and ("f'" in code or
+                                                                       'f"' in code)):
+        code = _templates(code, language)
+    if not any(g in code for g in _HOME_GATE):
         return code
     for _ in range(3):  # join(expanduser('~'), '.ssh'): inner rewrites enable outer ones
         edits = _home_edits(code, language)
         new = _apply(code, edits)
         new = _apply(new, _unwrap(new, language))
-        if "+" in new or (language in ("perl", "php") and "." in new):
+        if "+" in new or "/" in new or (language in ("perl", "php") and "." in new):
             new = _apply(new, _concat(new, language))
         if new == code:
             break
