@@ -297,3 +297,31 @@ def test_interpolated_unknown_delete_target_warns(command: str) -> None:
 ])
 def test_everyday_interpolated_strings_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, command
+
+
+# --- U: the root directory spelled by the language, and more delete APIs -------------------
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"import shutil,os; shutil.rmtree(os.sep)\"",
+    "python3 -c \"import shutil,os; shutil.rmtree(os.path.abspath(os.sep))\"",
+    "python3 -c \"import shutil,os; shutil.rmtree(os.sep + 'etc')\"",
+    "node -e \"require('fs').rmSync(require('path').sep, {recursive: true, force: true})\"",
+    "node -e \"require('fs-extra').removeSync(require('os').homedir())\"",
+    "perl -MFile::Path -MFile::Spec -e 'File::Path::rmtree(File::Spec->rootdir)'",
+    "perl -MFile::Path -e 'File::Path::remove_tree($ENV{HOME})'",
+    "ruby -rfileutils -e 'FileUtils.rm_rf(File.expand_path(\"~\"))'",
+    "ruby -rfileutils -e 'FileUtils.remove_dir(Dir.home, true)'",
+])
+def test_root_and_home_spellings_in_delete_apis_block(command: str) -> None:
+    assert classify(command).verdict is Verdict.BLOCK, command
+    assert "shell.recursive-delete" in _rules(command)
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"import os; print(os.sep.join(['a', 'b']))\"",
+    "python3 -c \"import os; p = 'a' + os.sep + 'b'; print(p)\"",
+    "node -e \"require('fs-extra').emptyDirSync('dist')\"",
+    "node -e \"require('fs-extra').removeSync('coverage')\"",
+])
+def test_everyday_separator_and_cleanup_code_passes(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, command

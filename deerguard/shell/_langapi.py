@@ -40,6 +40,10 @@ _HOME_TAILS: tuple[tuple[str, frozenset[str] | None], ...] = (
     ("Dir.home", None), ("File::HomeDir->my_home", None), ("get_home_dir()", None),
     ("$ENV{HOME}", None), ("process.env.HOME", None), ("process.env.USERPROFILE", None),
 )
+# The root directory spelled as a constant: os.sep, path.sep, File::Spec->rootdir.
+_ROOT_TAILS = ("os.sep", "os.path.sep", "path.sep", "File::Spec->rootdir()",
+               "File::Spec->rootdir", "require('path').sep", 'require("path").sep',
+               "require('node:path').sep", 'require("node:path").sep')
 # ``X['HOME']``-like lookups: what precedes the key literal, what follows it.
 _ENV_LOOKUPS = ("environ[", "environ.get(", "getenv(", "env[", "ENV[", "ENV.fetch(", "ENV{",
                 "_SERVER[", "_ENV[", "env.get(")
@@ -139,6 +143,19 @@ def _home_edits(code: str, language: str) -> list[tuple[int, int, str]]:
                 at = code.find(tail, end)
                 continue
             edits.append((start, end, _HOME))
+            at = code.find(tail, end)
+    for tail in _ROOT_TAILS:
+        at = code.find(tail)
+        hits = 0
+        while at != -1 and hits < _MAX_HITS:
+            hits += 1
+            end = at + len(tail)
+            if (end < len(code) and (code[end].isalnum() or code[end] in "_.(")) or (
+                    at > 0 and (code[at - 1].isalnum() or code[at - 1] in "_.")) or \
+                    _in_literal(spans, at) is not None:
+                at = code.find(tail, end)
+                continue  # os.sep.join(..), os.separator, a string
+            edits.append((at, end, '"/"'))
             at = code.find(tail, end)
     for start, end, value in lits[:512]:
         if value[1:] not in _HOME_KEYS:
@@ -250,7 +267,7 @@ def _concat(code: str, language: str) -> list[tuple[int, int, str]]:
 
 
 _HOME_GATE = ("home", "HOME", "USERPROFILE", "expanduser", "expand_path", "join", "catfile",
-              "catdir")
+              "catdir", "sep", "rootdir")
 
 
 _JS = frozenset({"node", "deno", "bun"})
