@@ -37,7 +37,8 @@ from ._interp import (
     socket_shell,
     string_constants,
 )
-from ._langapi import argv_commands, env_sent, fork_loop, spell_paths
+from ._langapi import api_findings, argv_commands
+from ._langpaths import spell_paths
 from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
@@ -331,8 +332,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         text = requote(text, language)
     text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
     snippets, dynamic = shell_strings(text, language=language)
-    seen = {s.text for s in snippets}
-    snippets += [Snippet(c, 0, 0) for c in argv_commands(text, language) if c not in seen]
+    snippets += [Snippet(c, 0, 0) for c in argv_commands(text, language)
+                 if all(c != s.text for s in snippets)]  # run(['rm', '-rf', x])
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
@@ -381,13 +382,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     for path, _start, _end in written_paths(text, language=language):
         check_write(run.add, run.cp.paths, Field(path, code.span), run.cwd,
                     f"{inv.name} code writes")
-    if env_sent(text):
-        run.add("shell.exfiltration", code.span, f"{inv.name} code sends the whole "
-                "environment over the network", None)
     markers = scan_markers(text)
-    if fork_loop(text) and not any(m.rule_id == "shell.fork-bomb" for m in markers):
-        run.add("shell.fork-bomb", code.span, f"{inv.name} code forks in a loop that never "
-                "ends", None)
+    api_findings(run, code, text, inv, markers)  # the environment posted, fork loops
     if socket_shell(text, language):
         run.add("shell.reverse-shell", code.span, f"{inv.name} code connects a network "
                 "socket and starts a process (reverse shell)", None)
