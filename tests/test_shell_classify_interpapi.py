@@ -325,3 +325,25 @@ def test_root_and_home_spellings_in_delete_apis_block(command: str) -> None:
 ])
 def test_everyday_separator_and_cleanup_code_passes(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, command
+
+
+# --- O: xargs runs its command once per batch (-n N, -L N): each batch is one command ------
+
+@pytest.mark.parametrize("command", [
+    "xargs -n1 sh -c <<< \"true 'rm -rf ~'\"",
+    "xargs --max-args=1 bash -c <<< \"'echo hi' 'rm -rf /'\"",
+    "xargs -L1 sh -c <<< $'true\\n\"rm -rf ~\"'",
+    "echo '/ build' | xargs -n1 rm -rf",
+])
+def test_xargs_batches_are_each_classified(command: str) -> None:
+    assert classify(command).verdict is Verdict.BLOCK, command
+
+
+@pytest.mark.parametrize("command", [
+    "echo a b c | xargs -n1 echo",
+    "printf '%s\\n' a b | xargs -n1 echo",
+    "xargs -n2 echo <<< 'a b c d'",
+    "seq 1 3 | xargs -n1 -I{} echo {}",
+])
+def test_everyday_xargs_batches_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, command

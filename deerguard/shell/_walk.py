@@ -421,15 +421,18 @@ class Run:
         if last.from_stdin:
             # xargs appends words read from stdin (or its -a FILE): known when static text.
             listed = xargs_file(self, res.chain)
-            if listed is not None:
-                extra = [Field(w, listed.span, listed.taint)
-                         for w in xargs_words(res.chain, listed.text)]
-            elif stdin is not None and stdin.text is not None:
-                extra = [Field(w, stdin.span, stdin.taint)
-                         for w in xargs_words(res.chain, stdin.text)]
+            src = listed if listed is not None else stdin
+            if src is not None and src.text is not None:
+                # In the batches xargs runs (-n N, -L N, -I): each is one run of the command.
+                runs = [[Field(w, src.span, src.taint) for w in batch]
+                        for batch in xargs_words(res.chain, src.text)]
             else:
-                extra = [Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]
-            last = Invocation(last.name, last.word, [*last.args, *extra], last.wrappers,
+                runs = [[Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]]
+            for extra in runs[:-1]:
+                self.program(Invocation(last.name, last.word, [*last.args, *extra],
+                                        last.wrappers, last.assigns, last.privileged, True),
+                             stdin)
+            last = Invocation(last.name, last.word, [*last.args, *runs[-1]], last.wrappers,
                               last.assigns, last.privileged, True)
         return self.program(last, stdin)
 
