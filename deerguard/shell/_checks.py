@@ -20,6 +20,7 @@ from ._paths import PathRules, candidate_paths, is_critical, norm_path
 from ._pkgcreate import RUNNER_CHECKS, check_runner
 from ._remote import parse_remote
 from ._resolve import Invocation
+from ._tooldestroy import DESTROY_TOOLS, check_destroy_tool
 from ._urlrun import URL_RUNNERS, check_url_runner
 from ._words import Field
 
@@ -306,6 +307,8 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
                   ) -> list[list[Field]]:
     """Run the program-specific rules for ``inv``; return sub-commands it runs (find -exec)."""
     name = inv.name
+    if name in DESTROY_TOOLS:
+        check_destroy_tool(add, inv, cwd)  # shred over ~/*, tar --remove-files ~
     if name not in _PROGRAM_CHECKED and not name.startswith("mkfs."):
         # No branch below names it: straight to the final else (check_package, which finds
         # nothing for a name that is not a package manager, pip3.11 and the like aside).

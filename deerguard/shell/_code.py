@@ -281,6 +281,8 @@ def tcl_commands(code: str, /) -> list[Snippet]:
 
 
 _DELETE_CALLS = frozenset({"rmtree", "rm_rf", "rm_r", "remove_dir_all", "rmSync", "rmdirSync",
+                           "remove_tree", "remove_dir", "remove_entry", "remove_entry_secure", "rm",
+                           "removeSync", "emptyDirSync", "emptyDir", "rimraf", "rimrafSync",
                            "unlink", "unlinkSync", "rmdir", "remove", "removedirs", "glob",
                            "delete", "deleteRecursively", "RemoveAll"})
 

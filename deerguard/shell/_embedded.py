@@ -12,6 +12,7 @@ format without conversions.
 from __future__ import annotations
 
 from ._gitkeys import exec_value, is_credential_helper
+from ._optexec import tar_exec_values
 from ._resolve import Invocation
 from ._words import Field
 
@@ -88,12 +89,7 @@ def embedded_code(inv: Invocation) -> list[Field]:
                 take(f if t != "-o" or nxt is None else nxt, value.strip())
         elif name in ("tar", "gtar", "bsdtar"):
             # (--to-command and -I/--use-compress-program read the archive: _optexec.)
-            for prefix in ("--checkpoint-action=exec=", "--rsh-command=", "--info-script=",
-                           "--new-volume-script="):
-                if t.startswith(prefix):
-                    take(f, t[len(prefix):])
-            if t == "-F" and nxt is not None:
-                take(nxt, nxt.text)
+            return tar_exec_values(args)
         elif name == "zip" and t in ("-TT", "--unzip-command") and nxt is not None:
             take(nxt, nxt.text)
         elif name == "rsync" and (t == "-e" or t == "--rsh") and nxt is not None:

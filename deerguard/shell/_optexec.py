@@ -19,12 +19,14 @@ from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
+from ._rules import INTERPRETER_CODE_FLAGS, SHELLS
 from ._words import DYN, NO_TAINT, Field
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["RUNNER_NAMES", "TAR_NAMES", "emacs_eval", "filter_codes", "tar_filters"]
+__all__ = ["RUNNER_NAMES", "TAR_NAMES", "emacs_eval", "filter_codes", "hook_script",
+           "tar_exec_values", "tar_filters"]
 
 TAR_NAMES = frozenset({"tar", "gtar", "bsdtar"})
 _FILTER_LONG = ("--to-command", "--use-compress-program")
@@ -95,8 +97,13 @@ def filter_codes(args: list[Field]) -> tuple[list[Field], Field | None]:
 
 
 def tar_filters(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """Classify tar's filter commands with the archive's data on their stdin."""
+    """Classify tar's filter commands with the archive's data on their stdin; warn when a
+    command option runs a script whose content is not known."""
     args = inv.args
+    if any(f.text.startswith(("--checkpoint-a", "--info", "--new-v", "--rsh")) or f.text == "-F"
+           for f in args):
+        for code in tar_exec_values(args):
+            hook_script(run, code, f"{inv.name} option")
     if not any(f.text.startswith(("--to-command", "--use-compress-program")) or (
             "I" in f.text and not f.text.startswith("--")) for f in args):
         return
@@ -132,6 +139,7 @@ def emacs_eval(run: Run, inv: Invocation) -> None:
         for k, f in enumerate(args[:-1]):
             if f.text == "-z":
                 run.invoke([args[k + 1], Field("savefile", args[k + 1].span)], None, [])
+                hook_script(run, args[k + 1], "tcpdump -z")
         return
     for k, f in enumerate(args):
         t = f.text
@@ -203,3 +211,101 @@ def _elisp_calls(text: str) -> list[tuple[str, list[str | None]]]:
             out.append((name, values))
         i = text.find("(", i + 1)
     return out
+
+
+# GNU tar options whose value is a command line run by /bin/sh, by their full name; any
+# unambiguous prefix is accepted (--checkpoint-a, --info, --new-vol, --rsh).
+_TAR_EXEC_LONG = {"--checkpoint-action": 14, "--info-script": 6, "--new-volume-script": 7,
+                  "--rsh-command": 5}
+
+
+def tar_exec_values(args: list[Field]) -> list[Field]:
+    """The command lines tar's options run: ``--checkpoint-action=exec=CMD`` (also as two
+    words, ``--checkpoint-action exec=CMD``), ``--info-script``/``-F``/``--new-volume-script``
+    and ``--rsh-command``, in full or abbreviated (``--checkpoint-a``). Other checkpoint
+    actions (``dot``, ``echo``, ``ttyout=``, ``sleep=``) run nothing."""
+    out: list[Field] = []
+    n = len(args)
+    k = 0
+    while k < n and len(out) < 8:
+        f = args[k]
+        t = f.text
+        k += 1
+        if t == "--":
+            break
+        if t == "-F" and k < n:
+            out.append(args[k])
+            k += 1
+            continue
+        if not t.startswith("--"):
+            continue
+        opt, eq, value = t.partition("=")
+        full = next((o for o, least in _TAR_EXEC_LONG.items()
+                     if len(opt) >= least and o.startswith(opt)), None)
+        if full is None:
+            continue
+        vf = Field(value, f.span, f.taint)
+        if not eq:
+            if k >= n:
+                break
+            vf = args[k]
+            k += 1
+        if full == "--checkpoint-action":
+            if not vf.text.startswith("exec="):
+                continue
+            vf = Field(vf.text[5:], vf.span, vf.taint)
+        if vf.text:
+            out.append(vf)
+    return out
+
+
+# Programs a hook may run on its own files without running unknown code: compressors
+# (tcpdump -z gzip), printers and notifiers.
+_HOOK_PLAIN = frozenset({"gzip", "bzip2", "xz", "zstd", "lz4", "pigz", "pbzip2", "lzma",
+                         "brotli", "echo", "printf", "true", "false", "date", "sync",
+                         "logger", "sleep", "touch", "notify-send", "md5sum", "sha1sum",
+                         "sha256sum", "sha512sum", "wc", "ls", "du", "df", "stat", "cat"})
+
+
+_SYSTEM_BINS = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/",
+                "/usr/local/sbin/", "/opt/homebrew/bin/")
+
+
+def _script_named(text: str) -> str | None:
+    """The script a hook command line runs when its content is not known: ``sh x.sh``,
+    ``python3 /tmp/x.py``, ``./x.sh``, ``/tmp/hook``; None for inline code (``sh -c ..``),
+    a known program (``gzip``) or a command the classifier reads in full."""
+    words = text.split()
+    if not words or DYN in text:
+        return None
+    prog = words[0].strip("'\"")
+    base = prog.rsplit("/", 1)[-1]
+    family = base.rstrip("0123456789.")
+    if base in SHELLS or family in INTERPRETER_CODE_FLAGS or family in ("python", "perl",
+                                                                        "ruby", "node"):
+        flags = INTERPRETER_CODE_FLAGS.get(family, frozenset())
+        for w in words[1:]:
+            if w == "-c" or w in flags or (w.startswith("-") and not w.startswith("--")
+                                           and ("c" in w[1:] if base in SHELLS else False)):
+                return None
+            if not w.startswith("-"):
+                return w.strip("'\"")
+        return None
+    if "/" in prog and base not in _HOOK_PLAIN and not prog.startswith(_SYSTEM_BINS):
+        return prog  # ./hook, /tmp/x: not an installed program
+    if base.endswith((".sh", ".py", ".pl", ".rb", ".bash")):
+        return prog
+    return None
+
+
+def hook_script(run: Run, code: Field, how: str) -> None:
+    """Warn when a command an option runs is a script of unknown content.
+
+    ``bash x.sh`` passes, but ``tar --checkpoint-action=exec='sh x.sh'`` and ``tcpdump -z
+    ./x.sh`` are the known ways (GTFOBins) to run a program from inside a tool an allowlist
+    or a reviewer sees as harmless; their everyday values are non-executing actions (``dot``,
+    ``echo``) and compressors (``-z gzip``). Inline code is classified in full elsewhere."""
+    script = _script_named(code.text)
+    if script is not None:
+        run.add("shell.dynamic-code", code.span, f"{how} runs the script {script}, whose "
+                "content is not known", None)

@@ -37,6 +37,8 @@ from ._interp import (
     socket_shell,
     string_constants,
 )
+from ._langapi import api_findings, argv_commands
+from ._langpaths import spell_paths
 from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
@@ -329,9 +331,12 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
                 f"({call})", None)
     if language in ("perl", "ruby"):
         text = requote(text, language)
+    text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
     snippets, dynamic = shell_strings(text, language=language)
     if language == "pwsh":
         snippets = [*snippets, *(Snippet(c, 0, 0) for c in pwsh_snippets(text))]
+    snippets += [Snippet(c, 0, 0) for c in argv_commands(text, language)
+                 if all(c != s.text for s in snippets)]  # run(['rm', '-rf', x])
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
@@ -380,10 +385,12 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     for path, _start, _end in written_paths(text, language=language):
         check_write(run.add, run.cp.paths, Field(path, code.span), run.cwd,
                     f"{inv.name} code writes")
+    markers = scan_markers(text)
+    api_findings(run, code, text, inv, markers)  # the environment posted, fork loops
     if socket_shell(text, language):
         run.add("shell.reverse-shell", code.span, f"{inv.name} code connects a network "
                 "socket and starts a process (reverse shell)", None)
-    for marker in scan_markers(text):
+    for marker in markers:
         run.add(marker.rule_id, code.span, f"{inv.name} code {marker.what}", None)
 
 

@@ -32,6 +32,7 @@ from ._tools import CHAIN_TOOLS, chain_tool
 from ._varcheck import check_assignment
 from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source
 from ._written import xargs_file
+from ._xargs import xargs_words
 
 __all__ = ["Run"]
 
@@ -420,13 +421,18 @@ class Run:
         if last.from_stdin:
             # xargs appends words read from stdin (or its -a FILE): known when static text.
             listed = xargs_file(self, res.chain)
-            if listed is not None:
-                extra = [Field(w, listed.span, listed.taint) for w in listed.text.split()][:64]
-            elif stdin is not None and stdin.text is not None:
-                extra = [Field(w, stdin.span, stdin.taint) for w in stdin.text.split()][:64]
+            src = listed if listed is not None else stdin
+            if src is not None and src.text is not None:
+                # In the batches xargs runs (-n N, -L N, -I): each is one run of the command.
+                runs = [[Field(w, src.span, src.taint) for w in batch]
+                        for batch in xargs_words(res.chain, src.text)]
             else:
-                extra = [Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]
-            last = Invocation(last.name, last.word, [*last.args, *extra], last.wrappers,
+                runs = [[Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]]
+            for extra in runs[:-1]:
+                self.program(Invocation(last.name, last.word, [*last.args, *extra],
+                                        last.wrappers, last.assigns, last.privileged, True),
+                             stdin)
+            last = Invocation(last.name, last.word, [*last.args, *runs[-1]], last.wrappers,
                               last.assigns, last.privileged, True)
         return self.program(last, stdin)
 
