@@ -14,7 +14,7 @@ What each tool does with its arguments decides:
   mmap_min_addr), ``spctl --master-disable``, ``csrutil disable``, ``defaults write
   ...com.apple.alf globalstate 0``, ``socketfilterfw --setglobalstate off``, ``pfctl -d``,
   ``firewall-cmd --set-default-zone=trusted``, ``netsh advfirewall set ... state off``,
-  ``fdesetup disable``.
+  ``fdesetup disable``, ``grubby --args selinux=0`` (or ``audit=0``, ``apparmor=0``...).
 * Weakening for debugging or one program (warn): ``kernel.yama.ptrace_scope=0``,
   ``kptr_restrict``/``dmesg_restrict``/``fs.protected_*`` to 0, ``aa-complain``/
   ``aa-disable``/``apparmor_parser -R`` of a profile, ``semanage permissive -a``, removing the
@@ -59,7 +59,7 @@ _KILLERS = frozenset({"pkill", "killall"})
 _CONTROLS = frozenset({"setenforce", "aa-teardown", "aa-complain", "aa-disable",
                        "apparmor_parser", "semanage", "auditctl", "sysctl", "spctl",
                        "csrutil", "defaults", "socketfilterfw", "pfctl", "firewall-cmd",
-                       "netsh", "fdesetup", "xattr"}) | SETUID_PROGRAMS
+                       "netsh", "fdesetup", "xattr", "grubby"}) | SETUID_PROGRAMS
 _OWN = _SERVICE_TOOLS | _KILLERS | _CONTROLS
 DEFENSE_PROGRAMS = _OWN | TAMPER_PROGRAMS | TLS_PROGRAMS
 """Programs :func:`defense_program` has rules for (any other name costs one lookup)."""
@@ -68,7 +68,7 @@ DEFENSE_VARS = HISTORY_VARS | TLS_VARS
 # Words of a unit, plist or process name that name a security control (the name is split
 # on non-alphanumerics: crowdstrike-falcon-sensor, com.crowdstrike.falcond, auditd.service).
 _SECURITY_WORDS = frozenset({
-    "auditd", "audit", "apparmor", "selinux", "firewalld", "ufw", "nftables", "iptables",
+    "auditd", "apparmor", "selinux", "firewalld", "ufw", "nftables", "iptables",
     "ip6tables", "netfilter", "shorewall", "falco", "falcond", "falconctl", "crowdstrike",
     "osqueryd", "osquery", "wazuh", "ossec", "sysmon", "sysmonforlinux", "clamd", "clamav",
     "freshclam", "fail2ban", "crowdsec", "auditbeat", "mdatp", "wdav", "sentinelone",
@@ -78,7 +78,7 @@ _SECURITY_WORDS = frozenset({
     "alf", "xprotect", "littlesnitch", "lulu", "blockblock", "santad", "rapid7", "guardduty",
     "auoms", "omiagent", "elastic-endpoint", "falcon-sensor"})
 _STOPS = frozenset({"stop", "disable", "mask", "kill", "freeze"})
-_LAUNCH_STOPS = frozenset({"unload", "bootout", "disable", "remove", "stop"})
+_LAUNCH_STOPS = frozenset({"unload", "bootout", "disable", "remove", "stop", "kill"})
 _SYSTEMCTL_ARG = "tspHMno"
 
 
@@ -278,6 +278,13 @@ def _controls(run: Run, inv: Invocation) -> None:
         low = [t.lower() for t in texts]
         if "advfirewall" in low and "state" in low and "off" in low:
             _off(run, span, "netsh turns off the Windows firewall")
+    elif name == "grubby":
+        # grubby --update-kernel ALL --args selinux=0: every later boot runs without it.
+        for f in args:
+            for word in f.text.removeprefix("--args=").split():
+                if word in _BOOT_OFF:
+                    _off(run, f, f"grubby adds the kernel parameter {word}")
+                    return
     elif name == "fdesetup":
         if "disable" in texts:
             _off(run, span, "fdesetup disable decrypts the disk (FileVault off)")
@@ -288,6 +295,10 @@ def _controls(run: Run, inv: Invocation) -> None:
                     "does not check the program")
     elif name in SETUID_PROGRAMS:
         backdoor(run, inv)
+
+
+_BOOT_OFF = frozenset({"selinux=0", "enforcing=0", "apparmor=0", "audit=0", "security=none",
+                       "lsm=", "nokaslr", "module.sig_enforce=0", "lockdown=none"})
 
 
 def _defaults(run: Run, inv: Invocation, texts: list[str]) -> None:

@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 
 __all__ = ["check_assignment"]
 
+# GCONV_PATH: glibc's iconv_open() loads the gconv modules (shared objects) named by the
+# gconv-modules file in that directory, in any program that converts a character set.
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
-                          "DYLD_LIBRARY_PATH"})
+                          "DYLD_LIBRARY_PATH", "GCONV_PATH"})
 _CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
 
 
