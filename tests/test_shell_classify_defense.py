@@ -211,6 +211,8 @@ def test_benign_capabilities_and_modes_do_not_report_a_backdoor(command: str,
     "mv ~/.bash_history /tmp/x",
     "truncate -s 0 /root/.bash_history",
     "sh -c 'echo -n > ~/.zsh_history'",
+    "cd ~ && rm .bash_history",
+    "rm /home/bob/.history",
 ])
 def test_wiping_system_logs_or_shell_history_blocks(command: str) -> None:
     result = classify(command)
@@ -233,6 +235,8 @@ def test_wiping_system_logs_or_shell_history_blocks(command: str) -> None:
     "history | grep docker",
     "cat ~/.bash_history | grep ssh",
     "cp ~/.bash_history ~/backup/",
+    "rm -rf .history",  # an editor's local-history folder in a project
+    "rm -rf ~/proj/.history",
 ])
 def test_reading_logs_app_logs_and_appends_do_not_report_a_wipe(command: str) -> None:
     result = classify(command)
@@ -244,6 +248,7 @@ def test_reading_logs_app_logs_and_appends_do_not_report_a_wipe(command: str) ->
     "sudo journalctl --vacuum-time=2weeks",
     "sudo journalctl --vacuum-files=5",
     "sudo truncate -s 0 /var/log/nginx/access.log",
+    "sudo rm -f /var/log/$APP/old.log",  # which log is not known statically
 ])
 def test_routine_journal_trimming_and_app_log_truncation_keep_the_sudo_warn(
         command: str) -> None:

@@ -44,7 +44,7 @@ _SYSTEM_LOGS = ("syslog", "messages", "auth.log", "secure", "kern.log", "audit",
                 "dmesg", "utmp", "sssd")
 _OTHER_LOGS = frozenset({"/var/run/utmp", "/run/utmp", "/var/account/pacct", "/var/audit",
                          "/var/db/diagnostics", "/var/db/uuidtext"})
-_HOMES = ("~/", "/root/", "/home/", "/Users/")
+_HOMES = ("/home/", "/Users/")
 
 _DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe", "truncate"})
 TAMPER_PROGRAMS = _DELETERS | frozenset({"tee", "cp", "mv", "ln", "dd", "sed", "find",
@@ -70,10 +70,12 @@ def _record(path: str) -> str | None:
         return None
     if path in _OTHER_LOGS or path.startswith(tuple(p + "/" for p in _OTHER_LOGS)):
         return f"the system record {path}"
-    base = path.rpartition("/")[2]
-    if base in _HISTORY_FILES and ("/" not in path or path.startswith(_HOMES)):
-        return f"the shell history {path}"
-    return None
+    parent, _, base = path.rpartition("/")
+    if base in _HISTORY_FILES and (
+            parent in ("~", "/root") or path.endswith("/.local/share/fish/fish_history") or
+            (parent.startswith(_HOMES) and parent.count("/") == 2)):
+        return f"the shell history {path}"  # in a home directory (a project's .history
+    return None  # folder, from an editor's local-history extension, is not)
 
 
 def _maybe_record(text: str) -> bool:
@@ -84,9 +86,9 @@ def _maybe_record(text: str) -> bool:
 
 def _check(run: Run, f: Field, how: str) -> bool:
     text = f.text
-    if not text or not _maybe_record(text):
-        return False
-    path = norm_path(text.replace(DYN, "*") if DYN in text else text, run.cwd)
+    if not text or DYN in text or not _maybe_record(text):
+        return False  # rm /var/log/$APP/x.log: which log is not known (dynamic-delete)
+    path = norm_path(text, run.cwd)
     what = _record(path) if path is not None else None
     if what is None:
         return False
