@@ -55,12 +55,24 @@ __all__ = ["DEFENSE_PROGRAMS", "DEFENSE_VARS", "defense_program", "defense_varia
 
 _SERVICE_TOOLS = frozenset({"systemctl", "service", "rc-service", "rc-update", "update-rc.d",
                             "chkconfig", "sv", "initctl", "invoke-rc.d", "launchctl"})
-_KILLERS = frozenset({"pkill", "killall"})
+_KILLERS = frozenset({"pkill", "killall", "kill"})
+# Security agents' own control programs: (words that must all appear) -> what they do.
+_AGENT_CTLS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    "falconctl": ((("unload",), "unloads CrowdStrike Falcon"),
+                  (("uninstall",), "uninstalls CrowdStrike Falcon")),
+    "mdatp": ((("real-time-protection", "disabled"), "turns off Defender real-time "
+               "protection"),),
+    "sentinelctl": ((("unload",), "unloads SentinelOne"), (("unprotect",), "turns off "
+                    "SentinelOne's tamper protection"), (("stop",), "stops SentinelOne")),
+    "wazuh-control": ((("stop",), "stops the Wazuh agent"),),
+    "ossec-control": ((("stop",), "stops the OSSEC agent"),),
+    "osqueryctl": ((("stop",), "stops osquery"),),
+}
 _CONTROLS = frozenset({"setenforce", "aa-teardown", "aa-complain", "aa-disable",
                        "apparmor_parser", "semanage", "auditctl", "sysctl", "spctl",
                        "csrutil", "defaults", "socketfilterfw", "pfctl", "firewall-cmd",
                        "netsh", "fdesetup", "xattr", "grubby"}) | SETUID_PROGRAMS
-_OWN = _SERVICE_TOOLS | _KILLERS | _CONTROLS
+_OWN = _SERVICE_TOOLS | _KILLERS | _CONTROLS | frozenset(_AGENT_CTLS)
 DEFENSE_PROGRAMS = _OWN | TAMPER_PROGRAMS | TLS_PROGRAMS
 """Programs :func:`defense_program` has rules for (any other name costs one lookup)."""
 DEFENSE_VARS = HISTORY_VARS | TLS_VARS
@@ -157,7 +169,8 @@ _NOT_KILLING = frozenset({"HUP", "USR1", "USR2", "CONT", "0", "WINCH", "1", "10"
 def _killers(run: Run, inv: Invocation) -> None:
     args = inv.args
     signal = ""
-    values = "gGPstuUFn" if inv.name == "pkill" else "suoyn"
+    values = "gGPstuUFn" if inv.name == "pkill" else "suoyn" if inv.name == "killall" else \
+        "sn"
     operands: list[Field] = []
     skip = ""
     for f in args:
@@ -181,9 +194,27 @@ def _killers(run: Run, inv: Invocation) -> None:
     if signal in _NOT_KILLING:
         return
     for f in operands:
-        if _security(f.text):
+        if inv.name == "kill":
+            # kill $(pidof auditd), kill -9 `pgrep -f falco`: the process ids of an agent.
+            what = _pid_lookup(run, f)
+            if what is not None:
+                _off(run, f, f"kill {what} stops a security agent")
+                return
+        elif _security(f.text):
             _off(run, f, f"{inv.name} {f.text} stops a security agent")
             return
+
+
+def _pid_lookup(run: Run, f: Field) -> str | None:
+    """The source of a kill operand that looks up a security agent's process ids."""
+    if f.static:
+        return None
+    start, end = f.span
+    text = run.text_stack[-1]
+    source = text[start:end] if 0 <= start < end <= len(text) and end - start < 256 else ""
+    if ("pidof" in source or "pgrep" in source) and _security(source):
+        return source
+    return None
 
 
 # sysctl keys: (value that is safe or None, "off" | "weaken") -> any other value reports.
@@ -327,6 +358,12 @@ def defense_program(run: Run, inv: Invocation, stdin_text: str | None) -> None:
             _services(run, inv)
         elif name in _KILLERS:
             _killers(run, inv)
+        elif name in _AGENT_CTLS:
+            texts = {f.text.lower() for f in inv.args}
+            for words, what in _AGENT_CTLS[name]:
+                if all(w in texts for w in words):
+                    _off(run, inv.word, f"{name} {what}")
+                    break
         else:
             _controls(run, inv)
     if name in TAMPER_PROGRAMS:
