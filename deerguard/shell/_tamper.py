@@ -148,12 +148,10 @@ def _destroyers(run: Run, inv: Invocation) -> None:
     if name in _DELETERS:
         if name == "truncate" and _grows(args):
             return
-        for f in operands:
-            _check(run, f, f"{name} destroys")
+        any(_check(run, f, f"{name} destroys") for f in operands)  # the first one
     elif name == "tee":
         if not any(o == "--append" or (o[1:2] != "-" and "a" in o) for o in opts):
-            for f in operands:
-                _check(run, f, "tee overwrites")
+            any(_check(run, f, "tee overwrites") for f in operands)
     elif name in ("cp", "ln", "dd") or (name == "mv" and len(operands) >= 2):
         if name == "dd":
             for f in args:
@@ -162,12 +160,10 @@ def _destroyers(run: Run, inv: Invocation) -> None:
         elif operands:
             _check(run, operands[-1], f"{name} replaces")
             if name == "mv":
-                for f in operands[:-1]:
-                    _check(run, f, "mv moves away")
+                any(_check(run, f, "mv moves away") for f in operands[:-1])
     elif name == "sed" and any(o.startswith(("-i", "--in-place")) or (
             o[1:2] != "-" and "i" in o) for o in opts):
-        for f in operands[1:]:
-            _check(run, f, "sed -i edits")
+        any(_check(run, f, "sed -i edits") for f in operands[1:])
 
 
 def _grows(args: list[Field]) -> bool:
@@ -191,9 +187,8 @@ def _find(run: Run, inv: Invocation) -> None:
                                           for t in texts):
         return
     for f in args:
-        if f.text.startswith(("-", "(", "!")):
+        if f.text.startswith(("-", "(", "!")) or _check(run, f, "find deletes"):
             break
-        _check(run, f, "find deletes")
 
 
 _UNITS = {"": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400,
