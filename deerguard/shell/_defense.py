@@ -33,10 +33,11 @@ human should take that step. Debug-oriented knobs are routine for profilers and 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ._resolve import Invocation
-from ._setuid import SETUID_PROGRAMS, backdoor
+from ._setuid import SETUID_PROGRAMS, backdoor, plain_operands
 from ._tamper import (
     HISTORY_VARS,
     TAMPER_PROGRAMS,
@@ -88,44 +89,21 @@ _SECURITY_WORDS = frozenset({
     "cylancesvc", "taniumclient", "tanium", "qualys", "sophos", "aide", "suricata", "snort",
     "zeek", "tripwire", "samhain", "rsyslog", "rsyslogd", "syslog", "syslogd", "journald",
     "alf", "xprotect", "littlesnitch", "lulu", "blockblock", "santad", "rapid7", "guardduty",
-    "auoms", "omiagent", "elastic-endpoint", "falcon-sensor"})
+    "auoms", "omiagent"})
 _STOPS = frozenset({"stop", "disable", "mask", "kill", "freeze"})
 _LAUNCH_STOPS = frozenset({"unload", "bootout", "disable", "remove", "stop", "kill"})
 _SYSTEMCTL_ARG = "tspHMno"
 
 
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+
+
 def _security(text: str) -> bool:
     """True when a unit, label, plist path or process pattern names a security control."""
-    low = text.lower().rpartition("/")[2]
-    for suffix in (".service", ".plist", ".socket", ".timer", ".path"):
-        if low.endswith(suffix):
-            low = low[:-len(suffix)]
-            break
-    if low in _SECURITY_WORDS:
+    low = text.lower()
+    if "falcon-sensor" in low or "elastic-endpoint" in low:
         return True
-    word = ""
-    for c in low + " ":
-        if c.isalnum():
-            word += c
-        elif word:
-            if word in _SECURITY_WORDS:
-                return True
-            word = ""
-    return "falcon-sensor" in low or "elastic-endpoint" in low
-
-
-def _operands(args: list[Field], letters: str) -> list[Field]:
-    out: list[Field] = []
-    skip = False
-    for f in args:
-        t = f.text
-        if skip:
-            skip = False
-        elif t.startswith("-") and len(t) > 1:
-            skip = len(t) == 2 and t[1] in letters
-        else:
-            out.append(f)
-    return out
+    return any(word in _SECURITY_WORDS for word in _NON_WORD.split(low))
 
 
 def _off(run: Run, f: Field, what: str) -> None:
@@ -138,7 +116,7 @@ def _weaken(run: Run, f: Field, what: str) -> None:
 
 def _services(run: Run, inv: Invocation) -> None:
     name = inv.name
-    words = _operands(inv.args, _SYSTEMCTL_ARG if name == "systemctl" else "")
+    words = plain_operands(inv.args, _SYSTEMCTL_ARG if name == "systemctl" else "")
     texts = [f.text for f in words]
     units: list[Field] = []
     if name in ("systemctl", "initctl", "sv"):

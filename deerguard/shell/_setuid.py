@@ -24,12 +24,12 @@ from ._words import Field
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["SETUID_PROGRAMS", "backdoor"]
+__all__ = ["SETUID_PROGRAMS", "backdoor", "plain_operands"]
 
 SETUID_PROGRAMS = frozenset({"setcap", "chmod", "cp", "install"})
 
 
-def _operands(args: list[Field], letters: str) -> list[Field]:
+def plain_operands(args: list[Field], letters: str) -> list[Field]:
     """Non-option words (single-letter options in ``letters`` take the next word)."""
     out: list[Field] = []
     skip = False
@@ -107,7 +107,7 @@ def backdoor(run: Run, inv: Invocation) -> None:
     name = inv.name
     if name in ("cp", "install"):
         operands = opts_and_operands(inv.args)[1] if name == "cp" else \
-            _operands(inv.args, "mogSt")
+            plain_operands(inv.args, "mogSt")
         if len(operands) == 2 and not operands[0].text.startswith(_TEMP_DIRS) and \
                 _runs_commands(run, operands[0].text):
             dest = norm_path(operands[1].text, run.cwd)
@@ -120,12 +120,12 @@ def backdoor(run: Run, inv: Invocation) -> None:
         if found is None or not found[2]:
             return
         targets = opts_and_operands(inv.args)[1][1:] if name == "chmod" else \
-            _operands(inv.args, "mogSt")[-1:]
+            plain_operands(inv.args, "mogSt")[-1:]
         how = f"{name} {found[0].text}"
     else:  # setcap CAPS FILE [CAPS FILE...]; -r FILE removes
         if any(f.text == "-r" for f in inv.args):
             return
-        operands = _operands(inv.args, "n")
+        operands = plain_operands(inv.args, "n")
         targets = [f for caps, f in zip(operands[::2], operands[1::2], strict=False)
                    if _root_caps(caps.text)]
         how = "setcap " + (operands[0].text if operands else "")
