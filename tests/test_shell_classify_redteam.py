@@ -863,8 +863,8 @@ def test_other_application_config_reads_pass(command: str) -> None:
     ("sudo gpasswd -a agent docker", Verdict.BLOCK),
     ("adduser --disabled-password bob", Verdict.BLOCK),
     ("chsh -s /tmp/sh", Verdict.BLOCK),
-    ("setenforce 0", Verdict.WARN),
-    ("auditctl -D", Verdict.WARN),
+    ("setenforce 0", Verdict.BLOCK),  # security control off: shell.defense-off
+    ("auditctl -D", Verdict.BLOCK),  # audit rules deleted: shell.defense-off
     ("sudo aa-disable /etc/apparmor.d/usr.bin.x", Verdict.WARN),
     ("getenforce", Verdict.PASS),
     ("groups", Verdict.PASS),

@@ -49,7 +49,7 @@ def store(run: Run, name: str, value: Field, new: Var | None, span: tuple[int, i
             if bracket and sub is None:
                 sub = rest[:-1] if rest.endswith("]") else DYN
             old = env.get(name)
-    check_assignment(run, name, value, span)
+    check_assignment(run, name, value, span, persist=persist)
     if not persist or (old is not None and "r" in old.attrs):
         return  # a readonly variable keeps its value
     if old is None and new is not None and sub is None and not add and not remove:

@@ -15,6 +15,7 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
+from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
 from ._embedded import OPTION_CODE_PROGRAMS, embedded_code
 from ._expose import EXPOSERS, expose
@@ -251,6 +252,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         plain_extras(run, inv)
     if name in SOURCE_PROGRAMS:
         package_source(run, name, inv.args, inv.word.span)
+    if name in DEFENSE_PROGRAMS:  # security controls off, log/history wipes, TLS off
+        defense_program(run, inv, stdin.text if stdin is not None else None)
     if name in DESTROYERS:
         destroy(run, inv, stdin)
     if name in R.DATA_COMMANDS:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from . import ast
 from ._checks import check_args, check_write, interpreter_family
+from ._defense import defense_write
 from ._files import file_taint
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
@@ -108,6 +109,7 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
             if r.op == ">&" and (f.text.isdigit() or f.text == "-"):
                 continue
             check_write(run.add, run.cp.paths, f, run.cwd, "redirection writes")
+            defense_write(run, f, r.op, out.text)  # > /var/log/auth.log, >> ~/.curlrc
             if r.fd in (None, "1") or r.op.startswith("&"):
                 path = norm_path(f.text, run.cwd)
                 if path is not None and out.taint:

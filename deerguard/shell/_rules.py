@@ -82,6 +82,22 @@ _RULE_LIST: tuple[Rule, ...] = (
          "everything of a kind, unattended (kubectl delete --all, terraform destroy "
          "-auto-approve, DROP DATABASE, FLUSHALL, a target list computed at run time)"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
+    # Defenses (_defense, _tamper, _tlsoff). Block: turning off audit, SELinux/AppArmor, an
+    # EDR agent, the firewall or kernel hardening, setuid-root shells and wiping system logs
+    # or history have no everyday agent use and outlive the command. Warn: knobs debuggers
+    # and profilers use, history settings (an agent's shell keeps none anyway), TLS off.
+    Rule("shell.defense-off", _B, "turns off a host security control (SELinux, AppArmor, "
+         "audit, EDR agents, the firewall, ASLR, Gatekeeper/SIP)"),
+    Rule("shell.defense-weaken", _W, "weakens a security control for debugging or one "
+         "program (ptrace_scope=0, AppArmor complain mode, quarantine flag removed)"),
+    Rule("shell.setuid-backdoor", _B, "makes a shell, interpreter or command runner setuid "
+         "or gives it root capabilities (setcap cap_setuid+ep, chmod u+s)"),
+    Rule("shell.log-wipe", _B, "erases system logs, the journal or shell history "
+         "(anti-forensics)"),
+    Rule("shell.history-off", _W, "turns off or clears the shell history (history -c, "
+         "unset HISTFILE, HISTSIZE=0)"),
+    Rule("shell.tls-off", _W, "turns off TLS certificate verification for later commands "
+         "(GIT_SSL_NO_VERIFY, http.sslVerify false, strict-ssl false)"),
 )
 
 RULES: MappingProxyType[str, Rule] = MappingProxyType({r.rule_id: r for r in _RULE_LIST})

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from . import _codevars as CV
 from . import _hookvars as HV
 from . import _sinks as S
+from ._defense import DEFENSE_VARS, defense_variable
 from ._pkgsource import SOURCE_VARS, source_variable
 from ._words import Field
 
@@ -21,13 +22,18 @@ if TYPE_CHECKING:
 
 __all__ = ["check_assignment"]
 
+# GCONV_PATH: glibc's iconv_open() loads the gconv modules (shared objects) named by the
+# gconv-modules file in that directory, in any program that converts a character set.
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
-                          "DYLD_LIBRARY_PATH"})
+                          "DYLD_LIBRARY_PATH", "GCONV_PATH"})
 _CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
 
 
-def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:
-    """Report what an assignment of ``value`` to ``name`` makes later programs do."""
+def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int], *,
+                     persist: bool = False) -> None:
+    """Report what an assignment of ``value`` to ``name`` makes later programs do.
+    ``persist``: the variable keeps its value after this command (``X=1``, ``export X=1``;
+    not ``X=1 cmd`` nor ``env X=1 cmd``)."""
     if name in _LOADER_VARS:
         run.add("shell.loader-hijack", span, f"{name} makes every program load "
                 "attacker-chosen libraries", None)
@@ -40,6 +46,8 @@ def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int]) -
         HV.hook_variable(run, name, value, span)
     elif name in SOURCE_VARS:
         source_variable(run, name, value, span)
+    elif name in DEFENSE_VARS and persist:  # export GIT_SSL_NO_VERIFY=1 (_defense); for
+        defense_variable(run, name, value, span)  # one command it is like curl -k: quiet
     elif name in _CODE_VARS and value.text:
         if name not in ("PS0", "PS1", "PS2"):
             run.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
