@@ -11,7 +11,6 @@ another file keeps the ``shell.chmod-world`` warn, and benign capabilities
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING
 
 from . import _rules as R
@@ -60,26 +59,6 @@ _TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/")
 
 
 
-class _Copies(threading.local):
-    """Files that are copies of a command runner, made earlier in the run being classified
-    (``cp /bin/bash /tmp/.b``). One run per thread: the slot is replaced when another run
-    records a copy (``Run`` has slots, so the state cannot hang off it or a weak reference)."""
-
-    def __init__(self) -> None:
-        self.run: object = None
-        self.paths: set[str] = set()
-
-    def of(self, run: Run) -> set[str]:
-        return self.paths if self.run is run else set()
-
-    def add(self, run: Run, path: str) -> None:
-        if self.run is not run:
-            self.run, self.paths = run, set()
-        if len(self.paths) < 32:
-            self.paths.add(path)
-
-
-_COPIES = _Copies()
 
 
 def _runs_commands(run: Run, text: str) -> bool:
@@ -89,7 +68,7 @@ def _runs_commands(run: Run, text: str) -> bool:
     if base in R.SHELLS or stem in R.SHELLS or base in _RUNS_COMMANDS or \
             stem in _RUNS_COMMANDS or interpreter_family(base) is not None:
         return True
-    return path in _COPIES.of(run)
+    return path in run.runner_copies
 
 
 def _root_caps(text: str) -> bool:
@@ -111,8 +90,8 @@ def backdoor(run: Run, inv: Invocation) -> None:
         if len(operands) == 2 and not operands[0].text.startswith(_TEMP_DIRS) and \
                 _runs_commands(run, operands[0].text):
             dest = norm_path(operands[1].text, run.cwd)
-            if dest is not None:
-                _COPIES.add(run, dest)  # cp /bin/bash /tmp/.b: /tmp/.b is a shell
+            if dest is not None and len(run.runner_copies) < 32:
+                run.runner_copies.add(dest)  # cp /bin/bash /tmp/.b: /tmp/.b is a shell
         if name == "cp":
             return
     if name in ("chmod", "install"):

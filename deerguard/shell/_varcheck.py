@@ -46,6 +46,8 @@ def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int], *
         HV.hook_variable(run, name, value, span)
     elif name in SOURCE_VARS:
         source_variable(run, name, value, span)
+        if name in DEFENSE_VARS and persist:  # GOINSECURE: another source, and TLS off
+            defense_variable(run, name, value, span)
     elif name in DEFENSE_VARS and persist:  # export GIT_SSL_NO_VERIFY=1 (_defense); for
         defense_variable(run, name, value, span)  # one command it is like curl -k: quiet
     elif name in _CODE_VARS and value.text:
