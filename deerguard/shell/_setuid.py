@@ -59,8 +59,6 @@ _TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/")
 
 
 
-
-
 def _runs_commands(run: Run, text: str) -> bool:
     path = norm_path(text, run.cwd) or text
     base = path.rpartition("/")[2]
