@@ -153,7 +153,8 @@ def _source_setting(text: str) -> str | None:
             base = "index-url"
         if base not in _SOURCE_KEYS and base not in _ANY_VALUE or not value:
             continue
-        if base in ("trusted-host", *_ANY_VALUE) or not _official(
+        # (no starred tuple in an `in` test: mypyc 2.4 fails on one)
+        if base == "trusted-host" or base in _ANY_VALUE or not _official(
                 value.split()[0].strip("'\",")):
             return f"{key.strip()} = {value}"[:200]
     return None
