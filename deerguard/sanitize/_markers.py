@@ -22,7 +22,9 @@ from ._chars import (
     IGNORABLE_CLASS,
     IGNORABLE_RANGES,
     LT_CHARS,
+    PIPE_CHARS,
     SEPARATORS,
+    SLASH_CHARS,
     char_skeleton,
     letter_equivalents,
 )
@@ -40,7 +42,9 @@ _FENCE = frozenset("-=#*~_+<>[](){}|/\\\u2010\u2011\u2012\u2013\u2014\u2015\u221
 
 
 def is_fence(ch: str) -> bool:
-    if ch in _FENCE or ch in LT_CHARS or ch in GT_CHARS:
+    # Slash and bar look-alikes fence too: `<∕END USER INPUT` reads as `</END USER INPUT`.
+    if ch in _FENCE or ch in LT_CHARS or ch in GT_CHARS or ch in SLASH_CHARS or \
+            ch in PIPE_CHARS:
         return True
     return unicodedata.normalize("NFKC", ch) in _FENCE
 
