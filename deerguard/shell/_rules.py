@@ -44,6 +44,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.tainted-exec", _B, "fetched or decoded data reaches an execution sink"),
     Rule("shell.download-exec", _B, "a downloaded or decoded file is executed"),
     Rule("shell.recursive-delete", _B, "recursive delete of the root, home or a system directory"),
+    Rule("shell.data-delete", _B, "recursive delete of a database's or a package manager's "
+         "data directory (/var/lib/postgresql, /var/lib/mysql, /var/lib/dpkg)"),
     Rule("shell.dynamic-delete", _W, "recursive delete of a path that is not known statically"),
     Rule("shell.disk-write", _B, "raw write to a disk device or filesystem creation"),
     Rule("shell.kill-all", _B, "signals every process or init (kill -9 -1, kill 1)"),
