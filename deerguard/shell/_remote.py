@@ -16,15 +16,14 @@ escape from the other side.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ._paths import is_critical, norm_path
+from ._container import SSH_ARG_LETTERS, Remote, container_option
+from ._elsewhere import ELSEWHERE, parse_elsewhere
 from ._words import Field
 
-__all__ = ["CONTAINER_PROGRAMS", "Remote", "parse_remote"]
+__all__ = ["CONTAINER_PROGRAMS", "SSH_ARG_LETTERS", "Remote", "parse_remote"]
 
 CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nerdctl", "docker-compose",
-                                "podman-compose", "kubectl", "oc", "ssh", "nsenter"})
+                                "podman-compose", "kubectl", "oc", "ssh", "nsenter"}) | ELSEWHERE
 """Programs whose arguments may run a command elsewhere or open the host to a container."""
 
 _DOCKER_GLOBAL_ARG = frozenset({"-H", "--host", "-c", "--context", "--config", "-l",
@@ -58,34 +57,7 @@ _KUBE_GLOBAL_ARG = frozenset({"-n", "--namespace", "--context", "--kubeconfig", 
                               "--selector", "--overrides", "--restart", "--env",
                               "--labels", "--port", "--image-pull-policy",
                               "--serviceaccount", "--profile", "--target", "--copy-to"})
-SSH_ARG_LETTERS = "bcDEeFIiJLlmOopQRSWwB"
-"""ssh's short options that take an argument."""
 _SSH_NO_COMMAND = frozenset({"-N", "-V", "-G", "-W", "-O"})
-
-_DANGEROUS_CAPS = frozenset({"ALL", "SYS_ADMIN", "SYS_MODULE", "SYS_PTRACE", "SYS_RAWIO",
-                             "DAC_READ_SEARCH", "DAC_OVERRIDE", "SYS_BOOT", "BPF",
-                             "PERFMON", "MKNOD"})
-_HOST_NAMESPACES = frozenset({"--pid", "--ipc", "--uts", "--userns", "--cgroupns"})
-_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd",
-            "/var/run/containerd", "/run/podman", "/var/run/crio", "/run/crio")
-
-
-@dataclass(slots=True)
-class Remote:
-    """What a container/remote command line does.
-
-    ``start`` is the index of the command run in the container (an argument vector), or
-    ``code`` the command string run by a remote shell; ``escapes`` are (word, reason) pairs
-    that open the host; ``mounts`` are host paths given to the container.
-    """
-
-    start: int | None = None
-    code: Field | None = None
-    entrypoint: Field | None = None
-    escapes: list[tuple[Field, str]] = field(default_factory=list)
-    mounts: list[Field] = field(default_factory=list)
-    stdin_shell: bool = False  # ssh HOST with no command: the remote shell reads stdin
-
 
 def _value(fields: list[Field], j: int, text: str) -> tuple[str, Field | None, int]:
     """The option at ``j``: (option name, its argument field or None, next index)."""
@@ -103,6 +75,10 @@ def parse_remote(name: str, fields: list[Field], i: int) -> Remote | None:
 
     Linear in the number of fields.
     """
+    if name in ELSEWHERE:
+        found = parse_elsewhere(name, fields, i)
+        if found is not None or name != "oc":
+            return found  # oc: only rsh here, its other commands are kubectl's
     if name == "ssh":
         return _ssh(fields, i)
     if name == "nsenter":
@@ -120,10 +96,14 @@ def _ssh(fields: list[Field], j: int) -> Remote:
     host_seen = False
     while j < n:
         t = fields[j].text
-        if not host_seen and t.startswith("-") and len(t) > 1 and fields[j].static:
+        if t.startswith("-") and len(t) > 1 and fields[j].static:
+            # OpenSSH parses options after the host too (ssh host -t 'cmd'), up to the
+            # first operand after it.
             if t in _SSH_NO_COMMAND or t[:2] in _SSH_NO_COMMAND:
                 return out
             if t == "--":
+                if host_seen:
+                    break
                 j += 1
                 continue
             k = 1
@@ -248,7 +228,12 @@ def _docker(fields: list[Field], j: int, *, compose: bool) -> Remote:
             if takes and val is None:
                 val = fields[nxt] if nxt < n else None
                 nxt += 1
-            _container_option(out, f, opt, t, val)
+            container_option(out, f, opt, t, val)
+            if sub == "exec" and opt in ("-u", "--user") and val is not None and \
+                    val.text.partition(":")[0] in ("0", "root"):
+                # like sudo: root in the container, whose image chose another user
+                out.privilege.append((val, f"exec {t} {val.text} runs the command as root "
+                                      "in the container"))
             j = nxt
             continue
         j += 1  # the image (container, service): the command follows it
@@ -256,45 +241,3 @@ def _docker(fields: list[Field], j: int, *, compose: bool) -> Remote:
     if j < n:
         out.start = j
     return out
-
-
-def _container_option(out: Remote, f: Field, opt: str, text: str, val: Field | None) -> None:
-    if opt == "--privileged" and text in ("--privileged", "--privileged=true"):
-        out.escapes.append((f, "--privileged gives the container every device and "
-                            "capability of the host"))
-    elif opt in _HOST_NAMESPACES and val is not None and val.text == "host":
-        out.escapes.append((f, f"{opt}=host shares the host's namespace with the container"))
-    elif opt == "--cap-add" and val is not None and any(
-            c.strip().upper().removeprefix("CAP_") in _DANGEROUS_CAPS
-            for c in val.text.split(",")):
-        out.escapes.append((val, f"--cap-add {val.text} lets the container reach the host"))
-    elif opt == "--security-opt" and val is not None and (
-            "unconfined" in val.text or val.text.replace(":", "=") == "label=disable"):
-        out.escapes.append((val, f"--security-opt {val.text} lifts the container's "
-                            "confinement"))
-    elif opt == "--device" and val is not None and val.text.startswith("/dev/") and \
-            not val.text.startswith(("/dev/null", "/dev/fuse", "/dev/net/tun", "/dev/dri",
-                                     "/dev/nvidia", "/dev/snd", "/dev/video", "/dev/kvm")):
-        out.escapes.append((val, f"--device {val.text} hands a host device to the container"))
-    elif opt == "--entrypoint" and val is not None:
-        out.entrypoint = val
-    elif opt in ("-v", "--volume", "--mount") and val is not None:
-        source = _mount_source(val.text, mount=opt == "--mount")
-        if source is not None:
-            host = Field(source, val.span, val.taint)
-            out.mounts.append(host)
-            path = norm_path(source, None)
-            if path is not None and (is_critical(path) or path.startswith(_SOCKETS)):
-                out.escapes.append((val, f"mounts the host's {path} into the container"))
-
-
-def _mount_source(text: str, *, mount: bool) -> str | None:
-    """The host path of ``-v SRC:DST[:opts]`` or ``--mount type=bind,source=SRC,...``."""
-    if mount:
-        for part in text.split(","):
-            key, eq, value = part.partition("=")
-            if eq and key.strip() in ("source", "src"):
-                return value if value.startswith(("/", "~", ".")) else None
-        return None
-    source = text.split(":", 1)[0] if ":" in text else ""
-    return source if source.startswith(("/", "~", ".")) else None
