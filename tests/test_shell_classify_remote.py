@@ -16,6 +16,12 @@ Properties checked (each table has both directions):
 * running as root where the image chose another user (``docker exec -u 0``) or through a
   low-level runtime (``runc exec``, ``ctr run``, ``crictl exec``) warns (``shell.privilege``),
   and the runtimes' host-opening options block (``shell.container-escape``);
+* the same host-opening settings requested without the docker CLI block: a JSON body sent to
+  the engine API (curl over the socket or TCP) that creates a container, exec or service,
+  ``kubectl run --overrides``, ``kubectl patch -p`` (JSON or YAML), manifests given to
+  ``kubectl apply|create -f`` (stdin heredoc or a file written in the same command), and
+  writes to a cgroup's ``release_agent``/``notify_on_release`` anywhere; read-only API calls,
+  ordinary pod specs and patches pass;
 """
 
 from __future__ import annotations
@@ -226,3 +232,118 @@ RUNTIME_ESCAPES = [
 def test_runtime_escapes_block(command: str) -> None:
     assert _verdict(command) == "block", command
     assert "shell.container-escape" in _rules(command), command
+
+
+# --- N: container escapes without the docker CLI ----------------------------------------------
+
+SOCK = "/var/run/docker.sock"
+POD_YAML = """apiVersion: v1
+kind: Pod
+metadata:
+  name: x
+spec:
+  hostPID: true
+  containers:
+  - name: x
+    image: alpine
+    securityContext:
+      privileged: true
+"""
+HOSTPATH_YAML = """apiVersion: v1
+kind: Pod
+spec:
+  volumes:
+  - name: root
+    hostPath:
+      path: /
+  containers: [{name: x, image: alpine}]
+"""
+CAPS_PATCH = """spec:
+  template:
+    spec:
+      containers:
+      - name: a
+        securityContext:
+          capabilities:
+            add:
+            - SYS_ADMIN
+"""
+PLAIN_POD = """apiVersion: v1
+kind: Pod
+metadata: {name: x}
+spec:
+  containers: [{name: x, image: nginx}]
+"""
+API_ESCAPES = [
+    f"curl -s --unix-socket {SOCK} -X POST -H 'Content-Type: application/json' "
+    """-d '{"Image":"alpine","HostConfig":{"Binds":["/:/h"]}}' http://x/containers/create""",
+    "curl --unix-socket /run/docker.sock --data-raw "
+    """'{"Image":"alpine","HostConfig":{"Privileged":true}}' http://d/v1.43/containers/create""",
+    "curl -sX POST http://127.0.0.1:2375/containers/create --json "
+    """'{"Image":"a","HostConfig":{"PidMode":"host","CapAdd":["SYS_ADMIN"]}}'""",
+    f"curl --unix-socket {SOCK} --data="
+    """'{"Image":"a","HostConfig":{"Mounts":[{"Type":"bind","Source":"/etc","Target":"/e"}]}}'"""
+    " http://d/containers/create?name=x",
+    f"curl --unix-socket {SOCK} "
+    """-d '{"Cmd":["sh"],"Privileged":true,"User":"root"}' http://d/containers/abc/exec""",
+    "curl --unix-socket /h/run/podman/podman.sock "
+    """-d '{"Image":"a","HostConfig":{"Devices":[{"PathOnHost":"/dev/sda"}]}}' """
+    "http://d/v4.0.0/containers/create",
+    "kubectl run x --rm -it --image=alpine --overrides="
+    """'{"spec":{"hostPID":true,"containers":[{"name":"x","image":"alpine","""
+    """"securityContext":{"privileged":true}}]}}'""",
+    "kubectl run x --image=alpine --overrides "
+    """'{"spec":{"volumes":[{"name":"h","hostPath":{"path":"/"}}]}}'""",
+    """kubectl -n kube-system run x --image=a --overrides='{"spec":{"hostIPC":true}}'""",
+    "kubectl patch deploy api -p "
+    """'{"spec":{"template":{"spec":{"containers":[{"name":"api","""
+    """"securityContext":{"privileged":true}}]}}}}'""",
+    "kubectl patch deploy x -p 'spec: {template: {spec: {hostPID: true}}}'",
+    f"kubectl patch ds x --patch '{CAPS_PATCH}'",
+    "kubectl patch deploy x -p 'spec: {template: {spec: {volumes: [{name: r, hostPath: "
+    "{path: /etc}}]}}}'",
+    f"kubectl apply -f - <<'EOF'\n{POD_YAML}EOF",
+    f"cat > pod.yaml <<'EOF'\n{HOSTPATH_YAML}EOF\nkubectl apply -f pod.yaml",
+    "kubectl create -f - <<'EOF'\n"
+    """{"kind":"Pod","spec":{"containers":[{"name":"x","securityContext":"""
+    """{"seccompProfile":{"type":"Unconfined"}}}]}}\nEOF""",
+    "mkdir /tmp/c && mount -t cgroup -o rdma cgroup /tmp/c && echo /tmp/x > /tmp/c/release_agent",
+    "echo 1 | tee /tmp/c/x/notify_on_release",
+    """printf '%s' /cmd > "$d/release_agent\"""",
+    """d=$(dirname $(ls -x /s*/fs/c*/*/r* | head -n1)); echo "$h/cmd" > $d/release_agent""",
+]
+
+API_PASSES = [
+    f"curl --unix-socket {SOCK} http://localhost/containers/json",
+    f"curl -s --unix-socket {SOCK} http://localhost/images/json | jq .",
+    f"curl --unix-socket {SOCK} -X POST http://localhost/containers/app/restart",
+    f"""curl --unix-socket {SOCK} -d '{{"Image":"alpine","Cmd":["echo","hi"]}}' """
+    "http://localhost/containers/create",
+    f"curl --unix-socket {SOCK} "
+    """-d '{"Image":"a","HostConfig":{"Binds":["/srv/app:/app"]}}' """
+    "http://localhost/containers/create",
+    """curl -X POST https://api.example.com/v1/exec -d '{"privileged":true}'""",
+    """curl -d '{"Binds":["/:/h"]}' https://example.com/api""",
+    """kubectl run x --image=alpine --overrides='{"spec":{"hostNetwork":true}}'""",
+    """kubectl run tmp --rm -it --image=busybox --overrides='{"spec":{"nodeName":"n1"}}' """
+    "-- sh",
+    """kubectl patch deploy api --type merge -p '{"spec":{"replicas":3}}'""",
+    """kubectl patch deploy x -p 'metadata: {labels: {privileged: "true"}}'""",
+    "kubectl patch deploy x -p '" + CAPS_PATCH.replace("add:\n            - SYS_ADMIN",
+                                                      "drop: [ALL]") + "'",
+    f"kubectl apply -f - <<'EOF'\n{PLAIN_POD}EOF",
+    "kubectl apply -f k8s/",
+    "cat /sys/fs/cgroup/memory.max",
+    "echo release_agent > notes.txt",
+]
+
+
+@pytest.mark.parametrize("command", API_ESCAPES)
+def test_escape_through_api_spec_or_cgroup_blocks(command: str) -> None:
+    assert _verdict(command) == "block", command
+    assert "shell.container-escape" in _rules(command), command
+
+
+@pytest.mark.parametrize("command", API_PASSES)
+def test_everyday_api_and_pod_specs_pass(command: str) -> None:
+    assert _verdict(command) == "pass", command

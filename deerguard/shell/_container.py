@@ -10,7 +10,12 @@ from dataclasses import dataclass, field
 from ._paths import is_critical, norm_path
 from ._words import Field
 
-__all__ = ["SSH_ARG_LETTERS", "SOCKETS", "Remote", "container_option"]
+__all__ = ["CGROUP_ESCAPE_FILES", "SSH_ARG_LETTERS", "SOCKETS", "Remote", "container_option"]
+
+CGROUP_ESCAPE_FILES = ("/release_agent", "/notify_on_release")
+"""Path endings whose write is the cgroup v1 release_agent escape: the kernel runs the
+program named in ``release_agent`` as root on the host (wherever the cgroup filesystem is
+mounted, so any directory)."""
 
 SSH_ARG_LETTERS = "bcDEeFIiJLlmOopQRSWwB"
 """ssh's short options that take an argument."""
