@@ -21,6 +21,7 @@ from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
 from ._files import dir_key, file_taint
 from ._flow import EMPTY, Flow
+from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
 from ._hookvars import hook_files
 from ._hostapi import HOST_API_PROGRAMS, host_api
@@ -238,6 +239,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         plain_extras(run, inv)
     if name in HOST_API_PROGRAMS:
         host_api(run, inv, stdin)  # docker API over curl, kubectl pod specs
+    elif name == "git":
+        git_push(run, inv)  # git remote add x URL && git push x --all
     if name in SOURCE_PROGRAMS:
         package_source(run, name, inv.args, inv.word.span)
     if name in DESTROYERS:

@@ -80,6 +80,8 @@ _RULE_LIST: tuple[Rule, ...] = (
          "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth)"),
     Rule("shell.resource-destroy", _W, "destroys cloud, cluster, volume or database "
          "resources (terraform destroy, DROP DATABASE, aws s3 rb)"),
+    Rule("shell.repo-export", _W, "pushes every branch of the repository to a host named only "
+         "in the same command (git remote add x URL && git push x --all)"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
 )
 
