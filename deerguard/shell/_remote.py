@@ -144,8 +144,7 @@ def _nsenter(fields: list[Field], j: int) -> Remote:
     while j < n and fields[j].text.startswith("-"):
         t = fields[j].text
         nxt = fields[j + 1].text if j + 1 < n else ""
-        if (t in ("-t", "--target") and nxt == "1") or t in ("-t1", "--target=1") or (
-                t in ("-a", "--all")):
+        if _pid1(t, nxt) or t in ("-a", "--all"):
             out.escapes.append((fields[j], "nsenter enters the namespaces of PID 1 (the "
                                 "host's init)"))
             break
@@ -154,6 +153,27 @@ def _nsenter(fields: list[Field], j: int) -> Remote:
         j += 2 if t in ("-t", "--target", "-S", "-G", "-w", "-r", "--setuid", "--setgid",
                         "--wd", "--root") else 1
     return out
+
+
+def _pid1(t: str, nxt: str) -> bool:
+    """An nsenter option naming PID 1 (the host's init): ``-t 1``, ``-t1``, ``--target=1``,
+    ``-at1`` (a cluster), or a namespace file of PID 1 given to an option (``--mount=/proc/1/
+    ns/mnt``, ``-m/proc/1/ns/mnt``: those take their optional argument attached)."""
+    if t.startswith("--"):
+        opt, eq, val = t.partition("=")
+        if opt == "--target":
+            return (val if eq else nxt) == "1"
+        return bool(eq) and val.startswith("/proc/1/")
+    for k in range(1, len(t)):
+        c = t[k]
+        rest = t[k + 1:]
+        if c == "t":
+            return (rest or nxt) == "1"
+        if c in "muinpUCTrw":
+            return rest.startswith("/proc/1/")
+        if c in "SG":
+            return False
+    return False
 
 
 def _kubectl(fields: list[Field], j: int) -> Remote:
