@@ -11,7 +11,10 @@ Container options that give the container the host (``--privileged``, ``--pid=ho
 dangerous capabilities, unconfined security profiles, host devices, mounts of ``/``, system
 directories or the Docker socket) are reported as ``shell.container-escape``; a mount of a
 secret (``-v ~/.ssh:/k``) reads that secret. ``nsenter`` into PID 1's namespaces is the same
-escape from the other side.
+escape from the other side. ``docker exec -u 0`` warns as a privilege change (like ``sudo``).
+
+The other front ends (vagrant, gcloud, ansible, salt, pdsh, lxc, the low-level runtimes...)
+are in ``_elsewhere``; :class:`Remote` and the option rules they share are in ``_container``.
 """
 
 from __future__ import annotations
