@@ -12,6 +12,7 @@ import functools
 from collections.abc import Callable
 
 from . import _rules as R
+from ._container import CGROUP_ESCAPE_FILES
 from ._deletes import NODE_DELETERS, check_find, check_node_delete, check_rm, opts_and_operands
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._git import check_git
@@ -41,6 +42,9 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
                 not path.startswith(("/", "~")) and rules.match("~/" + path, "persistence")):
             add("shell.persistence", field.span,
                 f"{how} {path}, which makes code run later", None)
+        elif path.endswith(CGROUP_ESCAPE_FILES):
+            add("shell.container-escape", field.span, f"{how} {path}: the kernel runs a "
+                "cgroup's release_agent as root on the host", None)
         elif rules.match(path, "system"):
             add("shell.system-write", field.span, f"{how} the system path {path}", None)
         elif _shadows(path):
@@ -107,6 +111,8 @@ def check_remote(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -
         return
     for f, reason in remote.escapes:
         add("shell.container-escape", f.span, reason, None)
+    for f, reason in remote.privilege:
+        add("shell.privilege", f.span, reason, None)
     if remote.mounts:
         check_args(add, rules, inv.name, remote.mounts, cwd)
 

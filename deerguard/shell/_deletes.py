@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._datadirs import data_dir_delete
 from ._harvest import found_taint
 from ._paths import glob_critical, is_critical, norm_path
 from ._resolve import Invocation, program_name
@@ -75,6 +76,8 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
             continue
         if recursive and (is_critical(path) or no_preserve or glob_critical(path)):
             add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
+        elif recursive and (data := data_dir_delete(path)) is not None:
+            add(data[0], t.span, data[1], None)  # /var/lib/postgresql, /srv/data
         elif recursive and cwd is None and path == ".":
             # rm -rf "$PWD", rm -rf "$(pwd)", rm -rf .: the working directory itself, whose
             # location is not known (it may be ~).
@@ -131,6 +134,12 @@ _FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "truncate", "wipe", "srm"
 _SYSTEM_ROOTS = frozenset({"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/boot", "/var"})
 
 
+_NARROWING = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-regex",
+                        "-iregex", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin",
+                        "-newer", "-size", "-user", "-group", "-empty", "-links", "-perm",
+                        "-inum", "-samefile", "-uid", "-gid", "-newermt"})
+
+
 def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
     roots: list[Field] = []
@@ -142,6 +151,7 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     root_paths = [norm_path(r.text, cwd) for r in roots] or [norm_path(".", cwd)]
     critical = next((p for p in root_paths if p is not None and is_critical(p)), None)
     subs: list[list[Field]] = []
+    narrowed = False  # a test before the action (-name '*.log', -mtime +7): not every file
     found: Taint | None = None
     while i < len(args):
         t = args[i].text
@@ -151,6 +161,15 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
         elif t == "-delete" and any(p is None for p in root_paths):
             add("shell.dynamic-delete", args[i].span, "find deletes under a path that is not "
                 "known statically", None)
+        if critical is None and not narrowed and (t == "-delete" or (
+                t in ("-exec", "-execdir") and i + 1 < len(args) and
+                program_name(args[i + 1].text) in _FILE_DESTROYERS)):
+            # find /var/lib/mysql -delete, -exec rm -f {} +: every file of a data directory
+            data = next((d for p in root_paths if p is not None and (
+                d := data_dir_delete(p)) is not None), None)
+            if data is not None:
+                add(data[0], args[i].span, f"find deletes every file: {data[1]}", None)
+        narrowed = narrowed or t in _NARROWING
         if t in ("-exec", "-execdir", "-ok", "-okdir"):
             j = i + 1
             cmd: list[Field] = []

@@ -22,8 +22,10 @@ from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
 from ._files import dir_key, file_taint
 from ._flow import EMPTY, Flow
+from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
 from ._hookvars import hook_files
+from ._hostapi import HOST_API_PROGRAMS, host_api
 from ._lexer import DECL_ARRAY_RE
 from ._outputs import echo_output, output
 from ._paths import norm_path
@@ -250,6 +252,10 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             run.run_code(code, f"{name} option", inv.word.span, None, positional=[])
     if name in PLAIN_EXTRAS:
         plain_extras(run, inv)
+    if name in HOST_API_PROGRAMS:
+        host_api(run, inv, stdin)  # docker API over curl, kubectl pod specs
+    elif name == "git":
+        git_push(run, inv)  # git remote add x URL && git push x --all
     if name in SOURCE_PROGRAMS:
         package_source(run, name, inv.args, inv.word.span)
     if name in DEFENSE_PROGRAMS:  # security controls off, log/history wipes, TLS off

@@ -11,20 +11,22 @@ Container options that give the container the host (``--privileged``, ``--pid=ho
 dangerous capabilities, unconfined security profiles, host devices, mounts of ``/``, system
 directories or the Docker socket) are reported as ``shell.container-escape``; a mount of a
 secret (``-v ~/.ssh:/k``) reads that secret. ``nsenter`` into PID 1's namespaces is the same
-escape from the other side.
+escape from the other side. ``docker exec -u 0`` warns as a privilege change (like ``sudo``).
+
+The other front ends (vagrant, gcloud, ansible, salt, pdsh, lxc, the low-level runtimes...)
+are in ``_elsewhere``; :class:`Remote` and the option rules they share are in ``_container``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ._paths import is_critical, norm_path
+from ._container import SSH_ARG_LETTERS, Remote, container_option
+from ._elsewhere import ELSEWHERE, parse_elsewhere
 from ._words import Field
 
-__all__ = ["CONTAINER_PROGRAMS", "Remote", "parse_remote"]
+__all__ = ["CONTAINER_PROGRAMS", "SSH_ARG_LETTERS", "Remote", "parse_remote"]
 
 CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nerdctl", "docker-compose",
-                                "podman-compose", "kubectl", "oc", "ssh", "nsenter"})
+                                "podman-compose", "kubectl", "oc", "ssh", "nsenter"}) | ELSEWHERE
 """Programs whose arguments may run a command elsewhere or open the host to a container."""
 
 _DOCKER_GLOBAL_ARG = frozenset({"-H", "--host", "-c", "--context", "--config", "-l",
@@ -58,34 +60,7 @@ _KUBE_GLOBAL_ARG = frozenset({"-n", "--namespace", "--context", "--kubeconfig", 
                               "--selector", "--overrides", "--restart", "--env",
                               "--labels", "--port", "--image-pull-policy",
                               "--serviceaccount", "--profile", "--target", "--copy-to"})
-SSH_ARG_LETTERS = "bcDEeFIiJLlmOopQRSWwB"
-"""ssh's short options that take an argument."""
 _SSH_NO_COMMAND = frozenset({"-N", "-V", "-G", "-W", "-O"})
-
-_DANGEROUS_CAPS = frozenset({"ALL", "SYS_ADMIN", "SYS_MODULE", "SYS_PTRACE", "SYS_RAWIO",
-                             "DAC_READ_SEARCH", "DAC_OVERRIDE", "SYS_BOOT", "BPF",
-                             "PERFMON", "MKNOD"})
-_HOST_NAMESPACES = frozenset({"--pid", "--ipc", "--uts", "--userns", "--cgroupns"})
-_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd",
-            "/var/run/containerd", "/run/podman", "/var/run/crio", "/run/crio")
-
-
-@dataclass(slots=True)
-class Remote:
-    """What a container/remote command line does.
-
-    ``start`` is the index of the command run in the container (an argument vector), or
-    ``code`` the command string run by a remote shell; ``escapes`` are (word, reason) pairs
-    that open the host; ``mounts`` are host paths given to the container.
-    """
-
-    start: int | None = None
-    code: Field | None = None
-    entrypoint: Field | None = None
-    escapes: list[tuple[Field, str]] = field(default_factory=list)
-    mounts: list[Field] = field(default_factory=list)
-    stdin_shell: bool = False  # ssh HOST with no command: the remote shell reads stdin
-
 
 def _value(fields: list[Field], j: int, text: str) -> tuple[str, Field | None, int]:
     """The option at ``j``: (option name, its argument field or None, next index)."""
@@ -103,6 +78,10 @@ def parse_remote(name: str, fields: list[Field], i: int) -> Remote | None:
 
     Linear in the number of fields.
     """
+    if name in ELSEWHERE:
+        found = parse_elsewhere(name, fields, i)
+        if found is not None or name != "oc":
+            return found  # oc: only rsh here, its other commands are kubectl's
     if name == "ssh":
         return _ssh(fields, i)
     if name == "nsenter":
@@ -120,10 +99,14 @@ def _ssh(fields: list[Field], j: int) -> Remote:
     host_seen = False
     while j < n:
         t = fields[j].text
-        if not host_seen and t.startswith("-") and len(t) > 1 and fields[j].static:
+        if t.startswith("-") and len(t) > 1 and fields[j].static:
+            # OpenSSH parses options after the host too (ssh host -t 'cmd'), up to the
+            # first operand after it.
             if t in _SSH_NO_COMMAND or t[:2] in _SSH_NO_COMMAND:
                 return out
             if t == "--":
+                if host_seen:
+                    break
                 j += 1
                 continue
             k = 1
@@ -164,8 +147,7 @@ def _nsenter(fields: list[Field], j: int) -> Remote:
     while j < n and fields[j].text.startswith("-"):
         t = fields[j].text
         nxt = fields[j + 1].text if j + 1 < n else ""
-        if (t in ("-t", "--target") and nxt == "1") or t in ("-t1", "--target=1") or (
-                t in ("-a", "--all")):
+        if _pid1(t, nxt) or t in ("-a", "--all"):
             out.escapes.append((fields[j], "nsenter enters the namespaces of PID 1 (the "
                                 "host's init)"))
             break
@@ -174,6 +156,27 @@ def _nsenter(fields: list[Field], j: int) -> Remote:
         j += 2 if t in ("-t", "--target", "-S", "-G", "-w", "-r", "--setuid", "--setgid",
                         "--wd", "--root") else 1
     return out
+
+
+def _pid1(t: str, nxt: str) -> bool:
+    """An nsenter option naming PID 1 (the host's init): ``-t 1``, ``-t1``, ``--target=1``,
+    ``-at1`` (a cluster), or a namespace file of PID 1 given to an option (``--mount=/proc/1/
+    ns/mnt``, ``-m/proc/1/ns/mnt``: those take their optional argument attached)."""
+    if t.startswith("--"):
+        opt, eq, val = t.partition("=")
+        if opt == "--target":
+            return (val if eq else nxt) == "1"
+        return bool(eq) and val.startswith("/proc/1/")
+    for k in range(1, len(t)):
+        c = t[k]
+        rest = t[k + 1:]
+        if c == "t":
+            return (rest or nxt) == "1"
+        if c in "muinpUCTrw":
+            return rest.startswith("/proc/1/")
+        if c in "SG":
+            return False
+    return False
 
 
 def _kubectl(fields: list[Field], j: int) -> Remote:
@@ -248,7 +251,12 @@ def _docker(fields: list[Field], j: int, *, compose: bool) -> Remote:
             if takes and val is None:
                 val = fields[nxt] if nxt < n else None
                 nxt += 1
-            _container_option(out, f, opt, t, val)
+            container_option(out, f, opt, t, val)
+            if sub == "exec" and opt in ("-u", "--user") and val is not None and \
+                    val.text.partition(":")[0] in ("0", "root"):
+                # like sudo: root in the container, whose image chose another user
+                out.privilege.append((val, f"exec {t} {val.text} runs the command as root "
+                                      "in the container"))
             j = nxt
             continue
         j += 1  # the image (container, service): the command follows it
@@ -256,45 +264,3 @@ def _docker(fields: list[Field], j: int, *, compose: bool) -> Remote:
     if j < n:
         out.start = j
     return out
-
-
-def _container_option(out: Remote, f: Field, opt: str, text: str, val: Field | None) -> None:
-    if opt == "--privileged" and text in ("--privileged", "--privileged=true"):
-        out.escapes.append((f, "--privileged gives the container every device and "
-                            "capability of the host"))
-    elif opt in _HOST_NAMESPACES and val is not None and val.text == "host":
-        out.escapes.append((f, f"{opt}=host shares the host's namespace with the container"))
-    elif opt == "--cap-add" and val is not None and any(
-            c.strip().upper().removeprefix("CAP_") in _DANGEROUS_CAPS
-            for c in val.text.split(",")):
-        out.escapes.append((val, f"--cap-add {val.text} lets the container reach the host"))
-    elif opt == "--security-opt" and val is not None and (
-            "unconfined" in val.text or val.text.replace(":", "=") == "label=disable"):
-        out.escapes.append((val, f"--security-opt {val.text} lifts the container's "
-                            "confinement"))
-    elif opt == "--device" and val is not None and val.text.startswith("/dev/") and \
-            not val.text.startswith(("/dev/null", "/dev/fuse", "/dev/net/tun", "/dev/dri",
-                                     "/dev/nvidia", "/dev/snd", "/dev/video", "/dev/kvm")):
-        out.escapes.append((val, f"--device {val.text} hands a host device to the container"))
-    elif opt == "--entrypoint" and val is not None:
-        out.entrypoint = val
-    elif opt in ("-v", "--volume", "--mount") and val is not None:
-        source = _mount_source(val.text, mount=opt == "--mount")
-        if source is not None:
-            host = Field(source, val.span, val.taint)
-            out.mounts.append(host)
-            path = norm_path(source, None)
-            if path is not None and (is_critical(path) or path.startswith(_SOCKETS)):
-                out.escapes.append((val, f"mounts the host's {path} into the container"))
-
-
-def _mount_source(text: str, *, mount: bool) -> str | None:
-    """The host path of ``-v SRC:DST[:opts]`` or ``--mount type=bind,source=SRC,...``."""
-    if mount:
-        for part in text.split(","):
-            key, eq, value = part.partition("=")
-            if eq and key.strip() in ("source", "src"):
-                return value if value.startswith(("/", "~", ".")) else None
-        return None
-    source = text.split(":", 1)[0] if ":" in text else ""
-    return source if source.startswith(("/", "~", ".")) else None

@@ -44,6 +44,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.tainted-exec", _B, "fetched or decoded data reaches an execution sink"),
     Rule("shell.download-exec", _B, "a downloaded or decoded file is executed"),
     Rule("shell.recursive-delete", _B, "recursive delete of the root, home or a system directory"),
+    Rule("shell.data-delete", _B, "recursive delete of a database's or a package manager's "
+         "data directory (/var/lib/postgresql, /var/lib/mysql, /var/lib/dpkg)"),
     Rule("shell.dynamic-delete", _W, "recursive delete of a path that is not known statically"),
     Rule("shell.disk-write", _B, "raw write to a disk device or filesystem creation"),
     Rule("shell.kill-all", _B, "signals every process or init (kill -9 -1, kill 1)"),
@@ -81,6 +83,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.mass-destroy", _B, "destroys a whole database, stack, project or bucket, or "
          "everything of a kind, unattended (kubectl delete --all, terraform destroy "
          "-auto-approve, DROP DATABASE, FLUSHALL, a target list computed at run time)"),
+    Rule("shell.repo-export", _W, "pushes every branch of the repository to a host named only "
+         "in the same command (git remote add x URL && git push x --all)"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
     # Defenses (_defense, _tamper, _tlsoff). Block: turning off audit, SELinux/AppArmor, an
     # EDR agent, the firewall or kernel hardening, setuid-root shells and wiping system logs

@@ -1,0 +1,300 @@
+"""Container escapes asked for without the docker CLI: the engine's HTTP API, Kubernetes pod
+specs, and the cgroup v1 ``release_agent``.
+
+``docker run --privileged -v /:/h`` is caught from its options (``_remote``); the same
+request can be made other ways, and each is read for the same settings, with the same rules
+(:func:`~._container.container_option`), so the outcome does not depend on the front end:
+
+* ``curl --unix-socket /var/run/docker.sock -d '{"HostConfig":{"Binds":["/:/h"]}}'
+  http://x/containers/create`` (or any URL whose path creates a container, an exec or a
+  service, over a socket or TCP): the JSON body's ``Privileged``, ``Binds``, ``Mounts``,
+  ``PidMode``/``IpcMode``/``UTSMode``/``UsernsMode``/``CgroupnsMode`` = host, ``CapAdd``,
+  ``SecurityOpt``, ``Devices``. Read-only requests (``GET /containers/json``) pass.
+* ``kubectl run --overrides='{...}'``, ``kubectl patch -p '{...}'`` and manifests given to
+  ``kubectl apply|create|replace -f`` (a heredoc on stdin, or a file written earlier in the
+  same command): ``privileged: true``, ``hostPID``/``hostIPC: true``, a ``hostPath`` of ``/``
+  or a system directory, dangerous ``capabilities.add``, ``Unconfined`` seccomp/AppArmor.
+  ``hostNetwork`` alone is not an escape here, as ``docker run --network host`` is not.
+* A write to a cgroup's ``release_agent`` or ``notify_on_release`` (any path: the cgroup
+  filesystem is mounted wherever the attacker chose): the kernel runs ``release_agent`` as
+  root on the host. No developer tool writes these by hand.
+
+Severity: ``shell.container-escape`` (block), as for the docker options: the container gets
+root on the host. Work is linear: JSON goes to the C parser and its walk stops after a fixed
+number of nodes; YAML is scanned line by line for the few keys that matter, never parsed
+(a YAML parser is slow on deep nesting and aliases).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ._checks import check_args
+from ._container import Remote, container_option
+from ._paths import norm_path
+from ._words import DYN, Field
+
+if TYPE_CHECKING:
+    from ._flow import Flow
+    from ._resolve import Invocation
+    from ._walk import Run
+
+__all__ = ["HOST_API_PROGRAMS", "host_api"]
+
+HOST_API_PROGRAMS = frozenset({"curl", "kubectl", "oc"})
+"""Programs :func:`host_api` reads (anything else costs one set lookup)."""
+
+_CURL_BODY = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
+                        "--json", "--data-urlencode"})
+_MAX_NODES = 4000
+_NS_MODES = {"pidmode": "--pid", "ipcmode": "--ipc", "utsmode": "--uts",
+             "usernsmode": "--userns", "cgroupnsmode": "--cgroupns"}
+
+
+def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+    """Report container escapes requested through ``inv`` (curl to the engine API, kubectl
+    pod specs); constant work for any other invocation of these programs."""
+    commands: list[tuple[Field, list[str]]] = []
+    if inv.name == "curl":
+        found = _curl(inv.args, commands)
+    else:
+        found = _kubectl(run, inv, stdin, commands)
+    if found is None:
+        return
+    for f, reason in found.escapes:
+        run.add("shell.container-escape", f.span, reason, None)
+    for body, argv in commands:
+        # the command the new container runs, classified like docker run's
+        run.invoke([Field(w, body.span, body.taint) for w in argv], None, [])
+    if found.mounts:
+        check_args(run.add, run.cp.paths, inv.name, found.mounts, run.cwd)
+
+
+def _curl(args: list[Field], commands: list[tuple[Field, list[str]]]) -> Remote | None:
+    socket = False
+    creates = False
+    bodies: list[Field] = []
+    n = len(args)
+    j = 0
+    while j < n:
+        f = args[j]
+        t = f.text
+        if t.startswith(("--unix-socket", "--abstract-unix-socket")):
+            socket = True
+        elif t in _CURL_BODY and j + 1 < n:
+            bodies.append(args[j + 1])
+            j += 1
+        elif t.startswith("--") and t.partition("=")[0] in _CURL_BODY:
+            bodies.append(Field(t.partition("=")[2], f.span, f.taint))
+        elif t.startswith("-d") and len(t) > 2:
+            bodies.append(Field(t[2:], f.span, f.taint))  # -d'{...}'
+        elif "/containers/" in t or "/services/" in t:
+            creates = creates or _creates(t)
+        j += 1
+    if not bodies or not (socket or creates):
+        return None
+    out = Remote()
+    for body in bodies:
+        if body.static and not body.text.startswith("@"):
+            doc = _load(body.text)
+            if doc is not None:
+                _walk(doc, body, out, commands)
+    return out
+
+
+def _creates(url: str) -> bool:
+    """True when the engine API path of ``url`` creates or changes a container, an exec or a
+    service: ``[/vN.NN]/containers/create``, ``/containers/ID/exec``, ``/containers/ID/update``,
+    ``/services/create``, ``/services/ID/update``."""
+    path = url.split("://", 1)[-1].partition("/")[2].partition("?")[0]
+    segs = [s for s in path.split("/") if s][:8]
+    if segs and segs[0].startswith("v") and segs[0][1:2].isdigit():
+        segs = segs[1:]
+    if len(segs) < 2 or segs[0] not in ("containers", "services"):
+        return False
+    return segs[1] == "create" or (len(segs) == 3 and segs[2] in (
+        "exec", "update") and (segs[0] == "containers" or segs[2] == "update"))
+
+
+_KUBE_GLOBAL_ARG = frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster",
+                              "--user", "-s", "--server", "--token", "--as", "--as-group",
+                              "--request-timeout", "--certificate-authority", "-v"})
+_KUBE_FILE_VERBS = frozenset({"apply", "create", "replace"})
+
+
+def _kubectl(run: Run, inv: Invocation, stdin: Flow | None,
+             commands: list[tuple[Field, list[str]]]) -> Remote | None:
+    args = inv.args
+    verb = None
+    j = 0
+    while j < len(args) and verb is None:
+        t = args[j].text
+        if not t.startswith("-"):
+            verb = t
+        j += 2 if t in _KUBE_GLOBAL_ARG else 1
+    if verb not in ("run", "patch", "debug") and verb not in _KUBE_FILE_VERBS:
+        return None
+    out = Remote()
+    n = len(args)
+    for j, f in enumerate(args):
+        t = f.text
+        opt, eq, val = t.partition("=")
+        if opt in ("--overrides", "-p", "--patch") and verb in ("run", "patch"):
+            body = Field(val, f.span, f.taint) if eq else (args[j + 1] if j + 1 < n else None)
+            if body is not None and body.static:
+                doc = _load(body.text)
+                if doc is not None:
+                    _walk(doc, body, out, commands)
+                elif opt != "--overrides":
+                    _scan_yaml(body.text, body, out)  # patch -p accepts YAML
+        elif opt in ("-f", "--filename") and verb in _KUBE_FILE_VERBS:
+            name = val if eq else (args[j + 1].text if j + 1 < n else "")
+            text: str | None = None
+            if name == "-" and stdin is not None:
+                text = stdin.text
+            elif name and DYN not in name:
+                path = norm_path(name, run.cwd)
+                text = run.file_text.get(path) if path is not None else None
+            if text is not None and DYN not in text:
+                doc = _load(text)
+                if doc is not None:
+                    _walk(doc, f, out, commands)
+                else:
+                    _scan_yaml(text, f, out)
+    return out
+
+
+def _load(text: str) -> Any:
+    """The JSON document ``text`` (C parser: linear), or None."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _scan_yaml(text: str, f: Field, out: Remote) -> None:
+    """Read a YAML manifest or patch line by line for the settings :func:`_setting` knows
+    (``privileged: true``, ``hostPID: true``, ``hostPath: {path: /}``, ``capabilities: {add:
+    [SYS_ADMIN]}``, ``type: Unconfined``). A scan, not a parser: linear in the text, whatever
+    its nesting or aliases; flow style (``{a: b}``, ``[x]``) is split into the same pairs."""
+    key_of_items = ""  # the key a list item belongs to (add: / - SYS_ADMIN)
+    host_path = 0  # keys left in which a path: belongs to a hostPath:
+    for line in text.splitlines():
+        body = line.partition(" #")[0]
+        for part in body.translate(_FLOW).split(","):
+            part = part.strip()
+            if part[:2] == "- " or part == "-":
+                part = part.lstrip("- \t")  # list items, nested ones too (- - x)
+            if not part:
+                continue
+            key, colon, value = part.partition(":")
+            if not colon or (value and value[0] not in " \t"):
+                if key_of_items:
+                    _setting(key_of_items, [part.strip("\"'")], f, out)
+                continue
+            key = key.strip().strip("\"'").lower()
+            raw = value.strip()
+            value = raw.strip("\"'")
+            if key == "path" and host_path:
+                _setting("hostpath", {"path": value}, f, out)
+            host_path = 3 if key == "hostpath" else max(host_path - 1, 0)
+            key_of_items = key if key == "add" and not value else ""
+            if key == "add" and value:
+                _setting("add", [value], f, out)
+            elif key == "type" and value.lower() == "unconfined":
+                _setting("seccompprofile", {"type": value}, f, out)
+            elif raw in ("true", "True"):  # "true" quoted is a string
+                _setting(key, True, f, out)
+
+
+_FLOW = str.maketrans({"{": ",", "}": ",", "[": ",", "]": ","})
+
+
+def _walk(doc: Any, f: Field, out: Remote, commands: list[tuple[Field, list[str]]]) -> None:
+    """Find the settings that give a container the host anywhere in ``doc`` (a Docker API
+    body or a Kubernetes object); at most ``_MAX_NODES`` nodes are visited (YAML aliases
+    can make a small text a large graph)."""
+    stack = [doc]
+    seen = 0
+    while stack and seen < _MAX_NODES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        argv = _argv(node) if len(commands) < 8 else None
+        if argv:
+            commands.append((f, argv))
+        for key, value in node.items():
+            if isinstance(value, dict | list):
+                stack.append(value)
+            if isinstance(key, str):
+                _setting(key.lower(), value, f, out)
+
+
+def _words(value: Any) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(w, str) for w in value[:64]):
+        return [str(w) for w in value[:64]]
+    return None
+
+
+def _argv(node: dict[Any, Any]) -> list[str] | None:
+    """The command a container created from ``node`` runs: Docker's ``Entrypoint`` +
+    ``Cmd``, a Kubernetes container's ``command`` + ``args`` (only when the command is
+    given: otherwise the image's entrypoint, unknown, gets the args)."""
+    cmd = _words(node.get("Cmd"))
+    if cmd is not None:
+        return (_words(node.get("Entrypoint")) or []) + cmd
+    command = _words(node.get("command"))
+    if command and ("image" in node or "name" in node):
+        return command + (_words(node.get("args")) or [])
+    return None
+
+
+def _field(f: Field, text: str) -> Field:
+    return Field(text, f.span, f.taint)
+
+
+def _setting(key: str, value: Any, f: Field, out: Remote) -> None:
+    if key == "privileged" and value is True:
+        container_option(out, f, "--privileged", "--privileged", None)
+    elif key in ("hostpid", "hostipc") and value is True:
+        out.escapes.append((f, f"{key[:4]}{key[4:].upper()}: true shares the host's "
+                            f"{key[4:].upper()} namespace with the pod"))
+    elif key in _NS_MODES and value == "host":
+        container_option(out, f, _NS_MODES[key], _NS_MODES[key], _field(f, "host"))
+    elif key == "binds" and isinstance(value, list):
+        for bind in value:
+            if isinstance(bind, str):
+                container_option(out, f, "-v", "-v", _field(f, bind))
+    elif key == "mounts" and isinstance(value, list):
+        for mount in value:
+            if isinstance(mount, dict):
+                src = mount.get("Source", mount.get("source"))
+                kind = mount.get("Type", mount.get("type", "bind"))
+                if isinstance(src, str) and kind == "bind":
+                    container_option(out, f, "--mount", "--mount",
+                                     _field(f, f"type=bind,source={src}"))
+    elif key == "hostpath" and isinstance(value, dict):
+        path = value.get("path")
+        if isinstance(path, str):
+            container_option(out, f, "-v", "-v", _field(f, f"{path}:/host"))
+    elif key in ("capadd", "add") and isinstance(value, list):
+        caps = ",".join(c for c in value if isinstance(c, str))
+        container_option(out, f, "--cap-add", "--cap-add", _field(f, caps))
+    elif key == "securityopt" and isinstance(value, list):
+        for opt in value:
+            if isinstance(opt, str):
+                container_option(out, f, "--security-opt", "--security-opt", _field(f, opt))
+    elif key in ("seccompprofile", "apparmorprofile") and isinstance(value, dict) and \
+            str(value.get("type", "")).lower() == "unconfined":
+        container_option(out, f, "--security-opt", "--security-opt",
+                         _field(f, f"{key[:-7]}=unconfined"))
+    elif key == "devices" and isinstance(value, list):
+        for dev in value:
+            host = dev.get("PathOnHost") if isinstance(dev, dict) else None
+            if isinstance(host, str):
+                container_option(out, f, "--device", "--device", _field(f, host))
