@@ -82,3 +82,20 @@ def test_rga_pre_runs_a_program_like_rg_pre(command: str, verdict: Verdict) -> N
 def test_git_include_path_loads_config_that_can_run_programs(command: str,
                                                              verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("GIT_EXTERNAL_DIFF=/tmp/x.sh git diff", Verdict.WARN),
+    ("GIT_SSH_COMMAND='sh /tmp/x.sh' git fetch", Verdict.WARN),
+    ("GIT_ASKPASS=./askpass.sh git push", Verdict.WARN),
+    ("GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy_key -o IdentitiesOnly=yes' git fetch",
+     Verdict.PASS),
+    ("EDITOR=vim git commit", Verdict.PASS),
+    ("GIT_EDITOR=/usr/bin/nano git rebase -i HEAD~2", Verdict.PASS),
+    ("PAGER=less git log", Verdict.PASS),
+])
+def test_command_variables_naming_a_script_of_unknown_content_warn(command: str,
+                                                                   verdict: Verdict) -> None:
+    """Like tar's exec hook: a variable a tool runs as a command, set to a script whose
+    content is not known, warns; installed programs and inline code are read as usual."""
+    assert classify(command).verdict is verdict

@@ -16,6 +16,7 @@ from ._embedded import git_exec_key, is_hooks_path
 from ._flow import Flow
 from ._githooks import note_hooks_dir
 from ._gitkeys import credential_stdin, is_credential_helper
+from ._optexec import hook_script
 from ._words import DYN, Field, first_source
 
 if TYPE_CHECKING:
@@ -137,4 +138,5 @@ def _classify(run: Run, name: str, code: Field, span: tuple[int, int],
         return
     if DYN in code.text or not code.text.strip():
         return  # EDITOR="$VISUAL": not known statically, and usually an editor
+    hook_script(run, code, name)  # GIT_EXTERNAL_DIFF=/tmp/x.sh: like tar's exec hook
     run.run_code(code, name, span, stdin, positional=[])
