@@ -19,21 +19,11 @@ level, at most :data:`_MAX_DEPTH` levels: linear, never raises on any text.
 
 from __future__ import annotations
 
-import shlex
-from collections.abc import Callable
-from typing import NamedTuple
+from ._pwshcmd import UNKNOWN, Tok, command, q
 
 __all__ = ["pwsh_snippets"]
 
 _MAX_DEPTH = 6
-_UNKNOWN = '"$DG_PWSH_VALUE"'  # bash text for a value not known statically
-
-
-class _Tok(NamedTuple):
-    value: str | None  # the static text (quotes removed), or None when not known
-    bash: str  # the same value as one bash word
-    bare: bool  # an unquoted word (only those can be parameters or operators)
-
 
 # Environment and automatic variables with a known meaning for paths.
 _VARS = {
@@ -67,13 +57,13 @@ class _Reader:
         """Translate ``code[start:end]``; append its bash text to ``out`` and return it."""
         lines: list[str] = []
         pipeline: list[str] = []
-        words: list[_Tok] = []
+        words: list[Tok] = []
         code = self.code
         i = start
 
         def end_command() -> None:
             if words:
-                cmd = _command(words)
+                cmd = command(words)
                 if cmd is not None:
                     pipeline.append(cmd)
                 words.clear()
@@ -104,7 +94,7 @@ class _Reader:
                     i += 2
                 else:
                     if not words:  # the call operator (& cmd); after words, a background job
-                        words.append(_Tok("&", "&", True))
+                        words.append(Tok("&", "&", True))
                     i += 1
             elif c == "#":
                 i = _line_end(code, i, end)
@@ -116,7 +106,7 @@ class _Reader:
             elif c == "{":
                 close = _match(code, i, end, "{", "}")
                 self._nested(i + 1, close)
-                words.append(_Tok(None, _UNKNOWN, False))
+                words.append(Tok(None, UNKNOWN, False))
                 i = close + 1
             else:
                 tok, i = self._word(i, end)
@@ -132,7 +122,7 @@ class _Reader:
             return ""
         return _Reader(self.code, self.out, self.depth + 1).script(start, end)
 
-    def _word(self, i: int, end: int) -> tuple[_Tok, int]:
+    def _word(self, i: int, end: int) -> tuple[Tok, int]:
         """One argument-mode word starting at ``i`` (quotes, ``$`` expansions, ``(...)``)."""
         code = self.code
         static: list[str] = []
@@ -157,7 +147,7 @@ class _Reader:
                     close += 1
                 text = "".join(parts)
                 static.append(text)
-                bash.append(_q(text))
+                bash.append(q(text))
                 i = close + 1
             elif c == '"':
                 value, i = self._double(i + 1, end)
@@ -165,11 +155,11 @@ class _Reader:
                     known = False
                 else:
                     static.append(value)
-                    bash.append(_q(value))
+                    bash.append(q(value))
             elif c == "`":
                 if i + 1 < end and code[i + 1] != "\n":
                     static.append(code[i + 1])
-                    bash.append(_q(code[i + 1]))
+                    bash.append(q(code[i + 1]))
                 i += 2
             elif c == "$" or c == "(" or (c == "@" and code.startswith("@(", i)):
                 value, bash_text, i = self._dollar(i, end)
@@ -178,18 +168,18 @@ class _Reader:
                     bash.append(bash_text)
                 else:
                     static.append(value)
-                    bash.append(_q(value))
+                    bash.append(q(value))
             else:
                 j = i
                 while j < end and code[j] not in " \t\r\n;|&{}'\"`$()":
                     j += 1
                 static.append(code[i:j])
-                bash.append(_q(code[i:j]))
+                bash.append(q(code[i:j]))
                 i = j
         if not known:
-            return _Tok(None, "".join(bash) or _UNKNOWN, bare), i
+            return Tok(None, "".join(bash) or UNKNOWN, bare), i
         text = "".join(static)
-        return _Tok(text, _q(text), bare), i
+        return Tok(text, q(text), bare), i
 
     def _double(self, i: int, end: int) -> tuple[str | None, int]:
         """A double-quoted string from after its quote: (value or None, index after)."""
@@ -226,7 +216,7 @@ class _Reader:
             open_at = i if code[i] == "(" else i + 1
             close = _match(code, open_at, end, "(", ")")
             inner = self._nested(open_at + 1, close)
-            bash = f'"$({inner})"' if inner and "\n" not in inner else _UNKNOWN
+            bash = f'"$({inner})"' if inner and "\n" not in inner else UNKNOWN
             return None, bash, close + 1
         if code.startswith("${", i):
             close = code.find("}", i + 2, end)
@@ -241,18 +231,8 @@ class _Reader:
             return "$", "'$'", after
         value = _VARS.get(name.lower())
         if value is not None:
-            return value, _q(value), after
-        return None, _UNKNOWN, after
-
-
-def _q(value: str) -> str:
-    """``value`` as one bash word; a leading ``~`` stays unquoted so that it still names
-    the home directory."""
-    if value.startswith("~"):
-        head, sep, rest = value.partition("/")
-        if head == "~":
-            return "~" + (shlex.quote(sep + rest) if sep else "")
-    return shlex.quote(value)
+            return value, q(value), after
+        return None, UNKNOWN, after
 
 
 _BACKTICK = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "a": "\a", "e": "\x1b"}
@@ -284,292 +264,3 @@ def _match(code: str, i: int, end: int, open_c: str, close_c: str) -> int:
                 return k
         k += 1
     return end
-
-
-# -- commands --------------------------------------------------------------------------
-
-_COMMON_VALUE = ("erroraction", "warningaction", "informationaction", "errorvariable",
-                 "warningvariable", "informationvariable", "outvariable", "outbuffer",
-                 "pipelinevariable", "ea", "wa", "ev", "ov", "credential")
-_COMMON_SWITCH = ("verbose", "debug", "whatif", "confirm")
-
-
-class _Spec(NamedTuple):
-    values: tuple[str, ...]  # parameters that take a value
-    switches: tuple[str, ...]
-    positions: tuple[str, ...]  # parameter bound by each position
-
-
-class _Bound(NamedTuple):
-    named: dict[str, list[_Tok]]
-    switches: set[str]
-
-
-def _bind(spec: _Spec, args: list[_Tok]) -> _Bound:
-    """Bind ``args`` to ``spec`` like PowerShell: a ``-name`` (an unambiguous prefix, in any
-    case, ``-name:value`` too), then positions in order; comma lists give several values."""
-    values = spec.values + _COMMON_VALUE
-    switches = spec.switches + _COMMON_SWITCH
-    named: dict[str, list[_Tok]] = {}
-    on: set[str] = set()
-    pos = 0
-    k = 0
-    while k < len(args):
-        tok = args[k]
-        k += 1
-        text = tok.value
-        if tok.bare and text and text.startswith("-") and len(text) > 1 and \
-                not text[1].isdigit():
-            name, colon, attached = text[1:].partition(":")
-            full = _resolve(name.lower(), values + switches)
-            if full in switches:
-                if not colon or attached.lower() not in ("false", "$false", "0"):
-                    on.add(full)
-            elif full is not None:
-                if colon:
-                    named.setdefault(full, []).extend(_split(_Tok(attached, _q(
-                        attached), True)))
-                elif k < len(args):
-                    named.setdefault(full, []).extend(_split(args[k]))
-                    k += 1
-            continue
-        if pos < len(spec.positions):
-            named.setdefault(spec.positions[pos], []).extend(_split(tok))
-            pos += 1
-    return _Bound(named, on)
-
-
-def _resolve(name: str, known: tuple[str, ...]) -> str | None:
-    if name in known:
-        return name
-    hits = [k for k in known if k.startswith(name)]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _split(tok: _Tok) -> list[_Tok]:
-    """A comma list (``a,b``) as its items; Windows paths in the forward-slash form."""
-    if tok.value is None:
-        return [tok]
-    items = tok.value.split(",") if tok.bare and "," in tok.value else [tok.value]
-    return [_Tok(p, _q(p), tok.bare) for p in (_path(v) for v in items) if p]
-
-
-def _path(text: str) -> str:
-    """``C:\\Users\\me\\x`` -> ``/Users/me/x``, ``~\\.ssh`` -> ``~/.ssh``; other text kept."""
-    if len(text) >= 2 and text[1] == ":" and text[0].isalpha() and (
-            len(text) == 2 or text[2] in "\\/"):
-        text = text[2:] or "/"
-    return text.replace("\\", "/") if "\\" in text else text
-
-
-def _bash(toks: list[_Tok] | None) -> list[str]:
-    return [t.bash for t in toks] if toks else []
-
-
-def _first(toks: list[_Tok] | None) -> list[str]:
-    return [toks[0].bash] if toks else []
-
-
-def _remove(b: _Bound) -> list[str]:
-    letters = ("r" if "recurse" in b.switches else "") + ("f" if "force" in b.switches else "")
-    flags = "-" + letters if letters else ""
-    paths = _bash(b.named.get("path")) + _bash(b.named.get("literalpath"))
-    return ["rm", flags, "--", *paths]
-
-
-def _read(b: _Bound) -> list[str]:
-    return ["cat", "--", *_bash(b.named.get("path")), *_bash(b.named.get("literalpath"))]
-
-
-def _write(append: bool) -> Callable[[_Bound], list[str]]:
-    def build(b: _Bound) -> list[str]:
-        paths = _bash(b.named.get("path")) + _bash(b.named.get("literalpath")) + \
-            _bash(b.named.get("filepath"))
-        tee = ["tee", "-a" if append or "append" in b.switches else "", "--", *paths]
-        value = b.named.get("value")
-        if value:
-            return ["printf", "%s", *_bash(value), "|", *tee]
-        return tee
-    return build
-
-
-def _copy(name: str) -> Callable[[_Bound], list[str]]:
-    def build(b: _Bound) -> list[str]:
-        flag = "-r" if "recurse" in b.switches and name == "cp" else ""
-        return [name, flag, "--", *_bash(b.named.get("path")),
-                *_bash(b.named.get("literalpath")), *_first(b.named.get("destination"))]
-    return build
-
-
-def _fetch(b: _Bound) -> list[str]:
-    argv = ["curl", *_first(b.named.get("uri")), *_first(b.named.get("source"))]
-    out = b.named.get("outfile") or b.named.get("destination")
-    if out:
-        argv += ["-o", out[0].bash]
-    if b.named.get("infile"):
-        argv += ["-T", b.named["infile"][0].bash]
-    if b.named.get("body"):
-        argv += ["--data", b.named["body"][0].bash]
-    return argv
-
-
-def _invoke(b: _Bound) -> list[str]:
-    command = b.named.get("command")
-    return ["eval", command[0].bash] if command else ["sh"]  # no argument: the pipeline
-
-
-def _start(b: _Bound) -> list[str]:
-    program = b.named.get("filepath")
-    if not program:
-        return []
-    argv: list[str] = []
-    for tok in b.named.get("argumentlist") or []:
-        if tok.value is None:
-            argv.append(tok.bash)
-        else:
-            argv += [_q(w) for w in tok.value.split()]
-    verb = b.named.get("verb")
-    sudo = ["sudo"] if verb and (verb[0].value or "").lower() == "runas" else []
-    return [*sudo, _native(program[0]), *argv]
-
-
-def _new_item(b: _Bound) -> list[str]:
-    paths = _bash(b.named.get("path"))
-    name = b.named.get("name")
-    if name and paths:
-        paths = [paths[0] + "/" + name[0].bash]
-    elif name:
-        paths = _bash(name)
-    kind = ((b.named.get("itemtype") or [_Tok("file", "file", True)])[0].value or "").lower()
-    if kind in ("directory", "d", "dir"):
-        return ["mkdir", "-p", "--", *paths]
-    if kind in ("symboliclink", "hardlink", "junction"):
-        return ["ln", "-sf", *_first(b.named.get("target") or b.named.get("value")), *paths[:1]]
-    value = b.named.get("value")
-    if value:
-        return ["printf", "%s", *_bash(value), "|", "tee", "--", *paths]
-    return ["touch", "--", *paths]
-
-
-def _fixed(*argv: str) -> Callable[[_Bound], list[str]]:
-    return lambda b: list(argv)
-
-
-_P, _LP, _DEST = "path", "literalpath", "destination"
-_FILTERS = ("include", "exclude", "filter", "stream")
-_CMDLETS: dict[str, tuple[_Spec, Callable[[_Bound], list[str]]]] = {}
-
-
-def _add(names: str, spec: _Spec, build: Callable[[_Bound], list[str]]) -> None:
-    for name in names.split():
-        _CMDLETS[name] = (spec, build)
-
-
-_add("remove-item del erase rd ri rm rmdir",
-     _Spec((_P, _LP, *_FILTERS), ("recurse", "force"), (_P,)), _remove)
-_add("get-content gc cat type",
-     _Spec((_P, _LP, "totalcount", "head", "first", "tail", "last", "encoding", "delimiter",
-            "readcount", *_FILTERS), ("raw", "wait", "asbytestream", "force"), (_P,)), _read)
-_add("set-content sc",
-     _Spec((_P, _LP, "value", "encoding", *_FILTERS), ("force", "passthru", "nonewline"),
-           (_P, "value")), _write(False))
-_add("add-content ac",
-     _Spec((_P, _LP, "value", "encoding", *_FILTERS), ("force", "passthru", "nonewline"),
-           (_P, "value")), _write(True))
-_add("out-file",
-     _Spec(("filepath", _LP, "encoding", "width", "inputobject"),
-           ("append", "force", "noclobber", "nonewline"), ("filepath", "encoding")),
-     _write(False))
-_add("copy-item cp copy cpi",
-     _Spec((_P, _LP, _DEST, *_FILTERS), ("recurse", "force", "container", "passthru"),
-           (_P, _DEST)), _copy("cp"))
-_add("move-item mv move mi",
-     _Spec((_P, _LP, _DEST, *_FILTERS), ("force", "passthru"), (_P, _DEST)), _copy("mv"))
-_add("invoke-webrequest iwr invoke-restmethod irm curl wget",
-     _Spec(("uri", "outfile", "infile", "body", "method", "headers", "contenttype",
-            "useragent", "websession", "sessionvariable", "proxy", "timeoutsec", "form",
-            "maximumredirection", "certificate", "certificatethumbprint", "authentication",
-            "token", "transferencoding", "custommethod"),
-           ("usebasicparsing", "usedefaultcredentials", "passthru", "skipcertificatecheck",
-            "disablekeepalive", "resume", "skipheadervalidation"), ("uri",)), _fetch)
-_add("start-bitstransfer",
-     _Spec(("source", "destination", "displayname", "description", "priority",
-            "transfertype"), ("asynchronous",), ("source", "destination")), _fetch)
-_add("new-item ni",
-     _Spec((_P, "name", "itemtype", "value", "target", "type"), ("force",), (_P,)), _new_item)
-_add("invoke-expression iex", _Spec(("command",), (), ("command",)), _invoke)
-_add("start-process saps start",
-     _Spec(("filepath", "argumentlist", "verb", "workingdirectory", "windowstyle",
-            "redirectstandardinput", "redirectstandardoutput", "redirectstandarderror"),
-           ("wait", "nonewwindow", "passthru", "loaduserprofile", "usenewenvironment"),
-           ("filepath", "argumentlist")), _start)
-_add("format-volume clear-disk initialize-disk", _Spec((), (), ()), _fixed("mkfs"))
-_add("stop-computer", _Spec((), (), ()), _fixed("shutdown"))
-_add("restart-computer", _Spec((), (), ()), _fixed("reboot"))
-
-
-# Aliases that name a native program in pwsh on Linux and macOS (where only Windows maps
-# them to cmdlets): read as the cmdlet only when the arguments use its parameters.
-_DUAL = frozenset({"rm", "rmdir", "cp", "mv", "cat", "type", "curl", "wget"})
-
-
-# Aliases of cmdlets not modelled here (ForEach-Object, Where-Object, Get-ChildItem...):
-# they run no program, and must not be read as native programs of those names.
-_OTHER_ALIASES = frozenset({
-    "%", "?", "foreach", "where", "select", "measure", "group", "sort", "gci", "gi", "gp",
-    "gm", "gps", "gsv", "sleep", "cls", "ft", "fl", "fw", "oh", "write", "h", "r", "gcm",
-    "gal", "sal", "nal", "set", "sv", "gv", "rv", "clv", "cd", "sl", "chdir", "pushd", "popd",
-    "icm", "gwmi", "iwmi", "ipmo", "gmo", "ls", "dir", "echo"})
-
-
-def _cmdlet_style(spec: _Spec, args: list[_Tok]) -> bool:
-    """Whether some argument is a long cmdlet parameter of ``spec`` (``-Recurse``,
-    ``-Destination:x``) rather than a native option (``-rf``, ``-o``)."""
-    known = spec.values + spec.switches
-    for tok in args:
-        text = tok.value
-        if tok.bare and text and text.startswith("-") and not text.startswith("--"):
-            name = text[1:].partition(":")[0].lower()
-            if len(name) > 2 and _resolve(name, known) is not None:
-                return True
-    return False
-
-
-def _native(tok: _Tok) -> str:
-    """A native program's bash word (``curl.exe`` is ``curl``, a Windows path in /-form)."""
-    if tok.value is None:
-        return tok.bash
-    name = _path(tok.value)
-    if name.lower().endswith(".exe"):
-        name = name[:-4]
-    return _q(name)
-
-
-def _command(words: list[_Tok]) -> str | None:
-    """One command of a pipeline as bash text; None for an expression or unknown cmdlet."""
-    head = words[0]
-    args = words[1:]
-    if head.bare and head.value in (".", "&") and args:
-        head, args = args[0], args[1:]
-        if words[0].value == "." and head.value is not None:
-            return " ".join(["source", _native(head), *(a.bash for a in args)])
-    elif head.value is None or not head.bare or not head.value or \
-            head.value[0] in "$[-@" or head.value[0].isdigit():
-        return None  # $x = ..., [IO.File]::Delete(...), "text", 1..10: expressions
-    if head.value is None:
-        return " ".join([head.bash, *(a.bash for a in args)])  # & $cmd: not known
-    name = head.value.lower()
-    entry = _CMDLETS.get(name)
-    if entry is not None and name in _DUAL and not _cmdlet_style(entry[0], args):
-        entry = None  # rm -rf x: pwsh on Linux and macOS runs the native program
-    if entry is not None:
-        spec, build = entry
-        bound = _bind(spec, args)
-        if "whatif" in bound.switches:
-            return None  # -WhatIf only describes what the cmdlet would do
-        argv = [a for a in build(bound) if a]
-        return " ".join(argv) if argv else None
-    if name in _OTHER_ALIASES or ("-" in name and name.split("-", 1)[0].isalpha()):
-        return None  # Verb-Noun: a cmdlet this module does not model (Get-Process...)
-    return " ".join([_native(head), *(_native(a) if a.value is not None and "\\" in a.value
-                                      else a.bash for a in args)])
