@@ -36,8 +36,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ._deletes import plain_operands
 from ._resolve import Invocation
-from ._setuid import SETUID_PROGRAMS, backdoor, plain_operands
+from ._setuid import SETUID_PROGRAMS, backdoor
 from ._tamper import (
     HISTORY_VARS,
     TAMPER_PROGRAMS,

@@ -20,7 +20,8 @@ from ._words import DYN, Field
 if TYPE_CHECKING:
     from ._checks import Add
 
-__all__ = ["NODE_DELETERS", "check_find", "check_node_delete", "check_rm", "opts_and_operands"]
+__all__ = ["NODE_DELETERS", "check_find", "check_node_delete", "check_rm", "opts_and_operands",
+           "plain_operands"]
 
 
 def opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
@@ -36,6 +37,21 @@ def opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
         else:
             operands.append(f)
     return opts, operands
+
+
+def plain_operands(args: list[Field], letters: str) -> list[Field]:
+    """Non-option words (single-letter options in ``letters`` take the next word)."""
+    out: list[Field] = []
+    skip = False
+    for f in args:
+        t = f.text
+        if skip:
+            skip = False
+        elif t.startswith("-") and len(t) > 1:
+            skip = len(t) == 2 and t[1] in letters
+        else:
+            out.append(f)
+    return out
 
 
 def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:

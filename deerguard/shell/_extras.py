@@ -20,6 +20,7 @@ import shlex
 from typing import TYPE_CHECKING
 
 from ._checks import chmod_mode
+from ._deletes import plain_operands
 from ._embedded import embedded_code
 from ._git import config_codes, git_commands
 from ._gitkeys import credential_stdin
@@ -46,7 +47,7 @@ def chain_extras(run: Run, inv: Invocation, wrapper: bool) -> None:
     """``machinectl shell`` is a privilege change; ``gdb -ex CMD --args PROG`` still runs
     its ``-ex`` commands."""
     if inv.name == "machinectl":
-        if _operands(inv.args, "EMHp")[:1] in (["shell"], ["login"]):
+        if [f.text for f in plain_operands(inv.args, "EMHp")[:1]] in (["shell"], ["login"]):
             run.add("shell.privilege", inv.word.span, "machinectl shell runs a shell as "
                     "another user (root by default)", None)
     elif wrapper:
@@ -84,21 +85,6 @@ def plain_extras(run: Run, inv: Invocation) -> None:
         reason = _storage(inv, run.cwd)
         if reason is not None:
             run.add("shell.disk-write", inv.word.span, reason, None)
-
-
-def _operands(args: list[Field], arg_letters: str) -> list[str]:
-    """Non-option words (options of ``arg_letters`` take the next word)."""
-    out: list[str] = []
-    skip = False
-    for f in args:
-        t = f.text
-        if skip:
-            skip = False
-        elif t.startswith("-") and len(t) > 1:
-            skip = len(t) == 2 and t[1] in arg_letters
-        else:
-            out.append(t)
-    return out
 
 
 def _hash(run: Run, inv: Invocation) -> None:

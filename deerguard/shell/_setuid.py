@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._checks import chmod_mode, interpreter_family
-from ._deletes import opts_and_operands
+from ._deletes import opts_and_operands, plain_operands
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import Field
@@ -23,24 +23,9 @@ from ._words import Field
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["SETUID_PROGRAMS", "backdoor", "plain_operands"]
+__all__ = ["SETUID_PROGRAMS", "backdoor"]
 
 SETUID_PROGRAMS = frozenset({"setcap", "chmod", "cp", "install"})
-
-
-def plain_operands(args: list[Field], letters: str) -> list[Field]:
-    """Non-option words (single-letter options in ``letters`` take the next word)."""
-    out: list[Field] = []
-    skip = False
-    for f in args:
-        t = f.text
-        if skip:
-            skip = False
-        elif t.startswith("-") and len(t) > 1:
-            skip = len(t) == 2 and t[1] in letters
-        else:
-            out.append(f)
-    return out
 
 
 # Programs that give a shell or run commands when setuid (besides shells and interpreters).
