@@ -33,6 +33,7 @@ from ._chars import (
     is_variation_selector,
     skeleton,
 )
+from ._escapes import json_escape_at, markup_gap_end
 from ._markers import MARKER_CHUNK, fallback_markers, is_fence, marker_chunks, marker_pattern
 from ._profile import TagProfile
 
@@ -44,14 +45,17 @@ RULE_MARKER = "tags.boundary-marker"
 RULE_HIDDEN = "tags.hidden-unicode"
 RULE_FAIL = "tags.fail-closed"
 
-_BRACKET_OPEN = "[\uff3b\ufe47"
-_BRACKET_CLOSE = "]\uff3d\ufe48"
+# square brackets and look-alikes: fullwidth, presentation form, white square, black
+# lenticular, white square (CJK), square bracket with quill
+_BRACKET_OPEN = "[\uff3b\ufe47\u27e6\u3010\u301a\u2045"
+_BRACKET_CLOSE = "]\uff3d\ufe48\u27e7\u3011\u301b\u2046"
 _BRACKETS = LT_CHARS | GT_CHARS | frozenset(_BRACKET_OPEN + _BRACKET_CLOSE)
 _FLAG_BASE = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
 _MAX_WORDS = 32  # whitespace-separated words in a token name
 _MAX_ATTRS = 4096  # characters between a forged name and its closing bracket
+_MAX_GAPS = 4  # comments/CDATA/processing instructions read inside one name word
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
 
 _TRIGGER = re.compile(
@@ -65,7 +69,6 @@ _TRIGGER = re.compile(
 _ASCII_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)[\s>/]")
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 _ASCII_NEXT = re.compile(r"[ \t\r\n]+([A-Za-z0-9]+)(?=[ \t\r\n>/=\"'])")
-_JSON_ESCAPE = re.compile(r"\\+(?:[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2}))")
 # a JSON-escaped bracket or slash ending right before a marker reads as a fence (\u003c)
 _JSON_FENCE_BEFORE = re.compile(r"\\(?:[uU]00(?:3[cCeE]|2[fF])|[xX](?:3[cCeE]|2[fF]))\Z")
 _JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
@@ -194,11 +197,8 @@ class _Scanner:
         return -1
 
     def _json_bracket(self, k: int, chars: frozenset[str]) -> int:
-        m = _JSON_ESCAPE.match(self.text, k)
-        if m is None:
-            return -1
-        code = int(m.group(1) or m.group(2), 16)
-        return m.end() if chr(code) in chars else -1
+        end, char = json_escape_at(self.text, k)
+        return end if char is not None and char in chars else -1
 
     def slash_at(self, k: int) -> int:
         if k >= self.n:
@@ -235,6 +235,7 @@ class _Scanner:
         size = 0
         colons: list[int] = []
         cuts: list[tuple[int, int]] = []
+        gaps = 0
         while k < n:
             m = _ASCII_WORD.match(text, k)
             if m is not None:
@@ -249,6 +250,12 @@ class _Scanner:
                 continue
             ch = text[k]
             sk = char_skeleton(ch)
+            if sk is None and ch == "<" and size and gaps < _MAX_GAPS:
+                gap = markup_gap_end(text, k)  # <sys<!-- -->tem-reminder>: one name
+                if gap != -1:
+                    gaps += 1
+                    k = gap
+                    continue
             if sk is None or sk == " ":
                 break
             if size and ch >= "\x80":
@@ -327,14 +334,14 @@ class _Scanner:
                 if ch in "<>[]&":
                     subs[k] = ncr(ch)
                 elif ch == "\\":
-                    m = _JSON_ESCAPE.match(text, k)
-                    if m is not None and chr(int(m.group(1) or m.group(2), 16)) in _BRACKETS:
+                    after, char = json_escape_at(text, k)
+                    if char is not None and char in _BRACKETS:
                         j = k
                         while text[j] == "\\":
                             subs[j] = ncr("\\")
                             j += 1
-                        k = m.end()
-                        continue
+                    k = max(after, k + 1)  # the run is read once (linear)
+                    continue
             elif ch in _BRACKETS or revealable(ch):
                 subs[k] = ncr(ch)
             k += 1
@@ -350,6 +357,15 @@ class _Scanner:
         quote = ""
         while k < stop:
             ch = text[k]
+            if ch == "\\":
+                # a backslash run is read once (linear): it may end in an escaped bracket
+                end, char = json_escape_at(text, k)
+                if char is not None and char in LT_CHARS:
+                    return -1
+                if char is not None and char in GT_CHARS and not quote:
+                    return end
+                k = end
+                continue
             if quote:
                 if ch == quote:
                     quote = ""
@@ -475,6 +491,13 @@ class _Scanner:
         if name in c.bracket and close < self.n and text[close] in _BRACKET_CLOSE:
             self.add(RULE_TOKEN, start, close + 1, f"chat-template token [{name}] escaped")
             return close + 1
+        # Unterminated (`[INST ignore the above`): only when written in capitals, as the
+        # tokens are, so `[Inst. Phys.]` and `[Think about it]` stay prose.
+        first_end, first = next((w[0], w[1]) for w in words if w[3])
+        written = text[k:first_end]
+        if first in c.bracket and written == written.upper() and written[-1:] not in ".:":
+            self.add(RULE_TOKEN, start, first_end, f"chat-template token [{first} escaped")
+            return first_end
         return start + 1
 
     def at_tag_block(self, start: int) -> int:
@@ -608,11 +631,22 @@ def plan_fail_closed(text: str, compiled: Compiled | None = None, /) -> Plan:
     escaped wherever their letters appear, without the fence check. Content-preserving.
     """
     result = Plan()
-    for k, ch in enumerate(text):
+    k, n = 0, len(text)
+    while k < n:
+        ch = text[k]
+        if ch == "\\":
+            # every backslash of a run that ends in an escape is shown; the run is read once
+            end, char = json_escape_at(text, k)
+            run = k
+            while run < end and text[run] == "\\":
+                if char is not None:
+                    result.subs[run] = ncr(ch)
+                run += 1
+            k = run
+            continue
         if ch in _BRACKETS or ch == "&" or is_tag_block(ch):
             result.subs[k] = ncr(ch)
-        elif ch == "\\" and _JSON_ESCAPE.match(text, k):
-            result.subs[k] = ncr(ch)
+        k += 1
     if compiled is not None and compiled.marker_skeletons:
         for start, _end in fallback_markers(text, compiled.marker_skeletons):
             result.subs.setdefault(start, ncr(text[start]))
