@@ -85,6 +85,11 @@ def _blank(ch: str) -> bool:
     return ch.isspace() or is_ignorable(ch) or char_skeleton(ch) == " "
 
 
+def _blank_or_mark(ch: str) -> bool:
+    """A gap around a marker, or a combining mark (``END USER INPUT\u0301`` still ends there)."""
+    return _blank(ch) or unicodedata.category(ch) in ("Mn", "Me")
+
+
 def revealable(ch: str) -> bool:
     """Return whether an invisible ``ch`` is shown as a character reference when escaped.
 
@@ -541,7 +546,7 @@ class _Scanner:
     def at_marker(self, start: int, end: int) -> None:
         text = self.text
         k = start - 1
-        while k >= 0 and text[k] != "\n" and _blank(text[k]):
+        while k >= 0 and text[k] != "\n" and _blank_or_mark(text[k]):
             k -= 1
         json_fence = k >= 0 and _JSON_FENCE_BEFORE.search(text, max(0, k - 5), k + 1) is not None
         if not (k < 0 or text[k] == "\n" or is_fence(text[k]) or json_fence):
@@ -554,7 +559,7 @@ class _Scanner:
         ):
             return
         k = end
-        while k < self.n and text[k] != "\n" and _blank(text[k]):
+        while k < self.n and text[k] != "\n" and _blank_or_mark(text[k]):
             k += 1
         if not (k >= self.n or text[k] == "\n" or is_fence(text[k])):
             return
