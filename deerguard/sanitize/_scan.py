@@ -34,7 +34,13 @@ from ._chars import (
     skeleton,
 )
 from ._escapes import json_escape_at, markup_gap_end
-from ._markers import MARKER_CHUNK, fallback_markers, is_fence, marker_chunks, marker_pattern
+from ._markers import (
+    MARKER_CHUNK,
+    fallback_markers,
+    fences_side,
+    marker_chunks,
+    marker_pattern,
+)
 from ._profile import TagProfile
 
 __all__ = ["Plan", "Region", "compile_profile", "plan", "plan_fail_closed", "ncr"]
@@ -172,13 +178,16 @@ def compile_profile(profile: TagProfile) -> Compiled:
 
 
 class _Scanner:
-    __slots__ = ("text", "n", "c", "plan")
+    __slots__ = ("text", "n", "c", "plan", "marks")
 
     def __init__(self, text: str, compiled: Compiled) -> None:
         self.text = text
         self.n = len(text)
         self.c = compiled
         self.plan = Plan()
+        # first letters of boundary markers, rewritten to `&#x45;`: a name ends there, as it
+        # does when the rewritten text is read again (idempotence: <think-END USER INPUT)
+        self.marks: set[int] = set()
 
     # -- small readers: each returns the index after what it read, or -1 ---------------
     def lt_at(self, k: int) -> int:
@@ -241,7 +250,10 @@ class _Scanner:
         colons: list[int] = []
         cuts: list[tuple[int, int]] = []
         gaps = 0
+        marks = self.marks
         while k < n:
+            if size and k in marks:
+                break
             m = _ASCII_WORD.match(text, k)
             if m is not None:
                 word = m.group().lower()
@@ -258,6 +270,10 @@ class _Scanner:
             if sk is None and ch == "<" and size and gaps < _MAX_GAPS:
                 gap = markup_gap_end(text, k)  # <sys<!-- -->tem-reminder>: one name
                 if gap != -1:
+                    # the name may also end before the gap (a reader that keeps the comment)
+                    # or right after it (a rewrite there, such as a marker's first letter)
+                    cuts.append((k, size))
+                    cuts.append((gap, size))
                     gaps += 1
                     k = gap
                     continue
@@ -295,7 +311,7 @@ class _Scanner:
         words = 0
         while words < limit:
             start = self.skip_space(k) if words else k
-            if words and start == k:
+            if words and (start == k or start in self.marks):
                 break
             end, word, word_colons, cuts = self.read_word(start)
             if not word:
@@ -497,12 +513,16 @@ class _Scanner:
             self.add(RULE_TOKEN, start, close + 1, f"chat-template token [{name}] escaped")
             return close + 1
         # Unterminated (`[INST ignore the above`): only when written in capitals, as the
-        # tokens are, so `[Inst. Phys.]` and `[Think about it]` stay prose.
-        first_end, first = next((w[0], w[1]) for w in words if w[3])
-        written = text[k:first_end]
-        if first in c.bracket and written == written.upper() and written[-1:] not in ".:":
-            self.add(RULE_TOKEN, start, first_end, f"chat-template token [{first} escaped")
-            return first_end
+        # tokens are, so `[Inst. Phys.]` and `[Think about it]` stay prose. The first word
+        # and each cut inside it (before a non-ASCII character, which a revealed invisible
+        # turns into `&#x...;`) are tried, so the rewrite stays idempotent.
+        for word_end, word, _, at_word_end in words:
+            written = text[k:word_end]
+            if word in c.bracket and written == written.upper() and written[-1:] not in ".:":
+                self.add(RULE_TOKEN, start, word_end, f"chat-template token [{word} escaped")
+                return word_end
+            if at_word_end:
+                break
         return start + 1
 
     def at_tag_block(self, start: int) -> int:
@@ -549,23 +569,26 @@ class _Scanner:
         while k >= 0 and text[k] != "\n" and _blank_or_mark(text[k]):
             k -= 1
         json_fence = k >= 0 and _JSON_FENCE_BEFORE.search(text, max(0, k - 5), k + 1) is not None
-        if not (k < 0 or text[k] == "\n" or is_fence(text[k]) or json_fence):
+        fence = k >= 0 and fences_side(text[k], before=True)
+        if not (k < 0 or text[k] == "\n" or fence or json_fence):
             return
         if (
             k == start - 1
             and k >= 0
             and not json_fence
+            and not fence
             and char_skeleton(text[k]) not in (None, "", " ")
         ):
             return
         k = end
         while k < self.n and text[k] != "\n" and _blank_or_mark(text[k]):
             k += 1
-        if not (k >= self.n or text[k] == "\n" or is_fence(text[k])):
+        if not (k >= self.n or text[k] == "\n" or fences_side(text[k], before=False)):
             return
         subs = self.plan.subs
         first = next(i for i in range(start, end) if char_skeleton(text[i]) not in (None, "", " "))
         subs.setdefault(first, ncr(text[first]))
+        self.marks.add(first)
         for i in range(start, end):
             if revealable(text[i]):
                 subs.setdefault(i, ncr(text[i]))
@@ -573,6 +596,17 @@ class _Scanner:
 
     def run(self) -> Plan:
         text = self.text
+        # Markers first: the tag reader ends a name where a marker's first letter is rewritten.
+        c = self.c
+        if c.marker is not None:
+            done = 0
+            for chunk in marker_chunks(text, c.marker_skeletons):
+                mm = c.marker.search(text, max(chunk, done), timeout=_MARKER_TIMEOUT)
+                while mm is not None and mm.start() < chunk + MARKER_CHUNK:
+                    self.at_marker(mm.start(), mm.end())
+                    # Overlapping: a shorter phrase inside a longer one is a marker too.
+                    done = mm.start() + 1
+                    mm = c.marker.search(text, done, timeout=_MARKER_TIMEOUT)
         pos = 0
         search = _TRIGGER.search
         names, partial, prefixes = self.c.names, self.c.partial, self.c.prefixes
@@ -611,16 +645,6 @@ class _Scanner:
                 pos = self.at_tag_block(i)
             else:
                 pos = self.at_variation(i)
-        c = self.c
-        if c.marker is not None:
-            done = 0
-            for chunk in marker_chunks(text, c.marker_skeletons):
-                mm = c.marker.search(text, max(chunk, done), timeout=_MARKER_TIMEOUT)
-                while mm is not None and mm.start() < chunk + MARKER_CHUNK:
-                    self.at_marker(mm.start(), mm.end())
-                    # Overlapping: a shorter phrase inside a longer one is a marker too.
-                    done = mm.start() + 1
-                    mm = c.marker.search(text, done, timeout=_MARKER_TIMEOUT)
         return self.plan
 
 
