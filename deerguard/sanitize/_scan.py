@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -34,28 +34,25 @@ from ._chars import (
     skeleton,
 )
 from ._escapes import json_escape_at, markup_gap_end
-from ._markers import (
-    MARKER_CHUNK,
-    fallback_markers,
-    fences_side,
-    marker_chunks,
-    marker_pattern,
+from ._markers import MARKER_CHUNK, fences_side, marker_chunks, marker_pattern
+from ._plan import (
+    BRACKET_CLOSE,
+    BRACKET_OPEN,
+    BRACKETS,
+    RULE_HIDDEN,
+    RULE_MARKER,
+    RULE_TAG,
+    RULE_TOKEN,
+    Plan,
+    Region,
+    ncr,
+    plan_fail_closed,
+    revealable,
 )
 from ._profile import TagProfile
 
 __all__ = ["Plan", "Region", "compile_profile", "plan", "plan_fail_closed", "ncr"]
 
-RULE_TAG = "tags.forged-tag"
-RULE_TOKEN = "tags.template-token"
-RULE_MARKER = "tags.boundary-marker"
-RULE_HIDDEN = "tags.hidden-unicode"
-RULE_FAIL = "tags.fail-closed"
-
-# square brackets and look-alikes: fullwidth, presentation form, white square, black
-# lenticular, white square (CJK), square bracket with quill
-_BRACKET_OPEN = "[\uff3b\ufe47\u27e6\u3010\u301a\u2045"
-_BRACKET_CLOSE = "]\uff3d\ufe48\u27e7\u3011\u301b\u2046"
-_BRACKETS = LT_CHARS | GT_CHARS | frozenset(_BRACKET_OPEN + _BRACKET_CLOSE)
 _FLAG_BASE = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
@@ -68,7 +65,7 @@ _TRIGGER = re.compile(
     # An ASCII `<name` is read in the same match (group 1), the common case in HTML.
     r"<(?:/?([A-Za-z][A-Za-z0-9]*)(?=[\s>/]))?|"
     "["
-    + re.escape("".join(sorted(LT_CHARS)) + _BRACKET_OPEN)
+    + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN)
     + "\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]|\\\\[uUxX]"
 )
 # The common HTML case: `<div ...>`, `</p>`: a plain ASCII name ended by space, `>` or `/`.
@@ -94,46 +91,6 @@ def _blank(ch: str) -> bool:
 def _blank_or_mark(ch: str) -> bool:
     """A gap around a marker, or a combining mark (``END USER INPUT\u0301`` still ends there)."""
     return _blank(ch) or unicodedata.category(ch) in ("Mn", "Me")
-
-
-def revealable(ch: str) -> bool:
-    """Return whether an invisible ``ch`` is shown as a character reference when escaped.
-
-    Control characters and lone surrogates count as invisible inside a tag name but are left
-    as they are: their references do not read back as the same character (HTML maps
-    ``&#x80;`` to the euro sign and ``&#xD800;``/``&#x0;`` to U+FFFD).
-    """
-    cp = ord(ch)
-    return cp > 0x9F and not 0xD800 <= cp <= 0xDFFF and is_ignorable(ch)
-
-
-def ncr(ch: str) -> str:
-    """Return the HTML character reference that shows ``ch`` as visible ASCII text."""
-    if ch == "<":
-        return "&lt;"
-    if ch == ">":
-        return "&gt;"
-    if ch == "&":
-        return "&amp;"
-    return f"&#x{ord(ch):X};"
-
-
-@dataclass(frozen=True, slots=True)
-class Region:
-    """One forgery or hidden payload: rule id, ``[start, end)`` in the input, message."""
-
-    rule_id: str
-    start: int
-    end: int
-    message: str
-
-
-@dataclass(slots=True)
-class Plan:
-    """Per-character replacements (position -> text) and the regions that caused them."""
-
-    subs: dict[int, str] = field(default_factory=dict)
-    regions: list[Region] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,14 +313,14 @@ class _Scanner:
                     subs[k] = ncr(ch)
                 elif ch == "\\":
                     after, char = json_escape_at(text, k)
-                    if char is not None and char in _BRACKETS:
+                    if char is not None and char in BRACKETS:
                         j = k
                         while text[j] == "\\":
                             subs[j] = ncr("\\")
                             j += 1
                     k = max(after, k + 1)  # the run is read once (linear)
                     continue
-            elif ch in _BRACKETS or revealable(ch):
+            elif ch in BRACKETS or revealable(ch):
                 subs[k] = ncr(ch)
             k += 1
 
@@ -509,7 +466,7 @@ class _Scanner:
             return start + 1
         name_end, name, _, _ = words[-1]
         close = self.skip_space(name_end)
-        if name in c.bracket and close < self.n and text[close] in _BRACKET_CLOSE:
+        if name in c.bracket and close < self.n and text[close] in BRACKET_CLOSE:
             self.add(RULE_TOKEN, start, close + 1, f"chat-template token [{name}] escaped")
             return close + 1
         # Unterminated (`[INST ignore the above`): only when written in capitals, as the
@@ -639,7 +596,7 @@ class _Scanner:
                 pos = self.at_lt(i, i + 1)
             elif ch in LT_CHARS:
                 pos = self.at_lt(i, i + 1)
-            elif ch in _BRACKET_OPEN:
+            elif ch in BRACKET_OPEN:
                 pos = self.at_bracket(i)
             elif is_tag_block(ch):
                 pos = self.at_tag_block(i)
@@ -651,36 +608,3 @@ class _Scanner:
 def plan(text: str, compiled: Compiled, /) -> Plan:
     """Scan ``text`` and return the per-character rewrite plan (may raise on internal error)."""
     return _Scanner(text, compiled).run()
-
-
-def plan_fail_closed(text: str, compiled: Compiled | None = None, /) -> Plan:
-    """The fallback plan: escape every bracket equivalent and reveal every hidden character.
-
-    Used when the scanner fails (internal error, regex timeout). Boundary markers are
-    escaped wherever their letters appear, without the fence check. Content-preserving.
-    """
-    result = Plan()
-    k, n = 0, len(text)
-    while k < n:
-        ch = text[k]
-        if ch == "\\":
-            # every backslash of a run that ends in an escape is shown; the run is read once
-            end, char = json_escape_at(text, k)
-            run = k
-            while run < end and text[run] == "\\":
-                if char is not None:
-                    result.subs[run] = ncr(ch)
-                run += 1
-            k = run
-            continue
-        if ch in _BRACKETS or ch == "&" or is_tag_block(ch):
-            result.subs[k] = ncr(ch)
-        k += 1
-    if compiled is not None and compiled.marker_skeletons:
-        for start, _end in fallback_markers(text, compiled.marker_skeletons):
-            result.subs.setdefault(start, ncr(text[start]))
-    if result.subs:
-        result.regions.append(
-            Region(RULE_FAIL, 0, len(text), "scanner failed; every bracket escaped (fail closed)")
-        )
-    return result
