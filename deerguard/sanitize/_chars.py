@@ -1,9 +1,11 @@
 """Character tables for the tag scanner: bracket look-alikes, separators, ignorables, skeletons.
 
-A *skeleton* is the tolerant reading of a tag name: each character is NFKC-normalized on its
-own, case-folded, combining marks are dropped, Cyrillic/Greek/small-capital look-alike
-letters are mapped to the Latin letter they imitate, default-ignorable characters are
-skipped and separators (``- _ . :``, dash look-alikes, ``▁`` and whitespace) are removed.
+A *skeleton* is the tolerant reading of a tag name: each character is NFKD-normalized on its
+own, case-folded, combining marks are dropped (precomposed ones too), Cyrillic/Greek/
+small-capital look-alike letters and the confusables of ``_confusables`` (Cherokee, Lisu,
+Coptic, enclosed letters...) are mapped to the Latin letter they imitate, default-ignorable
+characters are skipped and separators (``- _ . :``, dash look-alikes, ``▁`` and
+whitespace) are removed.
 ``<Ｓystem_Ｒeminder>``, ``<sys\u200btem-reminder>`` and ``<ѕystem.reminder>`` all read as
 ``systemreminder``. Everything here is immutable module data or a pure cached function.
 """
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+
+from ._confusables import LOOKALIKES
 
 __all__ = [
     "CONFUSABLES",
@@ -38,15 +42,23 @@ __all__ = [
 LT_CHARS = frozenset(
     "<\uff1c\ufe64\ufe3f\u2039\u2329\u3008\u27e8\u02c2\u1438\u276e\u276c\u29fc\u2770"
     "\u00ab\u300a\u27ea\u226a\ufe3d"
+    # second red team: less-than with dot, Z notation and angle-with-dot brackets, normal
+    # subgroup and white triangles, Canadian syllabics A, Z notation antirestriction, arrows
+    "\u22d6\u2989\u2991\u2993\u22b2\u25c1\u140a\u2a64\u2b9c"
 )
 GT_CHARS = frozenset(
     ">\uff1e\ufe65\ufe40\u203a\u232a\u3009\u27e9\u02c3\u1433\u276f\u276d\u29fd\u2771"
     "\u00bb\u300b\u27eb\u226b\ufe3e"
+    "\u22d7\u298a\u2992\u2994\u22b3\u25b7\u1405\u2a65\u2b9e"
 )
 # `/`-equivalents (closing tags): ASCII, fullwidth, division and fraction slashes, box drawing.
 SLASH_CHARS = frozenset("/\uff0f\u2215\u2044\u2571\u29f8\u1427")
 # `|`-equivalents for chat-template tokens (`<|im_start|>`, DeepSeek's `<｜...｜>`).
-PIPE_CHARS = frozenset("|\uff5c\uffe8\u2223\u01c0\u2502\U000107b6")
+# Also broken bar (and its fullwidth form), light/medium vertical bars, the CJK stroke
+# radical and its Kangxi form, and the vertical line extension.
+PIPE_CHARS = frozenset(
+    "|\uff5c\uffe8\u2223\u01c0\u2502\U000107b6\u00a6\uffe4\u2758\u2759\u4e28\u2f01\u23d0"
+)
 # Separators between name parts; whitespace is handled separately (str.isspace after NFKC).
 SEPARATORS = frozenset(
     "-_.:\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\uff3f\uff0e\uff1a"
@@ -110,7 +122,13 @@ CONFUSABLES: dict[str, str] = {
     "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p",
     "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
     "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ɵ": "o",
+    # hooked, turned and other Latin/Coptic letters confusables.txt does not list
+    "ʈ": "t", "ĸ": "k", "ⲧ": "t", "ⲕ": "k", "ⲓ": "i", "ⲣ": "p", "ⲥ": "c", "ⲟ": "o",
+    "ⲏ": "h", "ⲛ": "n",
 }  # fmt: skip
+# Vertical strokes: confusables.txt gives one prototype (l) for I, l and 1 look-alikes; where
+# the hand table above says i (Greek iota, Ukrainian i), it wins.
+_STROKES = frozenset("il1")
 
 
 def is_ignorable(ch: str) -> bool:
@@ -164,8 +182,13 @@ def char_skeleton(ch: str) -> str | None:
         return " "
     if ch in _PUNCT:
         return None  # bracket look-alikes such as U+1438 are letters, but end a name
+    look = LOOKALIKES.get(ch)
+    if look is not None and not (look in _STROKES and ch.casefold() in CONFUSABLES):
+        return look  # applied before case folding: capital eta reads h, small eta n
     out: list[str] = []
-    for part in unicodedata.normalize("NFKC", ch):
+    # NFKD, not NFKC: a precomposed letter reads as its base letter (the mark is dropped),
+    # exactly like the same letter written with a combining mark (<thínk> = <thi\u0301nk>)
+    for part in unicodedata.normalize("NFKD", ch):
         if part.isspace():
             return " "
         if unicodedata.category(part) in ("Mn", "Me"):
@@ -198,11 +221,12 @@ def skeleton(name: str, /) -> str:
     return "".join(out)
 
 
-# Unicode pages holding characters whose NFKC form is a single ASCII letter or digit
-# (Latin-1 superscripts, modifier letters, letterlike symbols, enclosed alphanumerics,
-# fullwidth forms, mathematical alphanumerics, squared letters, segmented digits).
+# Unicode pages holding characters whose skeleton is a single ASCII letter or digit
+# (Latin-1 superscripts, accented Cyrillic look-alikes, modifier letters, letterlike
+# symbols, enclosed alphanumerics, fullwidth forms, mathematical alphanumerics, squared
+# letters, segmented digits); the generated look-alikes are added on top.
 _EQUIVALENT_PAGES = (
-    0x00, 0x01, 0x02, 0x03, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x21, 0x24, 0x2C, 0xA6, 0xA7, 0xFF,
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x21, 0x24, 0x2C, 0xA6, 0xA7, 0xFF,
     0x107, 0x1D4, 0x1D5, 0x1D6, 0x1D7, 0x1F1, 0x1FB,
 )  # fmt: skip
 
@@ -217,6 +241,7 @@ def letter_equivalents() -> dict[str, str]:
     candidates = [chr(cp) for page in _EQUIVALENT_PAGES for cp in range(page << 8, (page + 1) << 8)]
     candidates.extend(CONFUSABLES)
     candidates.extend(ch.upper() for ch in CONFUSABLES)
+    candidates.extend(LOOKALIKES)
     for ch in candidates:
         sk = char_skeleton(ch)
         if sk is not None and len(sk) == 1 and sk.isascii() and sk.isalnum():

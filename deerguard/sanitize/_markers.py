@@ -29,7 +29,14 @@ from ._chars import (
     letter_equivalents,
 )
 
-__all__ = ["MARKER_CHUNK", "fallback_markers", "is_fence", "marker_chunks", "marker_pattern"]
+__all__ = [
+    "MARKER_CHUNK",
+    "fallback_markers",
+    "fences_side",
+    "is_fence",
+    "marker_chunks",
+    "marker_pattern",
+]
 
 # Combining marks that attach to Latin letters: skipped between the letters of a marker.
 _MARK_RANGES = (
@@ -47,6 +54,18 @@ def is_fence(ch: str) -> bool:
             ch in PIPE_CHARS:
         return True
     return unicodedata.normalize("NFKC", ch) in _FENCE
+
+
+def fences_side(ch: str, *, before: bool) -> bool:
+    """Whether ``ch`` fences a marker on that side, also by the edge of its NFKC form.
+
+    ``⒯`` is ``(t)`` and ``⑴`` is ``(1)`` under NFKC, so before a marker they end in ``)``
+    and after one they start with ``(``: a fence for a normalizing reader.
+    """
+    if is_fence(ch):
+        return True
+    norm = unicodedata.normalize("NFKC", ch)
+    return len(norm) > 1 and (norm[-1] if before else norm[0]) in _FENCE
 
 
 def marker_pattern(skeletons: tuple[str, ...]) -> Any:

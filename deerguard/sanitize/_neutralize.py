@@ -244,8 +244,11 @@ _MAX_CONTENT_DEPTH = 64
 
 _Path = tuple[Any, ...]
 # Block types whose ``content`` is more content the model reads (Anthropic tool results and
-# search results, which hold strings or text blocks).
-_NESTING_BLOCKS = frozenset({"tool_result", "search_result", "document"})
+# search results, which hold strings or text blocks; OpenAI Responses message items).
+_NESTING_BLOCKS = frozenset({"tool_result", "search_result", "document", "message"})
+# OpenAI Responses tool outputs (``function_call_output``, ``custom_tool_call_output``):
+# their ``output`` is a string or a list of input blocks the model reads.
+_OUTPUT_SUFFIX = "_call_output"
 
 
 def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
@@ -253,8 +256,9 @@ def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
 
     Text slots are strings in lists/tuples, the ``text`` of a text block (type ``text``,
     ``*_text`` such as OpenAI's ``input_text``/``output_text``, or untyped), and the
-    ``content`` of a block that nests content (``tool_result``, untyped). Other blocks
-    (images, tool calls) are kept as they are.
+    ``content`` of a block that nests content (``tool_result``, ``message``, untyped), the
+    ``output`` of a ``*_call_output`` item and a plain-text document's ``source.data``.
+    Other blocks (images, tool calls) are kept as they are.
     """
     if isinstance(node, str):
         out.append((path, node))
@@ -272,6 +276,15 @@ def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
         nested = node.get("content")
         if isinstance(nested, str | list | tuple) and (not typed or kind in _NESTING_BLOCKS):
             _slots(nested, (*path, "content"), out)
+        output = node.get("output")
+        is_output = isinstance(kind, str) and kind.endswith(_OUTPUT_SUFFIX)
+        if is_output and isinstance(output, str | list | tuple):
+            _slots(output, (*path, "output"), out)
+        source = node.get("source")
+        if kind == "document" and isinstance(source, Mapping) and source.get("type") == "text":
+            data = source.get("data")
+            if isinstance(data, str):  # Anthropic plain-text document source
+                out.append(((*path, "source", "data"), data))
         return
     if isinstance(node, list | tuple):
         for index, item in enumerate(node):
@@ -330,7 +343,9 @@ def neutralize_content(
     ``content`` is a string, one block, or a list (or tuple, nested) of strings, text blocks
     (``text``, ``input_text``, ``output_text`` or untyped blocks with a ``text``) and
     other blocks (images, tool calls), which are kept as they are and in order; the
-    ``content`` of a block that nests content (``tool_result``) is read too. Any other value
+    ``content`` of a block that nests content (``tool_result``, ``message``), the ``output``
+    of an OpenAI ``*_call_output`` item and the ``data`` of a plain-text ``document`` source
+    are read too. Any other value
     (``None``, numbers, bytes) is returned untouched. The text parts are read as one
     concatenation, so a tag split across adjacent blocks
     (``["<system-", "reminder>"]``) is still caught; each rewrite lands in the block that

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -33,39 +33,45 @@ from ._chars import (
     is_variation_selector,
     skeleton,
 )
-from ._markers import MARKER_CHUNK, fallback_markers, is_fence, marker_chunks, marker_pattern
+from ._escapes import json_escape_at, markup_gap_end
+from ._markers import MARKER_CHUNK, fences_side, marker_chunks, marker_pattern
+from ._plan import (
+    BRACKET_CLOSE,
+    BRACKET_OPEN,
+    BRACKETS,
+    RULE_HIDDEN,
+    RULE_MARKER,
+    RULE_TAG,
+    RULE_TOKEN,
+    Plan,
+    Region,
+    ncr,
+    plan_fail_closed,
+    revealable,
+)
 from ._profile import TagProfile
 
 __all__ = ["Plan", "Region", "compile_profile", "plan", "plan_fail_closed", "ncr"]
 
-RULE_TAG = "tags.forged-tag"
-RULE_TOKEN = "tags.template-token"
-RULE_MARKER = "tags.boundary-marker"
-RULE_HIDDEN = "tags.hidden-unicode"
-RULE_FAIL = "tags.fail-closed"
-
-_BRACKET_OPEN = "[\uff3b\ufe47"
-_BRACKET_CLOSE = "]\uff3d\ufe48"
-_BRACKETS = LT_CHARS | GT_CHARS | frozenset(_BRACKET_OPEN + _BRACKET_CLOSE)
 _FLAG_BASE = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
 _MAX_WORDS = 32  # whitespace-separated words in a token name
 _MAX_ATTRS = 4096  # characters between a forged name and its closing bracket
+_MAX_GAPS = 4  # comments/CDATA/processing instructions read inside one name word
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
 
 _TRIGGER = re.compile(
     # An ASCII `<name` is read in the same match (group 1), the common case in HTML.
     r"<(?:/?([A-Za-z][A-Za-z0-9]*)(?=[\s>/]))?|"
     "["
-    + re.escape("".join(sorted(LT_CHARS)) + _BRACKET_OPEN)
+    + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN)
     + "\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]|\\\\[uUxX]"
 )
 # The common HTML case: `<div ...>`, `</p>`: a plain ASCII name ended by space, `>` or `/`.
 _ASCII_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)[\s>/]")
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 _ASCII_NEXT = re.compile(r"[ \t\r\n]+([A-Za-z0-9]+)(?=[ \t\r\n>/=\"'])")
-_JSON_ESCAPE = re.compile(r"\\+(?:[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2}))")
 # a JSON-escaped bracket or slash ending right before a marker reads as a fence (\u003c)
 _JSON_FENCE_BEFORE = re.compile(r"\\(?:[uU]00(?:3[cCeE]|2[fF])|[xX](?:3[cCeE]|2[fF]))\Z")
 _JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
@@ -82,44 +88,9 @@ def _blank(ch: str) -> bool:
     return ch.isspace() or is_ignorable(ch) or char_skeleton(ch) == " "
 
 
-def revealable(ch: str) -> bool:
-    """Return whether an invisible ``ch`` is shown as a character reference when escaped.
-
-    Control characters and lone surrogates count as invisible inside a tag name but are left
-    as they are: their references do not read back as the same character (HTML maps
-    ``&#x80;`` to the euro sign and ``&#xD800;``/``&#x0;`` to U+FFFD).
-    """
-    cp = ord(ch)
-    return cp > 0x9F and not 0xD800 <= cp <= 0xDFFF and is_ignorable(ch)
-
-
-def ncr(ch: str) -> str:
-    """Return the HTML character reference that shows ``ch`` as visible ASCII text."""
-    if ch == "<":
-        return "&lt;"
-    if ch == ">":
-        return "&gt;"
-    if ch == "&":
-        return "&amp;"
-    return f"&#x{ord(ch):X};"
-
-
-@dataclass(frozen=True, slots=True)
-class Region:
-    """One forgery or hidden payload: rule id, ``[start, end)`` in the input, message."""
-
-    rule_id: str
-    start: int
-    end: int
-    message: str
-
-
-@dataclass(slots=True)
-class Plan:
-    """Per-character replacements (position -> text) and the regions that caused them."""
-
-    subs: dict[int, str] = field(default_factory=dict)
-    regions: list[Region] = field(default_factory=list)
+def _blank_or_mark(ch: str) -> bool:
+    """A gap around a marker, or a combining mark (``END USER INPUT\u0301`` still ends there)."""
+    return _blank(ch) or unicodedata.category(ch) in ("Mn", "Me")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,13 +135,16 @@ def compile_profile(profile: TagProfile) -> Compiled:
 
 
 class _Scanner:
-    __slots__ = ("text", "n", "c", "plan")
+    __slots__ = ("text", "n", "c", "plan", "marks")
 
     def __init__(self, text: str, compiled: Compiled) -> None:
         self.text = text
         self.n = len(text)
         self.c = compiled
         self.plan = Plan()
+        # first letters of boundary markers, rewritten to `&#x45;`: a name ends there, as it
+        # does when the rewritten text is read again (idempotence: <think-END USER INPUT)
+        self.marks: set[int] = set()
 
     # -- small readers: each returns the index after what it read, or -1 ---------------
     def lt_at(self, k: int) -> int:
@@ -194,11 +168,8 @@ class _Scanner:
         return -1
 
     def _json_bracket(self, k: int, chars: frozenset[str]) -> int:
-        m = _JSON_ESCAPE.match(self.text, k)
-        if m is None:
-            return -1
-        code = int(m.group(1) or m.group(2), 16)
-        return m.end() if chr(code) in chars else -1
+        end, char = json_escape_at(self.text, k)
+        return end if char is not None and char in chars else -1
 
     def slash_at(self, k: int) -> int:
         if k >= self.n:
@@ -235,7 +206,11 @@ class _Scanner:
         size = 0
         colons: list[int] = []
         cuts: list[tuple[int, int]] = []
+        gaps = 0
+        marks = self.marks
         while k < n:
+            if size and k in marks:
+                break
             m = _ASCII_WORD.match(text, k)
             if m is not None:
                 word = m.group().lower()
@@ -249,6 +224,16 @@ class _Scanner:
                 continue
             ch = text[k]
             sk = char_skeleton(ch)
+            if sk is None and ch == "<" and size and gaps < _MAX_GAPS:
+                gap = markup_gap_end(text, k)  # <sys<!-- -->tem-reminder>: one name
+                if gap != -1:
+                    # the name may also end before the gap (a reader that keeps the comment)
+                    # or right after it (a rewrite there, such as a marker's first letter)
+                    cuts.append((k, size))
+                    cuts.append((gap, size))
+                    gaps += 1
+                    k = gap
+                    continue
             if sk is None or sk == " ":
                 break
             if size and ch >= "\x80":
@@ -283,7 +268,7 @@ class _Scanner:
         words = 0
         while words < limit:
             start = self.skip_space(k) if words else k
-            if words and start == k:
+            if words and (start == k or start in self.marks):
                 break
             end, word, word_colons, cuts = self.read_word(start)
             if not word:
@@ -327,15 +312,15 @@ class _Scanner:
                 if ch in "<>[]&":
                     subs[k] = ncr(ch)
                 elif ch == "\\":
-                    m = _JSON_ESCAPE.match(text, k)
-                    if m is not None and chr(int(m.group(1) or m.group(2), 16)) in _BRACKETS:
+                    after, char = json_escape_at(text, k)
+                    if char is not None and char in BRACKETS:
                         j = k
                         while text[j] == "\\":
                             subs[j] = ncr("\\")
                             j += 1
-                        k = m.end()
-                        continue
-            elif ch in _BRACKETS or revealable(ch):
+                    k = max(after, k + 1)  # the run is read once (linear)
+                    continue
+            elif ch in BRACKETS or revealable(ch):
                 subs[k] = ncr(ch)
             k += 1
 
@@ -350,6 +335,15 @@ class _Scanner:
         quote = ""
         while k < stop:
             ch = text[k]
+            if ch == "\\":
+                # a backslash run is read once (linear): it may end in an escaped bracket
+                end, char = json_escape_at(text, k)
+                if char is not None and char in LT_CHARS:
+                    return -1
+                if char is not None and char in GT_CHARS and not quote:
+                    return end
+                k = end
+                continue
             if quote:
                 if ch == quote:
                     quote = ""
@@ -472,9 +466,20 @@ class _Scanner:
             return start + 1
         name_end, name, _, _ = words[-1]
         close = self.skip_space(name_end)
-        if name in c.bracket and close < self.n and text[close] in _BRACKET_CLOSE:
+        if name in c.bracket and close < self.n and text[close] in BRACKET_CLOSE:
             self.add(RULE_TOKEN, start, close + 1, f"chat-template token [{name}] escaped")
             return close + 1
+        # Unterminated (`[INST ignore the above`): only when written in capitals, as the
+        # tokens are, so `[Inst. Phys.]` and `[Think about it]` stay prose. The first word
+        # and each cut inside it (before a non-ASCII character, which a revealed invisible
+        # turns into `&#x...;`) are tried, so the rewrite stays idempotent.
+        for word_end, word, _, at_word_end in words:
+            written = text[k:word_end]
+            if word in c.bracket and written == written.upper() and written[-1:] not in ".:":
+                self.add(RULE_TOKEN, start, word_end, f"chat-template token [{word} escaped")
+                return word_end
+            if at_word_end:
+                break
         return start + 1
 
     def at_tag_block(self, start: int) -> int:
@@ -518,26 +523,29 @@ class _Scanner:
     def at_marker(self, start: int, end: int) -> None:
         text = self.text
         k = start - 1
-        while k >= 0 and text[k] != "\n" and _blank(text[k]):
+        while k >= 0 and text[k] != "\n" and _blank_or_mark(text[k]):
             k -= 1
         json_fence = k >= 0 and _JSON_FENCE_BEFORE.search(text, max(0, k - 5), k + 1) is not None
-        if not (k < 0 or text[k] == "\n" or is_fence(text[k]) or json_fence):
+        fence = k >= 0 and fences_side(text[k], before=True)
+        if not (k < 0 or text[k] == "\n" or fence or json_fence):
             return
         if (
             k == start - 1
             and k >= 0
             and not json_fence
+            and not fence
             and char_skeleton(text[k]) not in (None, "", " ")
         ):
             return
         k = end
-        while k < self.n and text[k] != "\n" and _blank(text[k]):
+        while k < self.n and text[k] != "\n" and _blank_or_mark(text[k]):
             k += 1
-        if not (k >= self.n or text[k] == "\n" or is_fence(text[k])):
+        if not (k >= self.n or text[k] == "\n" or fences_side(text[k], before=False)):
             return
         subs = self.plan.subs
         first = next(i for i in range(start, end) if char_skeleton(text[i]) not in (None, "", " "))
         subs.setdefault(first, ncr(text[first]))
+        self.marks.add(first)
         for i in range(start, end):
             if revealable(text[i]):
                 subs.setdefault(i, ncr(text[i]))
@@ -545,6 +553,17 @@ class _Scanner:
 
     def run(self) -> Plan:
         text = self.text
+        # Markers first: the tag reader ends a name where a marker's first letter is rewritten.
+        c = self.c
+        if c.marker is not None:
+            done = 0
+            for chunk in marker_chunks(text, c.marker_skeletons):
+                mm = c.marker.search(text, max(chunk, done), timeout=_MARKER_TIMEOUT)
+                while mm is not None and mm.start() < chunk + MARKER_CHUNK:
+                    self.at_marker(mm.start(), mm.end())
+                    # Overlapping: a shorter phrase inside a longer one is a marker too.
+                    done = mm.start() + 1
+                    mm = c.marker.search(text, done, timeout=_MARKER_TIMEOUT)
         pos = 0
         search = _TRIGGER.search
         names, partial, prefixes = self.c.names, self.c.partial, self.c.prefixes
@@ -577,47 +596,15 @@ class _Scanner:
                 pos = self.at_lt(i, i + 1)
             elif ch in LT_CHARS:
                 pos = self.at_lt(i, i + 1)
-            elif ch in _BRACKET_OPEN:
+            elif ch in BRACKET_OPEN:
                 pos = self.at_bracket(i)
             elif is_tag_block(ch):
                 pos = self.at_tag_block(i)
             else:
                 pos = self.at_variation(i)
-        c = self.c
-        if c.marker is not None:
-            done = 0
-            for chunk in marker_chunks(text, c.marker_skeletons):
-                mm = c.marker.search(text, max(chunk, done), timeout=_MARKER_TIMEOUT)
-                while mm is not None and mm.start() < chunk + MARKER_CHUNK:
-                    self.at_marker(mm.start(), mm.end())
-                    # Overlapping: a shorter phrase inside a longer one is a marker too.
-                    done = mm.start() + 1
-                    mm = c.marker.search(text, done, timeout=_MARKER_TIMEOUT)
         return self.plan
 
 
 def plan(text: str, compiled: Compiled, /) -> Plan:
     """Scan ``text`` and return the per-character rewrite plan (may raise on internal error)."""
     return _Scanner(text, compiled).run()
-
-
-def plan_fail_closed(text: str, compiled: Compiled | None = None, /) -> Plan:
-    """The fallback plan: escape every bracket equivalent and reveal every hidden character.
-
-    Used when the scanner fails (internal error, regex timeout). Boundary markers are
-    escaped wherever their letters appear, without the fence check. Content-preserving.
-    """
-    result = Plan()
-    for k, ch in enumerate(text):
-        if ch in _BRACKETS or ch == "&" or is_tag_block(ch):
-            result.subs[k] = ncr(ch)
-        elif ch == "\\" and _JSON_ESCAPE.match(text, k):
-            result.subs[k] = ncr(ch)
-    if compiled is not None and compiled.marker_skeletons:
-        for start, _end in fallback_markers(text, compiled.marker_skeletons):
-            result.subs.setdefault(start, ncr(text[start]))
-    if result.subs:
-        result.regions.append(
-            Region(RULE_FAIL, 0, len(text), "scanner failed; every bracket escaped (fail closed)")
-        )
-    return result

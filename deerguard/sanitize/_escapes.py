@@ -1,0 +1,66 @@
+"""JSON-style escapes of brackets (``\\u003c``, ``\\x3e``, ``\\u{3c}``), read in linear time.
+
+A run of backslashes is read once: the escape is decided by the last backslash of the run
+and what follows it, and callers that walk the text skip the whole run. Matching
+``\\\\+u003c`` at every backslash of a long run instead rescans the run from each position,
+which is quadratic (``<think `` followed by thousands of backslashes took seconds).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["backslash_run_end", "json_escape_at", "markup_gap_end"]
+
+_RUN = re.compile(r"\\+")
+# \uXXXX and \xXX (JSON, JavaScript, Python), \u{X...} (JavaScript, Rust, Swift) and
+# \UXXXXXXXX (Python, C): each names one code point exactly (no octal: \074 reads as a
+# regex back-reference or a printf octal too often).
+_ONE = re.compile(
+    r"\\(?:U([0-9a-fA-F]{8})|[uU]([0-9a-fA-F]{4})|[xX]([0-9a-fA-F]{2})|u\{0*([0-9a-fA-F]{1,6})\})"
+)
+
+
+def backslash_run_end(text: str, k: int, /) -> int:
+    """Index after the run of backslashes starting at ``k`` (``k`` itself if none)."""
+    m = _RUN.match(text, k)
+    return k if m is None else m.end()
+
+
+def json_escape_at(text: str, k: int, /) -> tuple[int, str | None]:
+    """Read a backslash run at ``k`` and the escape after it.
+
+    Returns ``(end, char)``: ``char`` is the escaped character and ``end`` the index after
+    the escape when the run ends in a ``\\uXXXX``/``\\xXX`` escape; otherwise ``char`` is
+    ``None`` and ``end`` is the index after the run (``k`` when ``text[k]`` is no backslash).
+    """
+    run_end = backslash_run_end(text, k)
+    if run_end == k:
+        return k, None
+    m = _ONE.match(text, run_end - 1)
+    if m is None:
+        return run_end, None
+    code = int(m.group(1) or m.group(2) or m.group(3) or m.group(4), 16)
+    if code > 0x10FFFF:  # \U0041abcd: not a code point; read the \uXXXX prefix instead
+        code, end = int(text[run_end + 1 : run_end + 5], 16), run_end + 5
+        return end, chr(code)
+    return m.end(), chr(code)
+
+
+# Markup a renderer or an HTML-to-text step drops without a trace, so a name split by it
+# reads as one name: <sys<!-- -->tem-reminder>, <th<?x?>ink>, <sys<![CDATA[]]>tem-reminder>.
+_GAPS = (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"))
+_MAX_GAP = 256  # characters of a comment read inside a name (bounded: linear time)
+
+
+def markup_gap_end(text: str, k: int, /) -> int:
+    """Index after an HTML comment, CDATA section or processing instruction at ``k``, or -1.
+
+    Only short ones (up to 256 characters) count: a split name hides in an empty or tiny
+    comment, and the bound keeps the scan linear.
+    """
+    for opener, closer in _GAPS:
+        if text.startswith(opener, k):
+            end = text.find(closer, k + len(opener), k + _MAX_GAP)
+            return -1 if end == -1 else end + len(closer)
+    return -1
