@@ -12,27 +12,22 @@ from __future__ import annotations
 from .._result import Finding, Span
 from . import _codevars as CV
 from . import _compound as C
-from . import _extras as X
 from . import _programs as P
 from . import _redirect as RD
-from . import _rules as R
 from . import _sinks as S
 from . import ast
 from ._arith import code_hook
 from ._assign import assign_node, assignment_word, store
-from ._checks import check_package, check_remote
+from ._chain import CHAIN_CHECKED, chain_checks
 from ._env import Env
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
 from ._listing import Compiled, policy_check
 from ._raw import RAW_DETAIL
-from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation, Resolution, resolve
-from ._tools import CHAIN_TOOLS, chain_tool
 from ._varcheck import check_assignment
-from ._words import DYN, NO_TAINT, Expander, Field, Source, Taint, Var, first_source
-from ._written import xargs_file
-from ._xargs import xargs_words
+from ._words import NO_TAINT, Expander, Field, Source, Taint, Var, first_source
+from ._written import xargs_runs
 
 __all__ = ["Run"]
 
@@ -372,21 +367,8 @@ class Run:
                     check_assignment(self, name, value, value.span)
                 assigns = True
                 CV.git_config_pairs(self, inv.assigns)
-            if inv.name not in _CHAIN_CHECKED:
-                continue  # most programs: none of the checks below names them
-            if inv.name in X.CHAIN_EXTRAS:
-                X.chain_extras(self, inv, inv is not res.chain[-1])
-            if inv.name in R.PACKAGE_MANAGERS:
-                # Also runners (pnpm dlx x, uvx x) and interpreters (bun i): a finding
-                # reported again by the program's own rules is kept once.
-                check_package(self.add, inv)
-            if inv.name in CONTAINER_PROGRAMS:
-                check_remote(self.add, self.cp.paths, inv, self.cwd)
-            elif inv.name in CHAIN_TOOLS:
-                chain_tool(self, inv)  # strace -o "|cmd" runs a command
-            if inv.name in _PRIVILEGED:
-                self.add("shell.privilege", inv.word.span, f"{inv.name} runs commands with "
-                         "elevated privileges", None)
+            if inv.name in CHAIN_CHECKED:  # most programs: no chain rule names them
+                chain_checks(self, inv, wrapper=inv is not res.chain[-1])
         if not prefix and not assigns:
             last = res.chain[-1]
             if res.code is None and not last.from_stdin:
@@ -420,21 +402,10 @@ class Run:
             return EMPTY
         last = res.chain[-1]
         if last.from_stdin:
-            # xargs appends words read from stdin (or its -a FILE): known when static text.
-            listed = xargs_file(self, res.chain)
-            src = listed if listed is not None else stdin
-            if src is not None and src.text is not None:
-                # In the batches xargs runs (-n N, -L N, -I): each is one run of the command.
-                runs = [[Field(w, src.span, src.taint) for w in batch]
-                        for batch in xargs_words(res.chain, src.text)]
-            else:
-                runs = [[Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]]
-            for extra in runs[:-1]:
-                self.program(Invocation(last.name, last.word, [*last.args, *extra],
-                                        last.wrappers, last.assigns, last.privileged, True),
-                             stdin)
-            last = Invocation(last.name, last.word, [*last.args, *runs[-1]], last.wrappers,
-                              last.assigns, last.privileged, True)
+            # xargs appends words read from stdin (or its -a FILE): one run per batch.
+            *runs, last = xargs_runs(self, res.chain, stdin)
+            for inv in runs:
+                self.program(inv, stdin)
         return self.program(last, stdin)
 
     def policy_check(self, inv: Invocation, *, record: bool) -> None:
@@ -452,13 +423,6 @@ class Run:
     def call_function(self, fn: ast.FunctionDef, args: list[Field],
                       stdin: Flow | None = None) -> Flow:
         return P.call_function(self, fn, args, stdin)
-
-
-_PRIVILEGED = frozenset({"sudo", "sudo-rs", "doas", "su", "run0", "pkexec", "runuser",
-                         "please"})
-# Every name a check in Run.invoke's loop looks for (one lookup skips them all).
-_CHAIN_CHECKED = frozenset(X.CHAIN_EXTRAS) | frozenset(R.PACKAGE_MANAGERS) | \
-    frozenset(CONTAINER_PROGRAMS) | frozenset(CHAIN_TOOLS) | _PRIVILEGED
 
 
 def _first_name(cmd: ast.Command) -> str | None:

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import Field
-from ._xargs import xargs_arg_file
+from ._words import DYN, NO_TAINT, Field
+from ._xargs import xargs_arg_file, xargs_words
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["read_written", "xargs_file"]
+__all__ = ["read_written", "xargs_file", "xargs_runs"]
 
 
 def read_written(run: Run, path: str, span: tuple[int, int]) -> str | None:
@@ -43,3 +44,19 @@ def xargs_file(run: Run, chain: list[Invocation]) -> Field | None:
             run.file_text.get(norm_path(target.text, run.cwd) or "")
         return Field(text, target.span, target.taint) if text is not None else None
     return None
+
+
+def xargs_runs(run: Run, chain: list[Invocation], stdin: Flow | None) -> list[Invocation]:
+    """The runs of the command at the end of ``chain`` that xargs makes, with the words it
+    appends from stdin (or its ``-a FILE``): known when that is static text, split into the
+    batches xargs runs (``-n N``, ``-L N``, ``-I``); else one run with an unknown word."""
+    last = chain[-1]
+    listed = xargs_file(run, chain)
+    src = listed if listed is not None else stdin
+    if src is not None and src.text is not None:
+        batches = [[Field(w, src.span, src.taint) for w in batch]
+                   for batch in xargs_words(chain, src.text)]
+    else:
+        batches = [[Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]]
+    return [Invocation(last.name, last.word, [*last.args, *extra], last.wrappers, last.assigns,
+                       last.privileged, True) for extra in batches]
