@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ._code import Snippet, literals
 from ._flow import Flow
+from ._langpaths import chain_start
 from ._values import first_source
 from ._words import Field
 
@@ -87,36 +88,6 @@ _WHITESPACE = str.maketrans("\n\t\r", "   ")
 _HIDDEN = re.compile(r"[^\x20-\x7e\u00a0-\U0010ffff]|\ufffd")
 
 
-def _chain_start(code: str, end: int, floor: int) -> int:
-    """Start of the dotted call chain ending at ``end`` (``__import__('b').b64decode``,
-    ``$ua->get``, ``Base64::decode64``); balanced ``(..)`` groups inside a chain are skipped."""
-    j = end
-    while j > floor:
-        c = code[j - 1]
-        if c.isalnum() or c in "_$.:":
-            j -= 1
-        elif c == ">" and j - 2 >= floor and code[j - 2] == "-":
-            j -= 2
-        elif c in ")]" and j < end and code[j] in ".:-":
-            depth = 0
-            k = j
-            while k > floor:
-                ch = code[k - 1]
-                k -= 1
-                if ch in ")]":
-                    depth += 1
-                elif ch in "([":
-                    depth -= 1
-                    if depth == 0:
-                        break
-            if depth != 0:
-                return j
-            j = k
-        else:
-            break
-    return j
-
-
 def _last_name(chain: str) -> str:
     for sep in ("->", "::", ".", ":"):
         chain = chain.rsplit(sep, 1)[-1]
@@ -138,7 +109,7 @@ def _callee(code: str, pos: int, floor: int) -> tuple[str, int] | None:
         k = j - 1  # a keyword argument: parse(text = x)
         while k > floor and code[k - 1] in " \t":
             k -= 1
-        start = _chain_start(code, k, floor)
+        start = chain_start(code, k, floor)
         while start > floor and code[start - 1] in " \t":
             start -= 1
         if start < k and start > floor and code[start - 1] in "(,":
@@ -155,7 +126,7 @@ def _callee(code: str, pos: int, floor: int) -> tuple[str, int] | None:
                 j -= 1
     if not opened and not spaced:
         return None
-    start = _chain_start(code, j, floor)
+    start = chain_start(code, j, floor)
     if start == j:
         return None
     return _last_name(code[start:j]), start
@@ -426,7 +397,7 @@ def _dynamic_decode(run: Run, code: Field, text: str, inv: Invocation,
         arg = text[at + len(name):at + len(name) + 4].lstrip(" \t")
         if arg[:1] in ("'", '"', "`") or arg[:2] in ("b'", 'b"'):
             continue
-        start = _chain_start(text, at + len(name) - 1, max(0, at - _BACK))
+        start = chain_start(text, at + len(name) - 1, max(0, at - _BACK))
         if any(n in evals for n in _enclosing(text, start)):
             run.add("shell.dynamic-code", code.span, f"{inv.name} code evaluates decoded "
                     "data that is not known statically", None)

@@ -20,7 +20,7 @@ import bisect
 from ._code import literals
 from ._words import DYN
 
-__all__ = ["name_before", "spell_paths"]
+__all__ = ["chain_start", "name_before", "spell_paths"]
 
 _HOME = '"~"'
 _MAX_HITS = 32
@@ -49,10 +49,11 @@ _JOINS = frozenset({"join", "File.join", "path.join", "os.path.join", "catfile",
                     "File::Spec->catfile", "File::Spec->catdir", "catdir"})
 
 
-def _chain_back(code: str, end: int) -> int:
-    """Start of the dotted name chain ending at ``end``, skipping balanced ``(..)`` groups
-    (``require('os')`` in ``require('os').homedir``); bounded to 160 characters."""
-    floor = max(0, end - 160)
+def chain_start(code: str, end: int, floor: int) -> int:
+    """Start of the dotted call chain ending at ``end``, not before ``floor``
+    (``require('os').homedir``, ``__import__('b').b64decode``, ``$ua->get``,
+    ``Base64::decode64``): balanced ``(..)`` and ``[..]`` groups followed by ``.``, ``:`` or
+    ``->`` are part of the chain."""
     j = end
     while j > floor:
         c = code[j - 1]
@@ -60,14 +61,15 @@ def _chain_back(code: str, end: int) -> int:
             j -= 1
         elif c == ">" and j - 2 >= floor and code[j - 2] == "-":
             j -= 2
-        elif c == ")" and j < len(code) and code[j] in ".-":
+        elif c in ")]" and j < len(code) and code[j] in ".:-":
             depth = 0
             k = j
             while k > floor:
+                ch = code[k - 1]
                 k -= 1
-                if code[k] == ")":
+                if ch in ")]":
                     depth += 1
-                elif code[k] == "(":
+                elif ch in "([":
                     depth -= 1
                     if depth == 0:
                         break
@@ -77,6 +79,11 @@ def _chain_back(code: str, end: int) -> int:
         else:
             break
     return j
+
+
+def _chain_back(code: str, end: int) -> int:
+    """:func:`chain_start` bounded to the 160 characters before ``end``."""
+    return chain_start(code, end, max(0, end - 160))
 
 
 def name_before(code: str, pos: int) -> tuple[str, int]:
