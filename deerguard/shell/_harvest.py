@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["FDS", "READERS", "SEARCHERS", "SEARCH_MARK", "fd_exec", "found_taint", "read_found",
-           "secret_search"]
+__all__ = ["FDS", "READERS", "SEARCHERS", "SEARCH_MARK", "SECRET_DIRS", "fd_exec", "found_taint",
+           "read_found", "secret_search"]
 
 SEARCH_MARK = " (a search for secrets)"
 """Suffix of the program label of a search-for-secrets taint source."""
@@ -45,7 +45,7 @@ READERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "bat"
 _WIDE_ROOTS = frozenset({"/", "~", "/root", "/home", "/Users", "/etc", "/var", "/opt", "/srv",
                          "/mnt", "/media", "/run", "/private", "/Volumes", "/data"})
 # Directories that hold nothing but credentials: any search inside them finds secrets.
-_SECRET_DIRS = frozenset({"~/.ssh", "~/.aws", "~/.gnupg", "~/.kube", "~/.docker",
+SECRET_DIRS = frozenset({"~/.ssh", "~/.aws", "~/.gnupg", "~/.kube", "~/.docker",
                           "~/.password-store", "/run/secrets", "/var/run/secrets",
                           "~/.config/gcloud", "~/.azure", "~/.config/gh"})
 # Fragments of a file name pattern that looks for secrets (lowercased, glob characters kept).
@@ -87,7 +87,7 @@ def _root_kind(text: str, cwd: str | None) -> str | None:
     path = norm_path(text.rstrip("/") or "/", cwd)
     if path is None:
         return None
-    if path in _SECRET_DIRS or (path.startswith(("/root/", "/home/", "/Users/")) and
+    if path in SECRET_DIRS or (path.startswith(("/root/", "/home/", "/Users/")) and
                                 "/" + path.split("/", 3)[-1] in (
                                     "/.ssh", "/.aws", "/.gnupg", "/.kube", "/.docker")):
         return "secret"

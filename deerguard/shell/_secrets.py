@@ -14,7 +14,7 @@ from . import _rules as R
 from ._paths import norm_path
 from ._words import Field
 
-__all__ = ["BULK_READERS", "HTTP_CLIENTS", "PRINTER_NAMES", "bulk_secret_source",
+__all__ = ["BULK_READERS", "HTTP_CLIENTS", "PRINTER_NAMES", "SECRET_HOMES", "bulk_secret_source",
            "metadata_secret", "secret_file", "secret_printer", "sent_args", "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
@@ -141,7 +141,7 @@ def sent_args(args: list[Field]) -> list[Field]:
 
 BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "rsync", "scp",
                            "sftp", "rclone", "gsutil", "s3cmd", "aws", "restic", "borg"})
-_SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.config",
+SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.config",
                            "/var/run/secrets", "/run/secrets", "~/.local/share"})
 
 
@@ -163,7 +163,7 @@ def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
         path = norm_path(f.text.rstrip("/") or "/", cwd)
         if path is None:
             continue
-        if path in _SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
+        if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
                                      path.count("/") == 2):
             return True
     return False

@@ -57,7 +57,7 @@ class Run:
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
-                 "config_options", "hook_dirs", "printed", "runner_copies")
+                 "config_options", "hook_dirs", "printed", "runner_copies", "secret_repos")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -92,6 +92,7 @@ class Run:
         self.hook_dirs: list[str] = []  # git core.hooksPath directories set (_githooks)
         self.printed: set[Source] = set()  # outputs of password/token printers (_exfil)
         self.runner_copies: set[str] = set()  # copies of shells/interpreters made (_setuid)
+        self.secret_repos: dict[str, str] = {}  # work trees git added secrets to (_gitpush)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # every parse tree walked, alive for the whole run
