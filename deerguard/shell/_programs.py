@@ -15,12 +15,13 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
+from ._cwd import CWD_BUILTINS, change_dir
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
 from ._embedded import OPTION_CODE_PROGRAMS, embedded_code
 from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
-from ._files import dir_key, file_taint
+from ._files import file_taint
 from ._flow import EMPTY, Flow
 from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
@@ -47,7 +48,7 @@ from ._sinks import (
     su_program,
 )
 from ._tools import TOOL_NAMES, tool
-from ._words import DYN, Field, Source, Var, first_source
+from ._words import Field, Source, Var, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -213,19 +214,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             if not f.text.startswith("-"):
                 check_write(run.add, run.cp.paths, f, run.cwd, f"{name} edits")
         return EMPTY
-    if name in ("cd", "pushd"):
-        target = inv.args[-1].text if inv.args else "~"
-        run.cwd = norm_path(target, run.cwd) if not target.startswith("-") else None
-        if run.cwd is not None and not run.cwd.startswith(("/", "~")):
-            # Relative to an unknown directory: paths below stay relative ("*" is the
-            # unknown working directory, tainted when it is a fetched directory).
-            inside = run.files.get(dir_key(run.cwd))
-            if inside:
-                run.files["*"] = inside
-            run.cwd = None
-        # $PWD follows: the known directory, or unknown after cd "$X" (never the default ".").
-        run.env["PWD"] = Var(alts=(run.cwd,)) if run.cwd is not None else Var(alts=(DYN,))
-        run.env_version += 1
+    if name in CWD_BUILTINS:
+        change_dir(run, inv)
         return EMPTY
     return _plain(run, inv, stdin)
 
@@ -235,7 +225,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
 _DISPATCHED = frozenset({
     "ssh", "at", "batch", "su", "runuser", "sg", "eval", "source", ".", "export", "declare",
     "typeset", "local", "readonly", "alias", "read", "mapfile", "readarray", "set", "printf",
-    "sudo", "doas", "run0", "cd", "pushd", "let", "test", "[", "unset",
+    "sudo", "doas", "run0", "cd", "pushd", "popd", "let", "test", "[", "unset",
     "wait", "shift", "sudoedit", "enable"}) | \
     frozenset(R.SHELLS) | frozenset(AWKS)
 

@@ -57,7 +57,8 @@ class Run:
                  "budget", "frames", "subst_cache", "proc_text", "proc_cache", "file_text",
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
-                 "config_options", "hook_dirs", "printed", "runner_copies", "secret_repos")
+                 "config_options", "hook_dirs", "printed", "runner_copies", "secret_repos",
+                 "dirstack")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -77,6 +78,7 @@ class Run:
         self.fds: dict[str, Flow] = {}  # descriptors opened for reading (exec 3< f)
         self.stdin_now: Flow | None = None  # the stdin $(cat) inherits while expanding
         self.cwd: str | None = None
+        self.dirstack: list[str | None] = []  # pushd's saved directories (_cwd)
         self.cond = 0
         self.code_depth = 0
         self.node_depth = 0

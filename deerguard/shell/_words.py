@@ -46,6 +46,9 @@ _MAX_BRACE = 16  # brace products beyond this many words are not expanded furthe
 _DEFAULT_IFS_TABLE = str.maketrans("\t\n", "  ")
 
 
+_TILDE_VARS = {"": "HOME", "+": "PWD", "-": "OLDPWD"}
+
+
 @dataclass(slots=True)
 class _Builder:
     fields: list[Field] = field(default_factory=list)
@@ -268,9 +271,25 @@ class Expander:
             elif isinstance(part, ast.BraceExp):
                 builders = self._brace(part, builders, choice, quoted=quoted, span=span)
             elif isinstance(part, ast.Tilde):
+                value, taint = self._tilde(part.user)
                 for b in builders:
-                    b.add("~" + part.user, quoted=False)
+                    b.taint.update(taint)
+                    b.add(value, quoted=False)
         return builders
+
+    def _tilde(self, user: str) -> tuple[str, Taint]:
+        """``~`` is ``$HOME`` (``~`` itself unless the script set it: ``HOME=/etc; cat
+        ~/shadow``), ``~+`` is ``$PWD`` and ``~-`` is ``$OLDPWD`` (after ``cd``), ``~name``
+        a user's home."""
+        name = _TILDE_VARS.get(user)
+        if name is None:
+            return "~" + user, NO_TAINT
+        var = self.env.get(name)
+        if var is None:
+            return ("~" if not user else "." if user == "+" else DYN), NO_TAINT
+        if len(var.alts) != 1 or not var.alts[0]:
+            return DYN, var.taint
+        return var.alts[0], var.taint
 
     def _arith(self, part: ast.ArithExp) -> str:
         """Arithmetic: tainted operands are reported; the expanded text goes to the ``code``

@@ -1,0 +1,85 @@
+"""The working directory as ``cd``, ``pushd`` and ``popd`` change it.
+
+``Run.cwd`` is the directory relative paths resolve against (None: unknown). Bash's own rules:
+``cd -`` goes to ``$OLDPWD`` (and every ``cd`` sets ``OLDPWD`` to the directory it leaves);
+a relative operand that does not start with ``.`` or ``..`` is looked up in ``$CDPATH`` first
+(``CDPATH=/; cd etc`` is ``/etc``: the classifier takes the first entry, the directory an
+attacker who sets ``CDPATH`` means); ``pushd DIR`` saves the directory it leaves on the
+directory stack and ``popd`` returns to it. ``$PWD`` follows the directory (``~+`` reads it) and
+``$OLDPWD`` the previous one (``~-``). Unknown values stay unknown, never a default.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._files import dir_key
+from ._paths import norm_path
+from ._resolve import Invocation
+from ._words import DYN, Var
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["CWD_BUILTINS", "change_dir"]
+
+CWD_BUILTINS = frozenset({"cd", "pushd", "popd"})
+_MAX_STACK = 64
+
+
+def _known(run: Run, name: str) -> str | None:
+    """The single static value of variable ``name``, if the script set one."""
+    var = run.env.get(name)
+    if var is None or len(var.alts) != 1 or DYN in var.alts[0] or not var.alts[0]:
+        return None
+    return var.alts[0]
+
+
+def _target(run: Run, operand: str) -> str | None:
+    """Where ``cd OPERAND`` goes, normalized (None: unknown)."""
+    if operand == "-":
+        return _known(run, "OLDPWD")
+    if operand.startswith("-"):
+        return None
+    head = operand.split("/", 1)[0]
+    if not operand.startswith(("/", "~")) and head not in (".", ".."):
+        cdpath = _known(run, "CDPATH")
+        if cdpath is not None:
+            first = cdpath.split(":", 1)[0]
+            if first:
+                return norm_path(first.rstrip("/") + "/" + operand, run.cwd)
+    return norm_path(operand, run.cwd)
+
+
+def change_dir(run: Run, inv: Invocation) -> None:
+    """Apply ``cd``/``pushd``/``popd`` (``inv.name``) to the run's working directory."""
+    name = inv.name
+    operands = [f.text for f in inv.args if f.text == "-" or not f.text.startswith("-")]
+    prev = run.cwd
+    if name == "popd":
+        if any(f.text[:1] in "+-" for f in inv.args):
+            return  # popd +N / -N / -n: drops a stack entry, the directory stays
+        new = run.dirstack.pop() if run.dirstack else None
+    elif name == "pushd" and not operands:
+        if not run.dirstack:
+            return  # pushd with an empty stack fails: nothing changes
+        new = run.dirstack.pop()
+        run.dirstack.append(prev)  # the top two entries swap
+    elif name == "pushd" and operands[-1][:1] in "+" and operands[-1][1:].isdigit():
+        new = None  # pushd +N rotates the stack: not followed
+    else:
+        new = _target(run, operands[-1] if operands else "~")
+        if name == "pushd" and len(run.dirstack) < _MAX_STACK:
+            run.dirstack.append(prev)
+    if new is not None and not new.startswith(("/", "~")):
+        # Relative to an unknown directory: paths below stay relative ("*" is the unknown
+        # working directory, tainted when it is a fetched directory).
+        inside = run.files.get(dir_key(new))
+        if inside:
+            run.files["*"] = inside
+        new = None
+    run.cwd = new
+    # $PWD and $OLDPWD follow: known directories, or unknown (never the default ".").
+    run.env["OLDPWD"] = Var(alts=(prev,)) if prev is not None else Var(alts=(DYN,))
+    run.env["PWD"] = Var(alts=(new,)) if new is not None else Var(alts=(DYN,))
+    run.env_version += 1
