@@ -78,11 +78,9 @@ _GAP = (
     r"|<!\[CDATA\[(?:(?!\]\]>).){0,200}\]\]>"
     r"|<\?(?:(?!\?>).){0,200}\?>)"
 )
-_WORD = r"[\w\-.:▁]"
-# A word split by gaps. Up to 4 gaps per word are read through: the red-team round bounds
-# the neutralizer's read-through at 4 short gaps (linear time), a declared scope limit.
-_SPLIT_WORD = re.compile(rf"{_WORD}+(?:{_GAP}{_WORD}+)+", re.DOTALL)
 _GAP_RE = re.compile(_GAP, re.DOTALL)
+# Up to 4 gaps per word are read through: the red-team round bounds the neutralizer's
+# read-through at 4 short gaps (linear time); a declared scope limit, mirrored here.
 _MAX_GAPS = 4
 
 
@@ -120,16 +118,37 @@ def _decode_escape(match: re.Match[str]) -> str:
     return match.group()
 
 
+def _word_char(ch: str) -> bool:
+    if unicodedata.category(ch)[0] in "LNM" or ch in "_-.:▁" or ch in _DASHES:
+        return True
+    read = _letter(ch)  # enclosed letters and regional indicators are symbols (So)
+    return len(read) == 1 and read.isascii() and read.isalnum()
+
+
 def _ungap(text: str) -> str:
     """``text`` with short comments/CDATA/PIs removed where they split a word (up to 4)."""
-
-    def join(match: re.Match[str]) -> str:
-        word = match.group()
-        if len(_GAP_RE.findall(word)) > _MAX_GAPS:
-            return word
-        return _GAP_RE.sub("", word)
-
-    return _SPLIT_WORD.sub(join, text)
+    inside = [
+        m
+        for m in _GAP_RE.finditer(text)
+        if 0 < m.start() and m.end() < len(text)
+        and _word_char(text[m.start() - 1]) and _word_char(text[m.end()])
+    ]
+    words: list[list[re.Match[str]]] = []
+    for m in inside:
+        between = text[words[-1][-1].end() : m.start()] if words else ""
+        if words and all(_word_char(ch) for ch in between):
+            words[-1].append(m)
+        else:
+            words.append([m])
+    out, last = [], 0
+    for word in words:
+        if len(word) > _MAX_GAPS:
+            continue
+        for m in word:
+            out.append(text[last : m.start()])
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
 
 
 @lru_cache(maxsize=1)
@@ -173,7 +192,10 @@ def _letter(ch: str) -> str:
         return ch
     table = _confusables()
     if ch in table:
-        return table[ch]
+        read = table[ch]
+        # the prototype's case where the character has none of its own (Cherokee Ꭲ: T);
+        # a small letter stays small (Greek theta reads o, not O)
+        return read.lower() if ch.islower() else read
     name = _name(ch)
     named = _NAMED_LETTER.fullmatch(name)
     if named:
