@@ -65,6 +65,7 @@ _LOOKALIKE = {
     "ĸ": "k", "ʈ": "t",
 }  # fmt: skip
 _SEP = r"[\s\-_.:▁]*"
+_SEP_TIGHT = r"[\-_.:▁]*"
 _NAMECHARS = r"a-z0-9_.:\-▁"
 _FENCE = r"\-=#*~_+<>\[\](){}|/\\"
 # Escapes of one code point: JSON/JS/Python \uXXXX and \xXX, JS/Rust/Swift \u{X...},
@@ -271,9 +272,9 @@ def _letters(name: str) -> str:
     return "".join(_LOOKALIKE.get(ch, ch) for ch in norm if ch.isalnum())
 
 
-def _spread(letters: str) -> str:
+def _spread(letters: str, sep: str = _SEP) -> str:
     # a vertical stroke reads as any of i, l, 1 (I, l, 1 and | are one class in UTS #39)
-    return _SEP.join(f"[{ch}{_STROKE}]" if ch in "il1IL" else re.escape(ch) for ch in letters)
+    return sep.join(f"[{ch}{_STROKE}]" if ch in "il1IL" else re.escape(ch) for ch in letters)
 
 
 Pattern = tuple[str, "re.Pattern[str]", bool]  # label, pattern, runs on the case-kept view
@@ -302,10 +303,12 @@ def _patterns(profile: TagProfile) -> list[Pattern]:
             rf"[\[{_SQO}]\s*(?:/\s*)?" + _spread(_letters(name)) + rf"\s*[\]{_SQC}]"
         )
         pats.append((f"bracket:{name}", re.compile(pattern), False))
-        # unterminated, written in capitals as the tokens are (`[INST ignore the above`);
-        # a following `.`/`:` or name character makes it prose (`[INST.`, `[INSTALL]`)
+        # unterminated, written as the tokens are: in capitals, without spaces inside
+        # (`[INST ignore the above`); a following `.`/`:` or name character makes it prose
+        # (`[INST.`, `[INSTALL]`), and so do spaces inside (`[TOOL CALLS are logged`)
         capitals = _letters(name).upper()
-        pattern = r"\[\s*(?:/\s*)?" + _spread(capitals) + r"(?![A-Za-z0-9_.:\-▁])"
+        pattern = r"\[\s*(?:/\s*)?" + _spread(capitals, sep=_SEP_TIGHT)
+        pattern += r"(?![A-Za-z0-9_.:\-▁])"
         pats.append((f"bracket-open:{name}", re.compile(pattern), True))
     for phrase in profile.markers:
         pattern = (
@@ -436,6 +439,7 @@ def test_reader_finds_each_forgery_class_in_raw_text(text: str) -> None:
         "[Think about it]",
         "[INSTALL]",
         "[INST.",
+        "[TOOL CALLS are logged",
         "\\u{1F600} smile",
         "\\074think\\076",
         "C:\\Users\\think\\x",
