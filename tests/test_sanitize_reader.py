@@ -120,6 +120,8 @@ def _decode_escape(match: re.Match[str]) -> str:
 
 
 def _word_char(ch: str) -> bool:
+    if ch in _BRACKETS or ch in _PIPE or ch in _SQ_OPEN + _SQ_CLOSE:
+        return False  # Canadian syllabics ᐸ ᐳ are letters, but read as brackets here
     if unicodedata.category(ch)[0] in "LNM" or ch in "_-.:▁" or ch in _DASHES:
         return True
     read = _letter(ch)  # enclosed letters and regional indicators are symbols (So)
@@ -216,7 +218,15 @@ def _letter(ch: str) -> str:
 def _read(text: str, *, letters: bool) -> str:
     """One case-kept view: look-alike letters (if ``letters``), NFKC, punctuation tables."""
     if letters:
-        text = "".join(_letter(ch) for ch in text)
+        read: list[str] = []
+        for ch in text:
+            if unicodedata.category(ch) in ("Mn", "Me"):
+                if read and read[-1][-1:].isalnum():
+                    continue  # a mark on a letter is dropped, like a precomposed accent
+                read.append(ch)  # a mark on a bracket stays (< + U+0338 composes to ≮)
+            else:
+                read.append(_letter(ch))
+        text = "".join(read)
     out = []
     for ch in unicodedata.normalize("NFKC", text):
         if ch in _LT:
