@@ -232,7 +232,7 @@ KNOWN_MISSES = [
     pytest.param("<th\ua4f2nk>", id="lisu-letter-i-as-i"),
     pytest.param("<th\u16c1nk>", id="runic-isaz-as-i"),
     # found by an atheris run (seed 8): '❬❙Ça\udce2Ļ\udce2\udc9dΙ▷' reads <|call>
-    pytest.param("<|cal\u0399|>", id="greek-capital-iota-as-l-in-token"),
+    pytest.param("<|cal\u0399>", id="greek-capital-iota-as-l-in-token"),
     # the braced escape of a slash (\u{3c} is read, \u{2f} is not)
     pytest.param("\\u{3c}\\u{2f}think\\u{3e}", id="braced-escaped-slash"),
     pytest.param("<\\u{2f}system-reminder>", id="braced-escaped-slash-2"),
