@@ -11,7 +11,11 @@ UTF-8 (undecodable bytes kept as lone surrogates). Invariants checked on every i
 3. benign identity: no finding means the very same object comes back;
 4. idempotence: neutralizing the output changes nothing.
 
-Seeds: ``corpora/tags/attacks.jsonl`` and ``corpora/tags/benign.jsonl`` inputs.
+Seeds: ``corpora/tags/attacks.jsonl`` and ``corpora/tags/benign.jsonl`` inputs, and
+``fuzz/seeds/neutralize-disguised.jsonl``: forgeries disguised with every class of both
+red-team rounds (look-alike letters, marks, invisibles, comment/CDATA/PI gaps, look-alike
+brackets, pipes, slashes, square brackets, escapes, fences), one class at a time and all
+together, made by ``tests/_sanitize_disguise.py`` ``build()`` with fixed random seeds.
 Run: ``python fuzz/fuzz_neutralize.py -max_total_time=60`` (``--replay`` replays seeds only).
 """
 
@@ -65,9 +69,15 @@ def test_one_input(data: bytes) -> None:
     assert again.text == out and not again.changed, (text, out, again.text)
 
 
+SEED_FILES = (
+    ROOT / "corpora" / "tags" / "attacks.jsonl",
+    ROOT / "corpora" / "tags" / "benign.jsonl",
+    ROOT / "fuzz" / "seeds" / "neutralize-disguised.jsonl",
+)
+
+
 def seeds() -> Iterator[bytes]:
-    for name in ("attacks.jsonl", "benign.jsonl"):
-        path = ROOT / "corpora" / "tags" / name
+    for path in SEED_FILES:
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             index = PROFILES.index(row.get("profile", "default"))

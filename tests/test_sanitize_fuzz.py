@@ -52,3 +52,22 @@ def test_harness_catches_a_broken_neutralizer(monkeypatch: pytest.MonkeyPatch) -
 def test_atheris_smoke_run_finds_nothing() -> None:
     proc = run_smoke("fuzz_neutralize.py")
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_disguised_seeds_are_forgeries_the_oracle_sees_for_every_class() -> None:
+    import json
+
+    from test_sanitize_reader import _profile, find_forgeries
+
+    path = ROOT / "fuzz" / "seeds" / "neutralize-disguised.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 100
+    # one class at a time and all together, so a mutation can start from either
+    assert {tuple(row["disguise"]) for row in rows} >= {
+        (), ("gaps",), ("invisible",), ("letters",), ("marks",),
+        ("gaps", "invisible", "letters", "marks"),
+    }  # fmt: skip
+    blind = [
+        row["input"] for row in rows if not find_forgeries(row["input"], _profile(row["profile"]))
+    ]
+    assert not blind
