@@ -446,7 +446,10 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         if not f.static:
             break
         if t in flags or (family == "pwsh" and command_flag(t)):
-            if i + 1 < len(args):
+            if i + 1 < len(args) and family == "pwsh" and args[i + 1].text == "-":
+                if stdin is not None:  # pwsh -Command -: the commands are read from stdin
+                    stdin_sink(run, stdin, inv, language=family)
+            elif i + 1 < len(args):
                 interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
             return exec_flow(run, inv)

@@ -19,6 +19,7 @@ from ._embedded import decode_escapes
 from ._files import file_taint
 from ._flow import Flow
 from ._githooks import note_hooks_path
+from ._loadfiles import LOADING_TOOLS, load_tool
 from ._optexec import RUNNER_NAMES, TAR_NAMES, emacs_eval, tar_filters
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -39,7 +40,7 @@ _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
                                                         "defaults", "sftp", "ztcp"}) | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
-               "direnv"}) | TAR_NAMES | RUNNER_NAMES
+               "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS
 _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
@@ -47,6 +48,8 @@ CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     """The code ``inv`` runs and the files it edits (``inv.name`` is in TOOL_NAMES)."""
     name = inv.name
+    if name in LOADING_TOOLS:
+        load_tool(run, inv, stdin)  # gdb -x FILE, vim -S FILE, | sqlite3, psql -f FILE
     if name in _SEDS:
         sed_tool(run, inv, stdin)
     elif name in _MAKES:
