@@ -1,4 +1,4 @@
-"""Script files and stdin scripts that debuggers, editors, database clients and shells run.
+"""Script files and stdin scripts that debuggers, editors and shells run.
 
 Each tool below reads a command language of its own, from a file named by an option or from
 stdin, and some of those commands run shell code:
@@ -11,21 +11,13 @@ stdin, and some of those commands run shell code:
   without ``-b`` lldb reads stdin.
 * ``vim -S FILE`` / ``-u FILE`` / ``-U FILE`` source Ex commands, ``-s FILE`` types keys
   (``:!cmd``), ``-c 'so FILE'`` sources.
-* ``sqlite3 DB SQL...`` / ``-init FILE`` / stdin: dot-commands ``.shell``/``.system CMD``,
-  ``.read FILE`` (``.read '|CMD'`` runs CMD), ``.output|.once '|CMD'``, ``.import '|CMD' T``
-  and ``.load LIB`` (native code); ``-safe`` turns all of them off.
-* ``psql -f FILE`` / stdin: ``\\! CMD``, ``\\i FILE``, ``\\o |CMD``, ``\\g |CMD``,
-  ``\\copy ... program 'CMD'`` and ``COPY ... PROGRAM 'CMD'``.
-* ``mysql``/``mariadb`` < FILE: ``system CMD``/``\\! CMD``, ``source FILE``/``\\. FILE``,
-  ``pager CMD``/``\\P CMD``.
 * ``bash --rcfile FILE`` / ``--init-file FILE``: FILE runs when the shell is interactive
   (``-i``, or no ``-c`` and no script operand).
 
 Known text is classified (shell escapes as shell code, gdb/lldb ``python``/``script`` as
 Python); a file written with fetched data, or fetched data on stdin, is run code: it blocks
-like ``| sh``. Decompressed backups piped into a database client (``zcat dump.sql.gz |
-psql``) stay quiet: restoring a local dump is everyday work. Lines are read in one pass,
-bounded in count; nested ``source`` is followed to a fixed depth.
+like ``| sh`` (the helpers here are shared with ``_sqlclients`` and ``_morelangs``). Lines
+are read in one pass, bounded in count; nested ``source`` is followed to a fixed depth.
 """
 
 from __future__ import annotations
@@ -41,11 +33,12 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["LOADING_TOOLS", "VIMS", "load_tool", "rc_files"]
+__all__ = ["LOADING_TOOLS", "VIMS", "load_tool", "option_values", "python_code", "rc_files",
+           "script_file",
+           "script_lines", "shell_escape", "stdin_script"]
 
 VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
-_SQL = frozenset({"sqlite3", "psql", "mysql", "mariadb"})
-LOADING_TOOLS = frozenset({"gdb", "lldb"}) | _SQL | VIMS
+LOADING_TOOLS = frozenset({"gdb", "lldb"}) | VIMS
 """Programs whose script-file options or stdin this module reads (a set lookup gates it)."""
 
 _MAX_LINES = 512
@@ -63,31 +56,25 @@ def load_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _gdb(run, inv, stdin)
     elif name == "lldb":
         _lldb(run, inv, stdin)
-    elif name in VIMS:
-        _vim(run, inv, stdin)
-    elif name == "sqlite3":
-        _sqlite(run, inv, stdin)
-    elif name == "psql":
-        _psql(run, inv, stdin)
     else:
-        _mysql(run, inv, stdin)
+        _vim(run, inv, stdin)
 
 
 # --- shared -------------------------------------------------------------------------------
 
-def _shell(run: Run, inv: Invocation, text: str, where: Field) -> None:
+def shell_escape(run: Run, inv: Invocation, text: str, where: Field) -> None:
     text = text.strip()
     if text:
         run.run_code(Field(text, where.span, where.taint), f"{inv.name} shell escape",
                      inv.word.span, None, positional=[])
 
 
-def _python(run: Run, inv: Invocation, text: str, where: Field) -> None:
+def python_code(run: Run, inv: Invocation, text: str, where: Field) -> None:
     if text.strip():
         interp_code(run, Field(text, where.span, where.taint), "python", inv)
 
 
-def _file(run: Run, inv: Invocation, f: Field, stdin: Flow | None, *, exact: bool = False
+def script_file(run: Run, inv: Invocation, f: Field, stdin: Flow | None, *, exact: bool = False
           ) -> Field | None:
     """The text of a script file ``f`` names (stdin paths read stdin); a file written with
     fetched data is reported as run. A path not known statically: None."""
@@ -103,7 +90,7 @@ def _file(run: Run, inv: Invocation, f: Field, stdin: Flow | None, *, exact: boo
     return script_text(run, inv, f, stdin, exact=exact)
 
 
-def _stdin_script(run: Run, inv: Invocation, stdin: Flow | None, *, sql: bool
+def stdin_script(run: Run, inv: Invocation, stdin: Flow | None, *, sql: bool
                   ) -> Field | None:
     """Commands ``inv`` reads on stdin: fetched or decoded data blocks like ``| sh`` (a
     database client's dump from a decompressor aside); known text is returned."""
@@ -130,11 +117,11 @@ def _stdin_script(run: Run, inv: Invocation, stdin: Flow | None, *, sql: bool
     return Field(stdin.text, stdin.span, stdin.taint)
 
 
-def _lines(field: Field) -> list[str]:
+def script_lines(field: Field) -> list[str]:
     return field.text.splitlines()[:_MAX_LINES]
 
 
-def _option_values(args: list[Field], names: frozenset[str], *, stop: str = ""
+def option_values(args: list[Field], names: frozenset[str], *, stop: str = ""
                    ) -> list[Field]:
     """Values of ``names`` options, as ``-x VALUE`` or ``--x=VALUE``, up to ``stop``."""
     out: list[Field] = []
@@ -159,16 +146,16 @@ _GDB_CMDS = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex",
 
 def _gdb(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     args = inv.args_until("--args")
-    for f in _option_values(args, _GDB_FILES):
-        text = _file(run, inv, f, stdin)
+    for f in option_values(args, _GDB_FILES):
+        text = script_file(run, inv, f, stdin)
         if text is not None:
             _gdb_lines(run, inv, text, stdin, 1)
-    for f in _option_values(args, _GDB_CMDS):
+    for f in option_values(args, _GDB_CMDS):
         words = f.text.split(None, 1)
         if len(words) == 2 and words[0] in ("source", "so"):
             _gdb_lines(run, inv, f, stdin, 0)  # (shell/!/python: _embedded and _tools)
     if not any(f.text in ("-batch", "--batch", "-p", "--pid") for f in args):
-        text = _stdin_script(run, inv, stdin, sql=False)  # gdb reads commands on stdin
+        text = stdin_script(run, inv, stdin, sql=False)  # gdb reads commands on stdin
         if text is not None:
             _gdb_lines(run, inv, text, None, 1)
 
@@ -176,34 +163,34 @@ def _gdb(run: Run, inv: Invocation, stdin: Flow | None) -> None:
 def _gdb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, depth: int
                ) -> None:
     block: list[str] | None = None
-    for line in _lines(field):
+    for line in script_lines(field):
         cmd = line.strip()
         if block is not None:
             if cmd == "end":
-                _python(run, inv, "\n".join(block), field)
+                python_code(run, inv, "\n".join(block), field)
                 block = None
             else:
                 block.append(line)
             continue
         head, _, rest = cmd.partition(" ")
         if cmd.startswith("!"):
-            _shell(run, inv, cmd[1:], field)
+            shell_escape(run, inv, cmd[1:], field)
         elif head in ("shell", "she"):
-            _shell(run, inv, rest, field)
+            shell_escape(run, inv, rest, field)
         elif head in ("pipe", "|") or cmd.startswith("|"):
             body = cmd[1:] if cmd.startswith("|") else rest
-            _shell(run, inv, body.split("|", 1)[1] if "|" in body else "", field)
+            shell_escape(run, inv, body.split("|", 1)[1] if "|" in body else "", field)
         elif head in ("python", "py", "pi", "python-interactive"):
             if rest.strip():
-                _python(run, inv, rest, field)
+                python_code(run, inv, rest, field)
             else:
                 block = []  # python ... end
         elif head in ("source", "so") and rest and depth < _MAX_DEPTH:
-            text = _file(run, inv, Field(rest.split()[-1], field.span, field.taint), stdin)
+            text = script_file(run, inv, Field(rest.split()[-1], field.span, field.taint), stdin)
             if text is not None:
                 _gdb_lines(run, inv, text, None, depth + 1)
     if block:
-        _python(run, inv, "\n".join(block), field)
+        python_code(run, inv, "\n".join(block), field)
 
 
 # --- lldb ---------------------------------------------------------------------------------
@@ -216,14 +203,14 @@ _LLDB_CMDS = frozenset({"-o", "--one-line", "-O", "--one-line-before-file", "-k"
 
 def _lldb(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     args = inv.args_until("--")
-    for f in _option_values(args, _LLDB_FILES):
-        text = _file(run, inv, f, stdin)
+    for f in option_values(args, _LLDB_FILES):
+        text = script_file(run, inv, f, stdin)
         if text is not None:
             _lldb_lines(run, inv, text, stdin, 1)
-    for f in _option_values(args, _LLDB_CMDS):
+    for f in option_values(args, _LLDB_CMDS):
         _lldb_lines(run, inv, f, stdin, 0)
     if not any(f.text in ("-b", "--batch") for f in args):
-        text = _stdin_script(run, inv, stdin, sql=False)
+        text = stdin_script(run, inv, stdin, sql=False)
         if text is not None:
             _lldb_lines(run, inv, text, None, 1)
 
@@ -231,11 +218,11 @@ def _lldb(run: Run, inv: Invocation, stdin: Flow | None) -> None:
 def _lldb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, depth: int
                 ) -> None:
     block: list[str] | None = None
-    for line in _lines(field):
+    for line in script_lines(field):
         cmd = line.strip()
         if block is not None:
             if cmd in ("quit", "quit()", "exit()", "DONE"):
-                _python(run, inv, "\n".join(block), field)
+                python_code(run, inv, "\n".join(block), field)
                 block = None
             else:
                 block.append(line)
@@ -248,25 +235,25 @@ def _lldb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, dep
             while rest and rest[0].startswith("-") and rest[0] != "--":
                 rest = rest[2:] if rest[0] in ("-s", "--shell", "-t", "--timeout") else \
                     rest[1:]  # platform shell -h -t 5 -s /bin/sh -- CMD
-            _shell(run, inv, " ".join(rest[1:] if rest[:1] == ["--"] else rest), field)
+            shell_escape(run, inv, " ".join(rest[1:] if rest[:1] == ["--"] else rest), field)
         elif words[0] in ("script", "scr"):
             code = cmd.split(None, 1)[1] if len(words) > 1 else ""
             if code.startswith("-"):
                 code = code.split(None, 2)[2] if len(code.split(None, 2)) > 2 else ""
             if code.strip():
-                _python(run, inv, code, field)
+                python_code(run, inv, code, field)
             else:
                 block = []
         elif words[:2] == ["command", "source"] and len(words) > 2 and depth < _MAX_DEPTH:
-            text = _file(run, inv, Field(words[-1], field.span, field.taint), stdin)
+            text = script_file(run, inv, Field(words[-1], field.span, field.taint), stdin)
             if text is not None:
                 _lldb_lines(run, inv, text, None, depth + 1)
         elif words[:3] == ["command", "script", "import"] and len(words) > 3:
-            text = _file(run, inv, Field(words[-1], field.span, field.taint), stdin)
+            text = script_file(run, inv, Field(words[-1], field.span, field.taint), stdin)
             if text is not None:
-                _python(run, inv, text.text, field)
+                python_code(run, inv, text.text, field)
     if block:
-        _python(run, inv, "\n".join(block), field)
+        python_code(run, inv, "\n".join(block), field)
 
 
 # --- vim ----------------------------------------------------------------------------------
@@ -292,7 +279,7 @@ def _vim(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         elif t.startswith("+") and len(t) > 1:
             sourced.extend(_vim_sourced(Field(t[1:], f.span, f.taint)))
     for f in sourced[:16]:
-        text = _file(run, inv, f, stdin)
+        text = script_file(run, inv, f, stdin)
         if text is not None:
             _vim_lines(run, inv, text, stdin, 1)
 
@@ -309,12 +296,12 @@ def _vim_sourced(f: Field) -> list[Field]:
 
 def _vim_lines(run: Run, inv: Invocation, text: Field, stdin: Flow | None, depth: int
                ) -> None:
-    lines = [Field(line, text.span, text.taint) for line in _lines(text)]
+    lines = [Field(line, text.span, text.taint) for line in script_lines(text)]
     _editor_commands(run, inv, lines)
     if depth < _MAX_DEPTH:
         for line in lines:
             for f in _vim_sourced(line):
-                inner = _file(run, inv, f, stdin)
+                inner = script_file(run, inv, f, stdin)
                 if inner is not None:
                     _vim_lines(run, inv, inner, stdin, depth + 1)
 
@@ -352,195 +339,3 @@ def rc_files(run: Run, inv: Invocation) -> None:
     if rc is None or (operands and not interactive):
         return
     script_sink(run, rc, inv, None, shell=True)
-
-
-# --- database clients ---------------------------------------------------------------------
-
-def _native(run: Run, inv: Invocation, lib: str, where: Field) -> None:
-    """``.load LIB`` / ``load_extension('LIB')``: LIB's native code runs in the client."""
-    lib = lib.strip().strip("'\"")
-    if not lib:
-        return
-    text = _file(run, inv, Field(lib, where.span, where.taint), None, exact=True)
-    if text is None:
-        run.add("shell.dynamic-code", where.span, f"{inv.name} loads the native extension "
-                f"{lib} (its code runs in the client)", None)
-
-
-def _sqlite(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    args = inv.args
-    operands: list[Field] = []
-    inits: list[Field] = []
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        opt = "-" + t.lstrip("-") if t.startswith("-") else ""
-        if opt == "-safe":
-            return  # .shell, .system, .load, .read |cmd are refused
-        if opt == "-init" and i + 1 < len(args):
-            inits.append(args[i + 1])
-        if opt in ("-pagecache", "-lookaside"):
-            i += 3
-        elif opt in _SQLITE_VALUE:
-            i += 2
-        elif opt == "-A" or opt.startswith("-A"):
-            return  # archive mode: its operands are file names
-        else:
-            if not opt:
-                operands.append(f)
-            i += 1
-    for f in inits:
-        text = _file(run, inv, f, stdin, exact=True)
-        if text is not None:
-            _sql_lines(run, inv, text, "sqlite3", 1)
-    if len(operands) > 1:
-        for f in operands[1:]:
-            _sql_lines(run, inv, f, "sqlite3", 0)
-        return
-    text = _stdin_script(run, inv, stdin, sql=True)
-    if text is not None:
-        _sql_lines(run, inv, text, "sqlite3", 1)
-
-
-_SQLITE_VALUE = frozenset({"-cmd", "-init", "-separator", "-newline", "-nullvalue", "-vfs",
-                           "-maxsize", "-mmap", "-heap", "-escape", "-limit"})
-
-
-def _psql(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    args = inv.args
-    given = False
-    for f in _option_values(args, frozenset({"-f", "--file"})):
-        given = True
-        text = _file(run, inv, f, stdin, exact=True)
-        if text is not None:
-            _sql_lines(run, inv, text, "psql", 1)
-    for f in _option_values(args, frozenset({"-c", "--command"})):
-        given = True
-        _sql_lines(run, inv, f, "psql", 0)
-    if not given:
-        text = _stdin_script(run, inv, stdin, sql=True)
-        if text is not None:
-            _sql_lines(run, inv, text, "psql", 1)
-
-
-def _mysql(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    args = inv.args
-    given = _option_values(args, frozenset({"-e", "--execute"}))
-    for f in given:
-        _sql_lines(run, inv, f, "mysql", 0)
-    if not given:
-        text = _stdin_script(run, inv, stdin, sql=True)
-        if text is not None:
-            _sql_lines(run, inv, text, "mysql", 1)
-
-
-def _sql_lines(run: Run, inv: Invocation, field: Field, dialect: str, depth: int) -> None:
-    """Client commands of ``dialect`` in a script: shell escapes, pipes, included files."""
-    lines = _lines(field) if dialect != "mysql" else \
-        [p for line in _lines(field) for p in line.split(";")]
-    for line in lines:
-        cmd = line.strip()
-        low = cmd.lower()
-        if dialect == "sqlite3":
-            _sqlite_line(run, inv, cmd, field, depth)
-        elif dialect == "psql":
-            _psql_line(run, inv, cmd, field, depth)
-        else:
-            _mysql_line(run, inv, cmd, field, depth)
-        if "load_extension(" in low:
-            k = low.index("load_extension(") + len("load_extension(")
-            _native(run, inv, cmd[k:].split(")", 1)[0].split(",", 1)[0], field)
-        if " program " in low and ("copy " in low or "\\copy" in low):
-            # COPY t FROM PROGRAM 'cmd' (server side) / \copy ... program 'cmd' (client)
-            quoted = cmd[low.index(" program ") + 9:].strip()
-            if quoted[:1] in ("'", '"'):
-                _shell(run, inv, quoted[1:].split(quoted[0], 1)[0], field)
-
-
-def _include(run: Run, inv: Invocation, name: str, field: Field, dialect: str,
-             depth: int) -> None:
-    name = name.strip().strip("'\"")
-    if name and depth < _MAX_DEPTH:
-        text = _file(run, inv, Field(name, field.span, field.taint), None, exact=True)
-        if text is not None:
-            _sql_lines(run, inv, text, dialect, depth + 1)
-
-
-def _first_arg(text: str) -> str:
-    """The first argument of a dot-command (quoted with spaces, or up to a space)."""
-    text = text.strip()
-    if text[:1] in ("'", '"'):
-        end = text.find(text[0], 1)
-        return text if end < 0 else text[:end + 1]
-    return text.split(None, 1)[0] if text else ""
-
-
-def _pipe_target(arg: str) -> str | None:
-    arg = arg.strip()
-    if arg[:1] in ("'", '"') and arg.endswith(arg[0]) and len(arg) > 1:
-        arg = arg[1:-1]
-    return arg[1:] if arg.startswith("|") else None
-
-
-def _sqlite_line(run: Run, inv: Invocation, cmd: str, field: Field, depth: int) -> None:
-    if not cmd.startswith("."):
-        return
-    head, _, rest = cmd.partition(" ")
-    if head in (".shell", ".system"):
-        _shell(run, inv, rest, field)
-    elif head in (".read", ".output", ".once", ".import", ".log"):
-        target = rest.strip()
-        while target.startswith("-"):  # .once -x, .output --bom, .import --csv FILE T
-            target = target.split(None, 1)[1] if len(target.split(None, 1)) > 1 else ""
-        # '|CMD' quoted, or |CMD ARGS unquoted (sqlite joins the remaining arguments).
-        piped = target[1:] if target.startswith("|") and head != ".import" else \
-            _pipe_target(_first_arg(target))
-        if piped is not None and head == ".read":
-            _read_output(run, inv, piped, field)
-        elif piped is not None:
-            _shell(run, inv, piped, field)
-        elif head == ".read":
-            _include(run, inv, _first_arg(rest), field, "sqlite3", depth)
-    elif head == ".load":
-        _native(run, inv, _first_arg(rest), field)
-
-
-def _read_output(run: Run, inv: Invocation, cmd: str, field: Field) -> None:
-    """``.read '|CMD'``: CMD runs and its output is read as more commands."""
-    out = run.run_code(Field(cmd.strip(), field.span, field.taint),
-                       f"{inv.name} shell escape", inv.word.span, None, positional=[])
-    src = first_source(out.taint) if out is not None else None
-    if src is not None:
-        run.add("shell.tainted-exec", field.span, f"{inv.name} runs the output of a command "
-                "as its script", f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
-
-
-def _psql_line(run: Run, inv: Invocation, cmd: str, field: Field, depth: int) -> None:
-    if not cmd.startswith("\\"):
-        return
-    head, _, rest = cmd.partition(" ")
-    if head == "\\!":
-        _shell(run, inv, rest, field)
-    elif head.startswith("\\!"):
-        _shell(run, inv, cmd[2:], field)
-    elif head in ("\\i", "\\include", "\\ir", "\\include_relative"):
-        _include(run, inv, rest, field, "psql", depth)
-    elif head in ("\\o", "\\out", "\\g", "\\gx", "\\w", "\\write"):
-        piped = _pipe_target(rest)
-        if piped is not None:
-            _shell(run, inv, piped, field)
-
-
-def _mysql_line(run: Run, inv: Invocation, cmd: str, field: Field, depth: int) -> None:
-    head, _, rest = cmd.partition(" ")
-    low = head.lower()
-    if low in ("system", "\\!"):
-        _shell(run, inv, rest, field)
-    elif head.startswith("\\!"):
-        _shell(run, inv, cmd[2:], field)
-    elif low == "pager" or head == "\\P":
-        _shell(run, inv, rest, field)  # output is piped through the pager command
-    elif low in ("source", "\\."):
-        _include(run, inv, rest, field, "mysql", depth)
-

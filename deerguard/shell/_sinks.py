@@ -39,6 +39,7 @@ from ._interp import (
 )
 from ._langapi import api_findings, argv_commands
 from ._langpaths import spell_paths
+from ._morecalls import MORE_LANGS, more_snippets
 from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
@@ -337,6 +338,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         snippets = [*snippets, *(Snippet(c, 0, 0) for c in pwsh_snippets(text))]
     snippets += [Snippet(c, 0, 0) for c in argv_commands(text, language)
                  if all(c != s.text for s in snippets)]  # run(['rm', '-rf', x])
+    if language in MORE_LANGS:  # R system2, erl os:cmd, groovy "cmd".execute(), ghc callCommand
+        snippets, dynamic = more_snippets(text, language, snippets, dynamic)
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:

@@ -25,6 +25,7 @@ from ._paths import norm_path
 from ._resolve import Invocation
 from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
 from ._sinks import download_exec, interp_code
+from ._sqlclients import SQL_CLIENTS, sql_client
 from ._words import Field
 from ._written import read_written
 
@@ -40,7 +41,7 @@ _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
                                                         "defaults", "sftp", "ztcp"}) | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
-               "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS
+               "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS | SQL_CLIENTS
 _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
@@ -49,7 +50,9 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     """The code ``inv`` runs and the files it edits (``inv.name`` is in TOOL_NAMES)."""
     name = inv.name
     if name in LOADING_TOOLS:
-        load_tool(run, inv, stdin)  # gdb -x FILE, vim -S FILE, | sqlite3, psql -f FILE
+        load_tool(run, inv, stdin)  # gdb -x FILE, lldb -s FILE, vim -S FILE
+    elif name in SQL_CLIENTS:
+        sql_client(run, inv, stdin)  # | sqlite3, psql -f FILE, mysql < FILE: shell escapes
     if name in _SEDS:
         sed_tool(run, inv, stdin)
     elif name in _MAKES:
