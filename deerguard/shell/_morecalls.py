@@ -32,7 +32,8 @@ from ._words import DYN
 __all__ = ["MORE_LANGS", "more_snippets"]
 
 MORE_LANGS = frozenset({"R", "Rscript", "gnuplot", "octave", "matlab", "haskell", "scala",
-                        "groovy", "kotlin", "java", "erlang", "elixir", "lisp", "raku", "dc"})
+                        "groovy", "kotlin", "java", "erlang", "elixir", "lisp", "raku", "dc",
+                        "julia", "node", "bun", "deno", "crystal"})
 """Code languages :func:`more_snippets` reads (R through the main interpreter table)."""
 
 
@@ -72,7 +73,11 @@ _ARGV_CALLS: dict[str, frozenset[str]] = {
                        "sb-ext:run-program", "run-program", "uiop:run-program", "ext:run-program",
                        "babashka.process/process", "subprocess"}),
     "raku": frozenset({"run", "Proc::Async.new"}),
+    "julia": frozenset({"Cmd"}),
+    "node": frozenset({"Deno.Command"}),
+    "crystal": frozenset({"Process.run", "Process.new"}),
 }
+_ARGV_CALLS["deno"] = _ARGV_CALLS["bun"] = _ARGV_CALLS["node"]
 _ARGV_CALLS["Rscript"] = _ARGV_CALLS["R"]
 # Literal (or list) receivers that run: "cmd".execute(), Seq("rm", "/").!
 _RECEIVERS: dict[str, tuple[str, ...]] = {
@@ -80,8 +85,10 @@ _RECEIVERS: dict[str, tuple[str, ...]] = {
     "scala": (".!!", ".!", ".run(", ".lazyLines", ".lineStream", " #|", ".call("),
 }
 _BANG_LINES = frozenset({"gnuplot", "octave", "matlab", "haskell", "dc"})
-# gnuplot options whose quoted value starting with < or | names a command.
-_PIPED_VALUES = ("load", "plot", "splot", "print", "output", "table", "call", "fit", "stats")
+# gnuplot: commands whose file name '< cmd' reads cmd's output, and settings whose
+# file name '| cmd' pipes into cmd (set print "| cmd", set output "| lpr").
+_READ_PIPES = frozenset({"load", "plot", "splot", "replot", "fit", "stats"})
+_WRITE_PIPES = frozenset({"print", "output", "table"})
 _IDENT = re.compile(r"[A-Za-z_][\w.:/*$-]*")
 _CONSTRUCTORS = frozenset({"c", "Seq", "List", "Array", "list", "vector", "Vector", "Arrays",
                            "asList", "of", "List.of", "Arrays.asList", "listOf", "arrayOf",
@@ -138,22 +145,29 @@ def more_snippets(text: str, language: str, snippets: list[Snippet], dynamic: bo
     for start, end, value in lits[:512]:
         if len(found) >= _MAX:
             break
+        if start > 0 and text[start - 1] == "$" and language in ("node", "bun", "deno"):
+            # zx and Bun Shell: $`rm -rf ${dir}` (spell_paths reads the template as a
+            # literal whose interpolations are unknown).
+            found.append(value[1:])
+            continue
         after = text[end:end + 16]
         for suffix in _RECEIVERS.get(language, ()):
             if after.startswith(suffix):
                 found.append(value[1:])
                 break
-        verb = text[max(0, start - 24):start].split()[-1:]
-        if language == "gnuplot" and value[1:2] in ("<", "|") and verb and \
-                verb[0] in _PIPED_VALUES:
-            found.append(value[2:])  # load "< cmd", plot '<cmd', set print "| cmd"
-            # load/call '< cmd': cmd's output is read as more gnuplot code.
-            dynamic = dynamic or verb[0] in ("load", "call")
+        if language == "gnuplot" and value[1:2] in ("<", "|"):
+            verb = text[max(0, start - 24):start].split()[-2:]
+            if value[1] == "<" and verb[-1:] and verb[-1] in _READ_PIPES or \
+                    value[1] == "|" and len(verb) == 2 and verb[0] == "set" and \
+                    verb[1] in _WRITE_PIPES:
+                found.append(value[2:])  # load "< cmd", plot '<cmd', set print "| cmd"
+                # load '< cmd': cmd's output is read as more gnuplot code.
+                dynamic = dynamic or verb[-1] == "load"
     if language in ("scala", "groovy"):
         found.extend(_list_receivers(text, starts, language))
     if language in _BANG_LINES:
         found.extend(_bang_lines(text, language))
-    if language == "gnuplot":
+    if language in ("gnuplot", "crystal"):
         found.extend(_backticks(text))
     if language == "raku":
         found.extend(_raku_words(text))
@@ -235,8 +249,8 @@ def _argv(text: str, k: int, starts: dict[int, tuple[int, str]]) -> tuple[list[s
             m = _IDENT.match(text, j)
             name = m.group() if m else c
             nxt = text[j + len(name):j + len(name) + 2].lstrip()[:1]
-            if name.endswith(":"):  # into: IO.stream() (Elixir keyword)
-                skip = True
+            if name.endswith(":"):  # into: IO.stream() (Elixir keyword); args: [..] is argv
+                skip = name[:-1] not in ("args", "arguments")
             elif nxt == "=" and text[j + len(name):j + len(name) + 3].lstrip()[:2] != "==" \
                     or nxt == ":" and name not in ("os",):
                 skip = name not in ("args", "arguments")  # stdout=TRUE, into: ""

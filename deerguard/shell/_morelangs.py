@@ -90,6 +90,11 @@ MORE_INTERPRETERS: dict[str, _Lang] = {
     "rakudo": _l("raku", "-e", "", "-I -M --doc -c"),
     "perl6": _l("raku", "-e", "", "-I -M --doc -c"),
     "dc": _l("dc", "-e --expression", "-f --file", ""),
+    # zx runs JavaScript whose $`cmd` template literals are shell commands (node's calls too).
+    "zx": _l("node", "-e --eval", "", "--shell --prefix --postfix --cwd --registry --env --ext "
+             "--prefer-local"),
+    # crystal eval CODE / crystal run FILE / crystal FILE.
+    "crystal": _l("crystal", "", "", "-o -D --define --emit --error-trace -s --stats"),
 }
 """Interpreters this module reads, by program name."""
 
@@ -125,6 +130,12 @@ def more_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         quiet = quiet or t in spec.quiet
         i += 2 if t in spec.takes and not eq else 1
     if i < len(args) and args[i].text == "--":
+        i += 1
+    if inv.name == "crystal" and i < len(args) and args[i].text in ("eval", "run", "i"):
+        # crystal eval CODE (stdin without it), crystal run FILE.
+        if args[i].text == "eval" and i + 1 < len(args):
+            interp_code(run, args[i + 1], spec.language, inv, stdin)
+            return exec_flow(run, inv)
         i += 1
     operands = args[i:] if spec.script or i >= len(args) or args[i].text == "-" else []
     if operands and operands[0].text != "-" and spec.script and not ran:
