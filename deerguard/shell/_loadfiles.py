@@ -10,7 +10,8 @@ stdin, and some of those commands run shell code:
   ``shell CMD``, ``script CODE``, ``command source FILE``); ``-o``/``-O`` give one each;
   without ``-b`` lldb reads stdin.
 * ``vim -S FILE`` / ``-u FILE`` / ``-U FILE`` source Ex commands, ``-s FILE`` types keys
-  (``:!cmd``), ``-c 'so FILE'`` sources.
+  (``:!cmd``), ``-c 'so FILE'`` sources, ``:luafile``/``:py3file``/``:rubyfile`` and
+  ``nvim -l FILE`` run Lua, Python or Ruby files.
 * ``bash --rcfile FILE`` / ``--init-file FILE``: FILE runs when the shell is interactive
   (``-i``, or no ``-c`` and no script operand).
 
@@ -258,8 +259,13 @@ def _lldb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, dep
 
 # --- vim ----------------------------------------------------------------------------------
 
-# :so[urce] FILE (any abbreviation from "so").
-_VIMS_SOURCE = frozenset({"so", "sou", "sour", "sourc", "source"})
+# :so[urce] FILE (any abbreviation from "so") runs Ex commands; :luafile, :py3file, :pyfile
+# and :rubyfile run a file of that language.
+_VIM_FILE_CMDS = {"so": "vim", "sou": "vim", "sour": "vim", "sourc": "vim", "source": "vim",
+                  "luafile": "lua", "luaf": "lua", "pyfile": "python", "pyf": "python",
+                  "py3file": "python", "py3f": "python", "pythonfile": "python",
+                  "python3file": "python", "pyxfile": "python", "rubyfile": "ruby",
+                  "rubyf": "ruby"}
 
 
 def _vim(run: Run, inv: Invocation, stdin: Flow | None) -> None:
@@ -267,43 +273,49 @@ def _vim(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     # In Ex mode (ex, vim -e/-es) -s means silent and takes no file.
     files = ("-S", "-u", "-U") if inv.name == "ex" or any(
         f.text in ("-e", "-E", "-es", "-Es", "-se") for f in args) else ("-S", "-u", "-U", "-s")
-    sourced: list[Field] = []
+    sourced: list[tuple[Field, str]] = []
     for index, f in enumerate(args):
         t = f.text
         nxt = args[index + 1] if index + 1 < len(args) else None
         if t in files and nxt is not None and not nxt.text.startswith("-") and \
                 nxt.text not in ("NONE", "NORC", "DEFAULTS", "NOPLUGIN"):
-            sourced.append(nxt)
+            sourced.append((nxt, "vim"))
+        elif t == "-l" and inv.name == "nvim" and nxt is not None:
+            sourced.append((nxt, "lua"))  # nvim -l SCRIPT ARGS: a Lua script
+            break
         elif t in ("-c", "--cmd") and nxt is not None:
             sourced.extend(_vim_sourced(nxt))
         elif t.startswith("+") and len(t) > 1:
             sourced.extend(_vim_sourced(Field(t[1:], f.span, f.taint)))
-    for f in sourced[:16]:
+    for f, language in sourced[:16]:
         text = script_file(run, inv, f, stdin)
         if text is not None:
-            _vim_lines(run, inv, text, stdin, 1)
+            _vim_file(run, inv, text, language, stdin, 1)
 
 
-def _vim_sourced(f: Field) -> list[Field]:
-    """Files an Ex command line sources: ``so FILE``, ``source FILE``, ``:so! FILE``."""
-    out: list[Field] = []
+def _vim_sourced(f: Field) -> list[tuple[Field, str]]:
+    """Files an Ex command line runs: ``so FILE``, ``:so! FILE``, ``luafile FILE``."""
+    out: list[tuple[Field, str]] = []
     for piece in f.text.split("|")[:16]:
         words = piece.strip().lstrip(":").split()
-        if len(words) == 2 and words[0].rstrip("!") in _VIMS_SOURCE:
-            out.append(Field(words[1], f.span, f.taint))
+        if len(words) == 2 and words[0].rstrip("!") in _VIM_FILE_CMDS:
+            out.append((Field(words[1], f.span, f.taint), _VIM_FILE_CMDS[words[0].rstrip("!")]))
     return out
 
 
-def _vim_lines(run: Run, inv: Invocation, text: Field, stdin: Flow | None, depth: int
-               ) -> None:
+def _vim_file(run: Run, inv: Invocation, text: Field, language: str, stdin: Flow | None,
+              depth: int) -> None:
+    if language != "vim":
+        interp_code(run, text, language, inv)
+        return
     lines = [Field(line, text.span, text.taint) for line in script_lines(text)]
     _editor_commands(run, inv, lines)
     if depth < _MAX_DEPTH:
         for line in lines:
-            for f in _vim_sourced(line):
+            for f, inner_language in _vim_sourced(line):
                 inner = script_file(run, inv, f, stdin)
                 if inner is not None:
-                    _vim_lines(run, inv, inner, stdin, depth + 1)
+                    _vim_file(run, inv, inner, inner_language, stdin, depth + 1)
 
 
 # --- bash --rcfile ------------------------------------------------------------------------
