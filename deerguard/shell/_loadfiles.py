@@ -9,6 +9,7 @@ stdin, and some of those commands run shell code:
 * ``lldb -s FILE`` / ``-S FILE`` / ``-K FILE`` read lldb commands (``platform shell CMD``,
   ``shell CMD``, ``script CODE``, ``command source FILE``); ``-o``/``-O`` give one each;
   without ``-b`` lldb reads stdin.
+* ``ed``, ``ex`` and ``vim -e``/``-es`` read editor commands (``!cmd``) on stdin.
 * ``vim -S FILE`` / ``-u FILE`` / ``-U FILE`` source Ex commands, ``-s FILE`` types keys
   (``:!cmd``), ``-c 'so FILE'`` sources, ``:luafile``/``:py3file``/``:rubyfile`` and
   ``nvim -l FILE`` run Lua, Python or Ruby files.
@@ -39,7 +40,7 @@ __all__ = ["LOADING_TOOLS", "VIMS", "load_tool", "option_values", "python_code",
            "script_lines", "shell_escape", "stdin_script"]
 
 VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
-LOADING_TOOLS = frozenset({"gdb", "lldb"}) | VIMS
+LOADING_TOOLS = frozenset({"gdb", "lldb", "ed"}) | VIMS
 """Programs whose script-file options or stdin this module reads (a set lookup gates it)."""
 
 _MAX_LINES = 512
@@ -58,7 +59,13 @@ def load_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     elif name == "lldb":
         _lldb(run, inv, stdin)
     else:
-        _vim(run, inv, stdin)
+        # ed, ex and vim -e/-es read editor commands on stdin (!cmd runs a shell): fetched
+        # commands are run code (known text: _scripts reads it).
+        if stdin is not None and stdin.taint and (name in ("ed", "ex") or any(
+                f.text in ("-e", "-E", "-es", "-Es", "-se") for f in inv.args)):
+            stdin_script(run, inv, stdin, sql=False)
+        if name != "ed":
+            _vim(run, inv, stdin)
 
 
 # --- shared -------------------------------------------------------------------------------
