@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LOADING_TOOLS", "VIMS", "load_tool", "option_values", "python_code", "rc_files",
            "script_file",
-           "script_lines", "shell_escape", "stdin_script"]
+           "script_lines", "shell_escape", "stdin_script", "tainted_code"]
 
 VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
 LOADING_TOOLS = frozenset({"gdb", "lldb", "ed"}) | VIMS
@@ -125,6 +125,15 @@ def stdin_script(run: Run, inv: Invocation, stdin: Flow | None, *, sql: bool
     return Field(stdin.text, stdin.span, stdin.taint)
 
 
+def tainted_code(run: Run, inv: Invocation, f: Field) -> None:
+    """A command string ``inv`` runs (``-ex``, ``-o``, ``-c``, an SQL operand) holding
+    fetched or decoded data: the data runs as code."""
+    src = first_source(f.taint)
+    if src is not None:
+        run.add("shell.tainted-exec", f.span, f"fetched or decoded data runs as {inv.name} "
+                "commands", f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
+
+
 def script_lines(field: Field) -> list[str]:
     return field.text.splitlines()[:_MAX_LINES]
 
@@ -159,6 +168,7 @@ def _gdb(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if text is not None:
             _gdb_lines(run, inv, text, stdin, 1)
     for f in option_values(args, _GDB_CMDS):
+        tainted_code(run, inv, f)
         words = f.text.split(None, 1)
         if len(words) == 2 and words[0] in ("source", "so"):
             _gdb_lines(run, inv, f, stdin, 0)  # (shell/!/python: _embedded and _tools)
@@ -216,6 +226,7 @@ def _lldb(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if text is not None:
             _lldb_lines(run, inv, text, stdin, 1)
     for f in option_values(args, _LLDB_CMDS):
+        tainted_code(run, inv, f)
         _lldb_lines(run, inv, f, stdin, 0)
     if not any(f.text in ("-b", "--batch") for f in args):
         text = stdin_script(run, inv, stdin, sql=False)
@@ -291,6 +302,7 @@ def _vim(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             sourced.append((nxt, "lua"))  # nvim -l SCRIPT ARGS: a Lua script
             break
         elif t in ("-c", "--cmd") and nxt is not None:
+            tainted_code(run, inv, nxt)
             sourced.extend(_vim_sourced(nxt))
         elif t.startswith("+") and len(t) > 1:
             sourced.extend(_vim_sourced(Field(t[1:], f.span, f.taint)))

@@ -20,7 +20,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._loadfiles import option_values, script_file, script_lines, shell_escape, stdin_script
+from ._loadfiles import (
+    option_values,
+    script_file,
+    script_lines,
+    shell_escape,
+    stdin_script,
+    tainted_code,
+)
 from ._words import Field, first_source
 
 if TYPE_CHECKING:
@@ -125,6 +132,8 @@ def _mysql(run: Run, inv: Invocation, stdin: Flow | None) -> None:
 
 def _sql_lines(run: Run, inv: Invocation, field: Field, dialect: str, depth: int) -> None:
     """Client commands of ``dialect`` in a script: shell escapes, pipes, included files."""
+    if depth == 0:
+        tainted_code(run, inv, field)  # sqlite3 db "$(curl u)", psql -c "$x"
     lines = script_lines(field) if dialect != "mysql" else \
         [p for line in script_lines(field) for p in line.split(";")]
     for line in lines:
