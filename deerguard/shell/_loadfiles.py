@@ -341,8 +341,13 @@ def _vim_file(run: Run, inv: Invocation, text: Field, language: str, stdin: Flow
 
 def rc_files(run: Run, inv: Invocation) -> None:
     """``bash --rcfile FILE -i`` / ``--init-file FILE``: an interactive shell runs FILE
-    first (with ``-c`` or a script operand and no ``-i`` the shell is not interactive)."""
+    first (with ``-c`` or a script operand and no ``-i`` the shell is not interactive).
+    Also ``fish -C CMD`` (``--init-command``) and zsh's startup files under ``$ZDOTDIR``."""
     args = inv.args
+    if inv.name == "fish":
+        _fish_init(run, inv)
+    elif inv.name == "zsh" and (run.files or run.file_text):
+        _zdotdir(run, inv)
     rc: Field | None = None
     interactive = False
     operands = False
@@ -370,3 +375,34 @@ def rc_files(run: Run, inv: Invocation) -> None:
     if rc is None or (operands and not interactive):
         return
     script_sink(run, rc, inv, None, shell=True)
+
+
+def _fish_init(run: Run, inv: Invocation) -> None:
+    """``fish -C CMD`` / ``--init-command=CMD``: CMD runs before anything else."""
+    args = inv.args
+    for index, f in enumerate(args[:64]):
+        t = f.text
+        code: Field | None = None
+        if t in ("-C", "--init-command") and index + 1 < len(args):
+            code = args[index + 1]
+        elif t.startswith("--init-command="):
+            code = Field(t.partition("=")[2], f.span, f.taint)
+        elif t.startswith("-C") and len(t) > 2:
+            code = Field(t[2:], f.span, f.taint)
+        elif not t.startswith("-"):
+            break
+        if code is not None:
+            run.run_code(code, inv.name, inv.word.span, None, positional=[])
+
+
+def _zdotdir(run: Run, inv: Invocation) -> None:
+    """``ZDOTDIR=DIR zsh``: zsh runs DIR/.zshenv (and .zshrc, .zprofile, .zlogin when
+    interactive or a login shell), so a startup file fetched into DIR is run."""
+    dirs = [v.text for k, v in inv.assigns if k == "ZDOTDIR"]
+    var = run.env.get("ZDOTDIR")
+    if not dirs and var is not None:
+        dirs = [a for a in var.alts if a and DYN not in a]
+    for directory in dirs[:4]:
+        for name in (".zshenv", ".zshrc", ".zprofile", ".zlogin"):
+            script_sink(run, Field(directory.rstrip("/") + "/" + name, inv.word.span), inv,
+                        None, shell=True)
