@@ -437,3 +437,14 @@ def test_fetched_command_strings_given_to_these_tools_block(command: str) -> Non
 ])
 def test_command_strings_with_plain_variables_pass(command: str) -> None:
     _check(command, "pass", None)
+
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("echo 'new ProcessBuilder(\"rm\", \"-rf\", \"/\").start()' | jshell",
+     "shell.recursive-delete"),
+    ("gnuplot ~/.ssh/id_rsa", "shell.sensitive-read"),
+    ("octave --eval 'x=1' /etc/shadow", "shell.sensitive-read"),
+    ("cat x.jsh | jshell", "shell.pipe-to-shell"),
+])
+def test_more_interpreters_keep_the_plain_program_rules(command: str, rule: str) -> None:
+    _check(command, "block", rule)

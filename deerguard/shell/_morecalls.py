@@ -33,7 +33,7 @@ __all__ = ["MORE_LANGS", "more_snippets"]
 
 MORE_LANGS = frozenset({"R", "Rscript", "gnuplot", "octave", "matlab", "haskell", "scala",
                         "groovy", "kotlin", "java", "erlang", "elixir", "lisp", "raku", "dc",
-                        "julia", "node", "bun", "deno", "crystal"})
+                        "julia", "node", "bun", "deno", "crystal", "jshell"})
 """Code languages :func:`more_snippets` reads (R through the main interpreter table)."""
 
 
@@ -78,6 +78,7 @@ _ARGV_CALLS: dict[str, frozenset[str]] = {
     "crystal": frozenset({"Process.run", "Process.new"}),
 }
 _ARGV_CALLS["deno"] = _ARGV_CALLS["bun"] = _ARGV_CALLS["node"]
+_ARGV_CALLS["jshell"] = _ARGV_CALLS["java"]  # jshell comes through the main table
 _ARGV_CALLS["Rscript"] = _ARGV_CALLS["R"]
 # Literal (or list) receivers that run: "cmd".execute(), Seq("rm", "/").!
 _RECEIVERS: dict[str, tuple[str, ...]] = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ._checks import check_args
 from ._loadfiles import script_file, stdin_script
 from ._sinks import exec_flow, interp_code
 from ._words import Field
@@ -70,8 +71,6 @@ MORE_INTERPRETERS: dict[str, _Lang] = {
                  stdin=False),
     "kotlinc": _l("kotlin", "-e -expression", "-script", "-cp -classpath -d -jvm-target",
                   script=False, stdin=False),
-    "jshell": _l("java", "", "--startup", "--class-path --module-path --add-modules -R -J "
-                 "--feedback"),
     "erl": _ERL,
     "escript": _l("erlang", "", "", "", stdin=False),
     "elixir": _ELIXIR, "iex": _ELIXIR,
@@ -145,6 +144,8 @@ def more_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         text = stdin_script(run, inv, stdin, sql=False)
         if text is not None:
             interp_code(run, text, spec.language, inv)
+    # As any other program: protected paths and secrets named by the arguments.
+    check_args(run.add, run.cp.paths, inv.name, args, run.cwd)
     return exec_flow(run, inv)
 
 
