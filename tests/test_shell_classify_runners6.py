@@ -350,6 +350,8 @@ def test_command_calls_with_unknown_arguments_warn(command: str) -> None:
     "iex -S mix",
     "mix test",
     "racket -e '(displayln 1)'",
+    "racket -e '(define (process x) (+ x 1)) (process 2)'",
+    "bb -e '(defn shell [x] x)'",
     "guile -c '(display 1)'",
     "raku -e 'say 1'",
     "dc -e '2 3 + p'",

@@ -51,7 +51,7 @@ _SHELL_CALLS: dict[str, frozenset[str]] = {
     "erlang": frozenset({"os:cmd", "open_port", "erlang:open_port"}),
     "elixir": frozenset({"System.shell", "os.cmd", "Port.open", "erlang.open_port"}),
     "lisp": frozenset({"system", "shell", "uiop:run-program", "run-program", "run-shell-command",
-                       "open-pipe", "open-input-pipe", "open-output-pipe", "process",
+                       "open-pipe", "open-input-pipe", "open-output-pipe",
                        "uiop:launch-program", "launch-program", "ext:run-shell-command",
                        "babashka.process/shell", "ext:shell"}),
     "raku": frozenset({"shell", "qqx", "qx"}),
@@ -114,6 +114,8 @@ def more_snippets(text: str, language: str, snippets: list[Snippet], dynamic: bo
         name = m.group()
         if m.start() > 0 and text[m.start() - 1] in "\"'":
             continue
+        if language == "lisp" and (m.start() == 0 or text[m.start() - 1] != "("):
+            continue  # a Lisp call is (NAME ARGS...)
         known_shell = name in shell or name.rsplit(".", 1)[-1] in shell
         known_argv = name in argv or name.rsplit(".", 1)[-1] in argv
         if not known_shell and not known_argv:
