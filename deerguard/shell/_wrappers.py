@@ -234,7 +234,7 @@ WRAPPERS: dict[str, Wrapper] = {
     "then": _w(), "do": _w(), "else": _w(),
 }
 WRAPPERS["sudo-rs"] = WRAPPERS["sudo"]  # the Rust rewrite, same options
+"""Wrappers by program name; each runs the command found after its options."""
 # The dynamic loader run directly (ld-linux-x86-64.so.2 [--preload L] PROG): PROG runs
 # (_ldso reports the options that load libraries into it).
 WRAPPERS.update(dict.fromkeys(LOADER_NAMES, _w("", LOADER_ARG_OPTIONS, none=LOADER_NO_COMMAND)))
-"""Wrappers by program name; each runs the command found after its options."""
