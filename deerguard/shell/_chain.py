@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from . import _extras as X
 from . import _rules as R
 from ._checks import check_package, check_remote
+from ._ldso import LOADER_NAMES, loader_options
 from ._remote import CONTAINER_PROGRAMS
 from ._resolve import Invocation
 from ._tools import CHAIN_TOOLS, chain_tool
@@ -25,7 +26,7 @@ _PRIVILEGED = frozenset({"sudo", "sudo-rs", "doas", "su", "run0", "pkexec", "run
                          "please"})
 # Every name a check below looks for.
 CHAIN_CHECKED = frozenset(X.CHAIN_EXTRAS) | frozenset(R.PACKAGE_MANAGERS) | \
-    frozenset(CONTAINER_PROGRAMS) | frozenset(CHAIN_TOOLS) | _PRIVILEGED
+    frozenset(CONTAINER_PROGRAMS) | frozenset(CHAIN_TOOLS) | _PRIVILEGED | LOADER_NAMES
 
 
 def chain_checks(run: Run, inv: Invocation, *, wrapper: bool) -> None:
@@ -41,6 +42,8 @@ def chain_checks(run: Run, inv: Invocation, *, wrapper: bool) -> None:
         check_remote(run.add, run.cp.paths, inv, run.cwd)
     elif name in CHAIN_TOOLS:
         chain_tool(run, inv)  # strace -o "|cmd" runs a command
+    elif name in LOADER_NAMES:
+        loader_options(run, inv)  # ld.so --preload LIB PROG is LD_PRELOAD=LIB PROG
     if name in _PRIVILEGED:
         run.add("shell.privilege", inv.word.span, f"{name} runs commands with elevated "
                 "privileges", None)

@@ -28,6 +28,8 @@ from ._globprog import glob_program, is_glob
 from ._hookvars import hook_files
 from ._hostapi import HOST_API_PROGRAMS, host_api
 from ._lexer import DECL_ARRAY_RE
+from ._loadfiles import rc_files
+from ._morelangs import MORE_INTERPRETERS, more_program
 from ._outputs import echo_output, output
 from ._paths import norm_path
 from ._pkgrun import PKG_PROGRAMS, pkg_program
@@ -128,9 +130,12 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         build_tool(run, inv)  # pytest loads conftest.py, npm install runs package.json
     if name in PKG_PROGRAMS:
         pkg_program(run, inv, stdin)  # git clone u && make install, docker build URL, at -f
+    if name in MORE_INTERPRETERS:
+        return more_program(run, inv, stdin)  # gnuplot -e, erl -eval, ghc -e, | octave
     if name not in _DISPATCHED and interpreter_family(name) is None:
         return _plain(run, inv, stdin)
     if name in R.SHELLS:
+        rc_files(run, inv)  # bash --rcfile FILE -i runs FILE
         return shell_program(run, inv, stdin)
     if name == "ssh" and stdin is not None:
         remote = parse_remote(name, inv.args, 0)

@@ -113,7 +113,11 @@ def _fs(*names: str) -> frozenset[str]:
 
 
 SHELLS = _fs("sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "fish", "rbash",
-             "csh", "tcsh", "pdksh", "busybox-sh", "xonsh")
+             "csh", "tcsh", "pdksh", "busybox-sh", "xonsh",
+             # Other builds and forks of the Bourne/Korn shells (AT&T ksh93 and ksh2020,
+             # OpenBSD ksh ports, Debian's posh, schily's bosh, busybox hush, static builds).
+             "ksh93", "ksh2020", "ksh88", "lksh", "oksh", "loksh", "posh", "bosh", "jsh",
+             "hush", "rksh", "rzsh", "bash-static", "zsh-static", "sash")
 """Programs that run shell code: from ``-c``, a script file, or stdin."""
 
 # Interpreter -> the flags whose argument is inline code.

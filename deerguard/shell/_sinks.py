@@ -39,6 +39,7 @@ from ._interp import (
 )
 from ._langapi import api_findings, argv_commands
 from ._langpaths import spell_paths
+from ._morecalls import MORE_LANGS, more_snippets
 from ._parse import parse
 from ._paths import is_critical, norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
@@ -337,6 +338,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         snippets = [*snippets, *(Snippet(c, 0, 0) for c in pwsh_snippets(text))]
     snippets += [Snippet(c, 0, 0) for c in argv_commands(text, language)
                  if all(c != s.text for s in snippets)]  # run(['rm', '-rf', x])
+    if language in MORE_LANGS:  # R system2, erl os:cmd, groovy "cmd".execute(), ghc callCommand
+        snippets, dynamic = more_snippets(text, language, snippets, dynamic)
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
@@ -446,7 +449,10 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         if not f.static:
             break
         if t in flags or (family == "pwsh" and command_flag(t)):
-            if i + 1 < len(args):
+            if i + 1 < len(args) and family == "pwsh" and args[i + 1].text == "-":
+                if stdin is not None:  # pwsh -Command -: the commands are read from stdin
+                    stdin_sink(run, stdin, inv, language=family)
+            elif i + 1 < len(args):
                 interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
             return exec_flow(run, inv)

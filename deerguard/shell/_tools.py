@@ -14,16 +14,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
+from ._confload import CONF_TOOLS, conf_tool
 from ._embedded import _git_value as git_exec_value
 from ._embedded import decode_escapes
 from ._files import file_taint
 from ._flow import Flow
 from ._githooks import note_hooks_path
+from ._loadfiles import LOADING_TOOLS, load_tool
 from ._optexec import RUNNER_NAMES, TAR_NAMES, emacs_eval, tar_filters
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
 from ._sinks import download_exec, interp_code
+from ._sqlclients import SQL_CLIENTS, sql_client
 from ._words import Field
 from ._written import read_written
 
@@ -39,7 +42,8 @@ _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
                                                         "defaults", "sftp", "ztcp"}) | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
-               "direnv"}) | TAR_NAMES | RUNNER_NAMES
+               "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS | SQL_CLIENTS | \
+    CONF_TOOLS
 _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
@@ -47,6 +51,12 @@ CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     """The code ``inv`` runs and the files it edits (``inv.name`` is in TOOL_NAMES)."""
     name = inv.name
+    if name in LOADING_TOOLS:
+        load_tool(run, inv, stdin)  # gdb -x FILE, lldb -s FILE, vim -S FILE
+    elif name in SQL_CLIENTS:
+        sql_client(run, inv, stdin)  # | sqlite3, psql -f FILE, mysql < FILE: shell escapes
+    elif name in CONF_TOOLS:
+        conf_tool(run, inv, stdin)  # emacs -l FILE, tmux -f FILE, ssh -F FILE
     if name in _SEDS:
         sed_tool(run, inv, stdin)
     elif name in _MAKES:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._ldso import LOADER_ARG_OPTIONS, LOADER_NAMES, LOADER_NO_COMMAND
+
 __all__ = ["WRAPPERS", "Wrapper"]
 
 
@@ -233,3 +235,6 @@ WRAPPERS: dict[str, Wrapper] = {
 }
 WRAPPERS["sudo-rs"] = WRAPPERS["sudo"]  # the Rust rewrite, same options
 """Wrappers by program name; each runs the command found after its options."""
+# The dynamic loader run directly (ld-linux-x86-64.so.2 [--preload L] PROG): PROG runs
+# (_ldso reports the options that load libraries into it).
+WRAPPERS.update(dict.fromkeys(LOADER_NAMES, _w("", LOADER_ARG_OPTIONS, none=LOADER_NO_COMMAND)))
