@@ -75,6 +75,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.chmod-world", _W, "makes files world-writable or setuid"),
     Rule("shell.git-destructive", _W, "discards or overwrites git history or files"),
     Rule("shell.git-config-exec", _W, "git -c can run arbitrary programs through config"),
+    Rule("shell.vcs-config-exec", _W, "hg --config or svn --config-option sets a key that "
+         "runs a program (ui.ssh, hooks.*, config:tunnels)"),
     Rule("shell.git-hook", _W, "writes a git hook, which later git commands run"),
     Rule("shell.deferred-exec", _W, "writes fetched data or code into a file a tool runs "
          "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth)"),
