@@ -232,6 +232,11 @@ PACKAGE_MANAGERS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
     "flatpak": _fs("install", "uninstall"),
     "port": _fs("install", "uninstall"),
     "choco": _fs("install", "uninstall"),
+    # Version managers: their subcommands are in _pkgver (asdf plugin add, rustup toolchain
+    # install, mise use).
+    **{n: _fs() for n in ("asdf", "mise", "rtx", "proto", "volta", "nvm", "fnm", "pyenv",
+                          "rbenv", "nodenv", "goenv", "plenv", "phpenv", "tfenv", "jenv",
+                          "rustup", "sdk", "ghcup", "juliaup")},
 })
 """Package managers and the subcommands that change what is installed."""
 

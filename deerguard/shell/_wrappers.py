@@ -192,6 +192,26 @@ WRAPPERS: dict[str, Wrapper] = {
     "gem": _w("vg", "--version --gem", sub="exec"),
     "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
               "--file --impure", positional=64, sub="develop shell"),
+    # Version managers running a command with their tools (_pkgver has their installs):
+    # `mise exec node@20 -- CMD` (tools up to `--`; -c CMD a command string), `asdf exec CMD`,
+    # `pyenv exec CMD`, `rustup run TOOLCHAIN CMD`, `volta run CMD`, `fnm exec -- CMD`.
+    "mise": _w("jCE", "--jobs --cd --env --profile", positional=64, sub="exec x",
+               code_flag="-c", code_long="--command"),
+    "rtx": _w("jCE", "--jobs --cd --env --profile", positional=64, sub="exec x",
+              code_flag="-c", code_long="--command"),
+    "asdf": _w(sub="exec"),
+    "pyenv": _w(sub="exec"),
+    "rbenv": _w(sub="exec"),
+    "nodenv": _w(sub="exec"),
+    "goenv": _w(sub="exec"),
+    "rustup": _w(positional=1, sub="run"),
+    "volta": _w("", "--node --npm --pnpm --yarn --env", sub="run"),
+    "fnm": _w("", "--using", sub="exec"),
+    "nvm": _w(positional=1, sub="exec"),
+    # Secret injectors like `op run`: `railway run CMD`, `infisical run [--command CMD] -- CMD`.
+    "railway": _w("se", "--service --environment", sub="run"),
+    "infisical": _w("", "--env --path --projectId --token --domain --watch-path",
+                    sub="run", code_long="--command"),
     # Tools that run a program under observation or limits: `valgrind -q CMD`,
     # `prlimit --nofile=10 CMD`, `perf stat -e E CMD`, `cgexec -g cpu:x CMD`.
     "valgrind": _w("", "--log-file --xml-file --suppressions"),
