@@ -237,3 +237,65 @@ def test_everyday_version_manager_use_passes(command: str) -> None:
 ])
 def test_commands_run_through_version_managers_are_classified(command: str) -> None:
     assert classify(command).verdict is Verdict.BLOCK, classify(command).to_dict()
+
+
+# -- 6. npm/yarn/pnpm/bun create X: the program create-X runs ------------------------------
+
+@pytest.mark.parametrize(("command", "program"), [
+    ("npm create vite@latest web -- --template react", "create-vite"),
+    ("npm init astro@4", "create-astro"),
+    ("npm innit svelte", "create-svelte"),
+    ("npm -w site init remix", "create-remix"),
+    ("npm init --scope @me -y vue", "create-vue"),
+    ("npm init @angular", "create"),
+    ("npm create @acme/widget@2 w", "create-widget"),
+    ("yarn create react-app app", "create-react-app"),
+    ("yarn --cwd apps create @acme/site", "create-site"),
+    ("pnpm create next-app@latest", "create-next-app"),
+    ("pnpm -C apps create t3-app", "create-t3-app"),
+    ("bun create hono api", "create-hono"),
+    ("bun c elysia app", "create-elysia"),
+])
+def test_initializer_subcommands_list_the_create_program(command: str, program: str) -> None:
+    result = classify(command)
+    assert program in result.commands, result.to_dict()
+    assert result.verdict is Verdict.WARN
+    assert _PKG in _rules(command)
+
+
+@pytest.mark.parametrize("command", [
+    "npm create vite@latest web && rm -rf ~",
+])
+def test_a_create_command_does_not_hide_what_follows(command: str) -> None:
+    assert classify(command).verdict is Verdict.BLOCK
+
+
+def test_a_policy_denying_the_initializer_blocks_every_spelling(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from deerguard.shell import load_policy
+    path = Path(str(tmp_path)) / "p.toml"
+    path.write_text('[commands]\ndeny = ["create-evil"]\n')
+    policy = load_policy(path)
+    for command in ("npm create evil", "npm init evil@1 x", "yarn create evil",
+                    "pnpm create evil", "bun create evil", "npx create-evil",
+                    "npm exec create-evil"):
+        assert classify(command, policy=policy).verdict is Verdict.BLOCK, command
+    assert classify("npm create vite", policy=policy).verdict is Verdict.WARN
+
+
+@pytest.mark.parametrize(("command", "listed"), [
+    ("npm init", ["npm"]),
+    ("npm init -y", ["npm"]),
+    ("npm init --scope=@me --yes", ["npm"]),
+    ("bun create ./Component.tsx", ["bun"]),
+    ("bun create ./c.sh", ["bun"]),
+    ("npm exec vitest", ["npm", "vitest"]),
+    ("npm install", ["npm"]),
+])
+def test_non_initializer_uses_run_no_create_program(command: str, listed: list[str]) -> None:
+    assert list(classify(command).commands) == listed
+
+
+def test_a_template_file_given_to_bun_create_is_not_run() -> None:
+    assert classify("echo 'rm -rf /' > c.sh && bun create ./c.sh").verdict is Verdict.PASS

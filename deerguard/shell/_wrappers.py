@@ -48,7 +48,9 @@ _BWRAP_2 = ("--bind --ro-bind --dev-bind --bind-try --ro-bind-try --dev-bind-try
 
 # npm exec/npx options with an argument (npm config keys given on the command line).
 _NPM_CONFIG = ("--package --workspace --registry --cache --prefix --userconfig --globalconfig "
-               "--loglevel --node-options --script-shell --shell")
+               "--loglevel --node-options --script-shell --shell --scope --init-author-name "
+               "--init-author-email --init-author-url --init-license --init-module "
+               "--init-version --init-type")
 
 
 WRAPPERS: dict[str, Wrapper] = {
@@ -172,13 +174,14 @@ WRAPPERS: dict[str, Wrapper] = {
     "shx": _w(),
     # Package runners (`npx PKG ARGS`, `pnpm dlx PKG`, `pipx run APP`): the command word
     # names a package, whose program runs (_runners.runner_program).
-    "npm": _w("wp", _NPM_CONFIG, sub="exec x", code_flag="-c", code_long="--call"),
+    "npm": _w("wp", _NPM_CONFIG, sub="exec x create init innit", code_flag="-c",
+              code_long="--call"),
     "npx": _w("wp", _NPM_CONFIG, code_flag="-c", code_long="--call"),
-    "yarn": _w("p", "--package --cwd", sub="exec dlx"),
-    "pnpm": _w("C", "--dir --filter --package --reporter --loglevel", sub="exec dlx"),
+    "yarn": _w("p", "--package --cwd", sub="exec dlx create"),
+    "pnpm": _w("C", "--dir --filter --package --reporter --loglevel", sub="exec dlx create"),
     "pnpx": _w("", "--package --reporter --loglevel"),
     "bunx": _w("p", "--package --cwd --config"),
-    "bun": _w("p", "--package --cwd --config", sub="x"),
+    "bun": _w("p", "--package --cwd --config", sub="x create c"),
     "uvx": _w("pwicfbPC", "--from --with --with-editable --with-requirements --python "
               "--index --default-index --index-url --extra-index-url --find-links "
               "--constraints --overrides --build-constraints --env-file --directory --project "
