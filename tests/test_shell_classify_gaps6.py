@@ -427,3 +427,56 @@ def test_a_dotnet_write_to_a_startup_file_is_persistence(command: str) -> None:
     result = classify(command)
     assert result.verdict is Verdict.BLOCK, result.to_dict()
     assert "shell.persistence" in _rules(command)
+
+
+# -- 2. engine API request bodies read from a file or stdin ---------------------------------
+
+_ESC = "shell.container-escape"
+_SOCK = "curl -s --unix-socket /var/run/docker.sock"
+
+
+@pytest.mark.parametrize("command", [
+    "echo '{\"Image\":\"alpine\",\"HostConfig\":{\"Binds\":[\"/:/host\"]}}' > b.json && "
+    f"{_SOCK} -d @b.json -H 'Content-Type: application/json' http://d/containers/create",
+    "printf '%s' '{\"Image\":\"a\",\"HostConfig\":{\"Privileged\":true}}' > /tmp/c.json; "
+    f"{_SOCK} -X POST --data-binary @/tmp/c.json 'http://d/v1.43/containers/create?name=x'",
+    f"{_SOCK} -d @- http://d/containers/create <<< "
+    "'{\"Image\":\"a\",\"HostConfig\":{\"PidMode\":\"host\"}}'",
+    "echo '{\"Image\":\"a\",\"HostConfig\":{\"CapAdd\":[\"SYS_ADMIN\"]}}' | "
+    f"{_SOCK} --json @- http://d/containers/create",
+    "cat > /tmp/r.json <<'J'\n{\"Image\": \"a\", \"HostConfig\": {\"Privileged\": true}}\nJ\n"
+    f"{_SOCK} -d@/tmp/r.json http://d/containers/create",
+    f"{_SOCK} -H 'Content-Type: application/json' -d @- http://d/containers/create <<EOF\n"
+    "{\"Image\": \"a\", \"HostConfig\": {\"Binds\": [\"/etc:/mnt\"]}}\nEOF",
+    "tee s.json <<'EOF' >/dev/null\n{\"Image\": \"a\", \"HostConfig\": {\"Mounts\": "
+    "[{\"Type\": \"bind\", \"Source\": \"/\", \"Target\": \"/h\"}]}}\nEOF\n"
+    "curl --unix-socket /run/docker.sock -d @s.json http://d/v1.41/containers/create",
+    "wget -qO- --post-data='{\"Image\":\"a\",\"HostConfig\":{\"Privileged\":true}}' "
+    "http://127.0.0.1:2375/containers/create",
+    "echo '{\"Image\":\"a\",\"HostConfig\":{\"Binds\":[\"/root:/r\"]}}' > c.json; "
+    "wget --post-file=c.json -O- http://127.0.0.1:2375/v1.41/containers/create",
+])
+def test_engine_api_bodies_from_files_and_stdin_are_read(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert _ESC in _rules(command)
+
+
+def test_a_command_in_a_body_from_stdin_is_classified() -> None:
+    command = (f"{_SOCK} -d @- http://d/containers/create <<< "
+               "'{\"Image\":\"a\",\"Cmd\":[\"sh\",\"-c\",\"rm -rf /\"]}'")
+    assert classify(command).verdict is Verdict.BLOCK
+
+
+@pytest.mark.parametrize("command", [
+    "echo '{\"Image\":\"alpine\",\"Cmd\":[\"ls\"]}' > b.json && "
+    f"{_SOCK} -d @b.json http://d/containers/create",
+    f"{_SOCK} -d @- http://d/containers/create <<< '{{\"Image\":\"alpine\"}}'",
+    f"{_SOCK} -d @body.json http://d/containers/create",
+    f"{_SOCK} http://d/containers/json",
+    "echo '{\"name\":\"x\"}' > p.json && curl -X POST -d @p.json https://api.example.com/items",
+    "curl -d @- https://api.example.com/items <<< '{\"Privileged\": true}'",
+    "wget --post-data='{\"name\":\"x\"}' https://api.example.com/items",
+])
+def test_everyday_api_bodies_pass(command: str) -> None:
+    assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()
