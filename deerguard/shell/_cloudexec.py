@@ -18,7 +18,12 @@ recursive delete of ``/`` or a pipe into a shell blocks there as it does through
   options may follow the command), ``fly``/``flyctl ssh console -C CMD`` and ``fly machine
   exec [ID] CMD``, ``doctl compute ssh DROPLET --ssh-command CMD``, ``eb ssh -c CMD`` (code
   strings);
-* ``nomad alloc exec [opts] ALLOC CMD...`` (an argument vector, run in the allocation's task).
+* ``nomad alloc exec [opts] ALLOC CMD...`` (an argument vector, run in the allocation's task);
+* boot scripts, run by a new machine: ``aws ec2 run-instances --user-data '#!...'``,
+  ``gcloud compute instances create|add-metadata --metadata startup-script=CODE``, ``az vm
+  extension set --settings '{"commandToExecute": CODE}'`` (the Custom Script extension).
+
+Local VMs, WSL and the other fleet tools are in ``_vmexec``.
 
 A PowerShell document or command id (``AWS-RunPowerShellScript``) is left alone, as ``az vm
 run-command`` does. Every parser is linear in the number of words and in the length of the
@@ -30,13 +35,14 @@ from __future__ import annotations
 import json
 
 from ._container import SSH_ARG_LETTERS, Remote
+from ._vmexec import VM_PARSERS, joined, operands, option_value
 from ._words import Field
 
-__all__ = ["CLOUD_EXEC", "parse_cloud_exec"]
+__all__ = ["CLOUD_EXEC", "SHARED", "parse_cloud_exec"]
 
-CLOUD_EXEC = frozenset({"aws", "az", "heroku", "fly", "flyctl", "doctl", "eb", "nomad"})
-"""Programs :func:`parse_cloud_exec` knows (``az`` only for the subcommands listed above;
-its ``vm run-command invoke`` is ``_elsewhere``'s)."""
+SHARED = frozenset({"az", "gcloud", "podman", "kubectl"})
+"""Programs whose other subcommands ``_remote``/``_elsewhere`` read (when
+:func:`parse_cloud_exec` finds nothing, they are asked next)."""
 
 _PARAM_KEYS = frozenset({"commands", "command"})
 
@@ -45,57 +51,6 @@ def parse_cloud_exec(name: str, fields: list[Field], i: int) -> Remote | None:
     """What ``name fields[i:]`` runs remotely; None when it is not a remote execution."""
     parser = _PARSERS.get(name)
     return parser(fields, i) if parser is not None else None
-
-
-def _value(fields: list[Field], j: int, names: frozenset[str]) -> Field | None:
-    """The value of the last of ``names`` (``--opt V``, ``--opt=V``, ``-cV``) from ``j`` on,
-    before any ``--``."""
-    n = len(fields)
-    found = None
-    while j < n:
-        f = fields[j]
-        t = f.text
-        if t == "--":
-            break
-        if t in names and j + 1 < n:
-            found = fields[j + 1]
-            j += 2
-            continue
-        if t.startswith("-"):
-            opt, eq, val = t.partition("=")
-            if eq and opt in names:
-                found = Field(val, f.span, f.taint)
-            elif not t.startswith("--") and len(t) > 2 and t[:2] in names:
-                found = Field(t[2:], f.span, f.taint)  # -Ccmd
-        j += 1
-    return found
-
-
-def _operands(fields: list[Field], j: int, takes: frozenset[str]) -> list[Field]:
-    """The operands from ``j`` on when options may come anywhere (oclif, cobra): options in
-    ``takes`` consume the next word unless written ``--opt=V``; everything after ``--`` is
-    an operand."""
-    out: list[Field] = []
-    n = len(fields)
-    while j < n:
-        f = fields[j]
-        t = f.text
-        if t == "--":
-            out.extend(fields[j + 1:])
-            break
-        if t.startswith("-") and len(t) > 1:
-            j += 2 if t in takes else 1
-            continue
-        out.append(f)
-        j += 1
-    return out
-
-
-def _joined(words: list[Field], sep: str = " ") -> Field | None:
-    if not words:
-        return None
-    return Field(sep.join(f.text for f in words), (words[0].span[0], words[-1].span[1]),
-                 frozenset().union(*(f.taint for f in words)))
 
 
 # -- aws ----------------------------------------------------------------------------------
@@ -117,13 +72,16 @@ def _aws(fields: list[Field], j: int) -> Remote | None:
         words.append(t)
         k += 1
     if words == ["ecs", "execute-command"]:
-        return Remote(code=_value(fields, k, frozenset({"--command"})))
+        return Remote(code=option_value(fields, k, frozenset({"--command"})))
+    if words in (["ec2", "run-instances"], ["lightsail", "create-instances"],
+                 ["ec2", "modify-instance-attribute"]):
+        return Remote(code=boot_script(option_value(fields, k, frozenset({"--user-data"}))))
     if words not in (["ssm", "send-command"], ["ssm", "start-session"]):
         return None
-    doc = _value(fields, k, frozenset({"--document-name"}))
+    doc = option_value(fields, k, frozenset({"--document-name"}))
     if doc is not None and "powershell" in doc.text.lower():
         return None
-    params = _value(fields, k, frozenset({"--parameters"}))
+    params = option_value(fields, k, frozenset({"--parameters"}))
     if params is None:
         return Remote()
     lines = ssm_commands(params.text)
@@ -225,23 +183,70 @@ def _item(s: str, i: int, stops: str) -> tuple[str, int]:
     return s[start:i], i
 
 
+def boot_script(value: Field | None) -> Field | None:
+    """User data or a startup script given inline: the shell script a new machine runs at
+    boot (cloud-init runs a ``#!`` script; a ``#cloud-config`` document, a ``file://`` or
+    ``fileb://`` name and base64 text are not read here)."""
+    if value is None:
+        return None
+    text = value.text.strip().removeprefix("Value=")
+    if text.startswith(("#cloud-config", "file://", "fileb://")) or " " not in text:
+        return None
+    return Field(text, value.span, value.taint)
+
+
+def _gcloud(fields: list[Field], j: int) -> Remote | None:
+    """``gcloud compute instances create|add-metadata --metadata startup-script=CODE``."""
+    texts = [f.text for f in fields[j:j + 3]]
+    if texts[:2] != ["compute", "instances"] or len(texts) < 3 or texts[2] not in (
+            "create", "add-metadata", "create-with-container"):
+        return None
+    meta = option_value(fields, j + 3, frozenset({"--metadata"}))
+    if meta is None:
+        return Remote()
+    for key in ("startup-script=", "shutdown-script=", "user-data="):
+        at = meta.text.find(key)
+        if at == 0 or (at > 0 and meta.text[at - 1] == ","):
+            return Remote(code=boot_script(Field(meta.text[at + len(key):], meta.span,
+                                                 meta.taint)))
+    return Remote()
+
+
 # -- az -----------------------------------------------------------------------------------
 
 
 def _az(fields: list[Field], j: int) -> Remote | None:
     texts = [f.text for f in fields[j:j + 3]]
     if texts[:2] == ["container", "exec"]:
-        return Remote(code=_value(fields, j + 2, frozenset({"--exec-command"})))
+        return Remote(code=option_value(fields, j + 2, frozenset({"--exec-command"})))
     if texts == ["aks", "command", "invoke"]:
-        return Remote(code=_value(fields, j + 3, frozenset({"--command", "-c"})))
+        return Remote(code=option_value(fields, j + 3, frozenset({"--command", "-c"})))
     if texts[:2] in (["vm", "run-command"], ["vmss", "run-command"]) and \
             len(texts) > 2 and texts[2] in ("create", "update"):
-        return Remote(code=_value(fields, j + 3, frozenset({"--script"})))
+        return Remote(code=option_value(fields, j + 3, frozenset({"--script"})))
+    if texts == ["vm", "extension", "set"] or texts == ["vmss", "extension", "set"]:
+        return Remote(code=_extension_command(fields, j + 3))
     if texts[:1] == ["ssh"] and len(texts) > 1 and texts[1] in ("vm", "arc"):
         for k in range(j + 2, len(fields)):
             if fields[k].text == "--":
                 return Remote(code=_ssh_args(fields, k + 1))
         return Remote()
+    return None
+
+
+def _extension_command(fields: list[Field], j: int) -> Field | None:
+    """``--settings``/``--protected-settings '{"commandToExecute": CMD}'`` of the Custom
+    Script extension: the command it runs on the VM."""
+    for name in ("--protected-settings", "--settings"):
+        value = option_value(fields, j, frozenset({name}))
+        if value is None or not value.text.lstrip().startswith("{"):
+            continue
+        try:
+            doc = json.loads(value.text)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("commandToExecute"), str):
+            return Field(doc["commandToExecute"], value.span, value.taint)
     return None
 
 
@@ -253,7 +258,7 @@ def _ssh_args(fields: list[Field], j: int) -> Field | None:
         if not t.startswith("-") or len(t) < 2:
             break
         j += 2 if t[-1] in SSH_ARG_LETTERS and len(t) == 2 else 1
-    return _joined(fields[j:])
+    return joined(fields[j:])
 
 
 # -- heroku, fly, doctl, eb ---------------------------------------------------------------
@@ -268,10 +273,10 @@ def _heroku(fields: list[Field], j: int) -> Remote | None:
     sub = fields[j].text
     if sub not in ("run", "run:detached", "run:inside"):
         return None
-    words = _operands(fields, j + 1, _HEROKU_ARG)
+    words = operands(fields, j + 1, _HEROKU_ARG)
     if sub == "run:inside":
         words = words[1:]  # run:inside DYNO CMD...
-    return Remote(code=_joined(words))
+    return Remote(code=joined(words))
 
 
 _FLY_ARG = frozenset({"-a", "--app", "-c", "--config", "-r", "--region", "-u", "--user",
@@ -282,9 +287,9 @@ _FLY_ARG = frozenset({"-a", "--app", "-c", "--config", "-r", "--region", "-u", "
 def _fly(fields: list[Field], j: int) -> Remote | None:
     texts = [f.text for f in fields[j:j + 2]]
     if texts == ["ssh", "console"]:
-        return Remote(code=_value(fields, j + 2, frozenset({"-C", "--command"})))
+        return Remote(code=option_value(fields, j + 2, frozenset({"-C", "--command"})))
     if texts in (["machine", "exec"], ["machines", "exec"], ["m", "exec"]):
-        words = _operands(fields, j + 2, _FLY_ARG)
+        words = operands(fields, j + 2, _FLY_ARG)
         return Remote(code=words[-1] if words else None)  # exec [MACHINE_ID] CMD
     return None
 
@@ -292,13 +297,13 @@ def _fly(fields: list[Field], j: int) -> Remote | None:
 def _doctl(fields: list[Field], j: int) -> Remote | None:
     if [f.text for f in fields[j:j + 2]] != ["compute", "ssh"]:
         return None
-    return Remote(code=_value(fields, j + 2, frozenset({"--ssh-command"})))
+    return Remote(code=option_value(fields, j + 2, frozenset({"--ssh-command"})))
 
 
 def _eb(fields: list[Field], j: int) -> Remote | None:
     if j >= len(fields) or fields[j].text != "ssh":
         return None
-    return Remote(code=_value(fields, j + 1, frozenset({"-c", "--command"})))
+    return Remote(code=option_value(fields, j + 1, frozenset({"-c", "--command"})))
 
 
 # -- nomad --------------------------------------------------------------------------------
@@ -327,5 +332,9 @@ def _nomad(fields: list[Field], j: int) -> Remote | None:
     return Remote(start=j) if j < n else None
 
 
-_PARSERS = {"aws": _aws, "az": _az, "heroku": _heroku, "fly": _fly, "flyctl": _fly,
-            "doctl": _doctl, "eb": _eb, "nomad": _nomad}
+_PARSERS = {"aws": _aws, "az": _az, "gcloud": _gcloud, "heroku": _heroku, "fly": _fly,
+            "flyctl": _fly, "doctl": _doctl, "eb": _eb, "nomad": _nomad, **VM_PARSERS}
+
+CLOUD_EXEC = frozenset(_PARSERS)
+"""Programs :func:`parse_cloud_exec` knows (``az``, ``gcloud``, ``podman``, ``kubectl`` only
+for the subcommands listed here and in ``_vmexec``)."""

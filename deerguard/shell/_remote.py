@@ -19,7 +19,7 @@ are in ``_elsewhere``; :class:`Remote` and the option rules they share are in ``
 
 from __future__ import annotations
 
-from ._cloudexec import CLOUD_EXEC, parse_cloud_exec
+from ._cloudexec import CLOUD_EXEC, SHARED, parse_cloud_exec
 from ._container import SSH_ARG_LETTERS, Remote, container_option
 from ._elsewhere import ELSEWHERE, parse_elsewhere
 from ._words import Field
@@ -82,8 +82,8 @@ def parse_remote(name: str, fields: list[Field], i: int) -> Remote | None:
     """
     if name in CLOUD_EXEC:
         found = parse_cloud_exec(name, fields, i)
-        if found is not None or name != "az":
-            return found  # az: vm run-command invoke is _elsewhere's
+        if found is not None or name not in SHARED:
+            return found  # az vm run-command invoke, gcloud compute ssh: asked below
     if name in ELSEWHERE:
         found = parse_elsewhere(name, fields, i)
         if found is not None or name != "oc":

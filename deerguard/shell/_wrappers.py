@@ -211,6 +211,8 @@ WRAPPERS: dict[str, Wrapper] = {
     "volta": _w("", "--node --npm --pnpm --yarn --env", sub="run"),
     "fnm": _w("", "--using", sub="exec"),
     "nvm": _w(positional=1, sub="exec"),
+    # `lima CMD...` runs CMD in the default Lima VM (`limactl shell default CMD...`).
+    "lima": _w(),
     # Secret injectors like `op run`: `railway run CMD`, `infisical run [--command CMD] -- CMD`.
     "railway": _w("se", "--service --environment", sub="run"),
     "infisical": _w("", "--env --path --projectId --token --domain --watch-path",
