@@ -33,6 +33,7 @@ run-command`` does. Every parser is linear in the number of words and in the len
 from __future__ import annotations
 
 import json
+import shlex
 
 from ._container import SSH_ARG_LETTERS, Remote
 from ._vmexec import VM_PARSERS, joined, operands, option_value
@@ -79,13 +80,21 @@ def _aws(fields: list[Field], j: int) -> Remote | None:
     if words not in (["ssm", "send-command"], ["ssm", "start-session"]):
         return None
     doc = option_value(fields, k, frozenset({"--document-name"}))
-    if doc is not None and "powershell" in doc.text.lower():
-        return None
     params = option_value(fields, k, frozenset({"--parameters"}))
     if params is None:
         return Remote()
     lines = ssm_commands(params.text)
-    return Remote(code=Field("\n".join(lines), params.span, params.taint) if lines else None)
+    if not lines:
+        return Remote()
+    text = "\n".join(lines)
+    if doc is not None and "powershell" in doc.text.lower():
+        text = _as_pwsh(text)  # AWS-RunPowerShellScript: PowerShell on a Windows host
+    return Remote(code=Field(text, params.span, params.taint))
+
+
+def _as_pwsh(code: str) -> str:
+    """PowerShell ``code`` as a command line that the classifier reads as PowerShell."""
+    return "pwsh -Command " + shlex.quote(code)
 
 
 def ssm_commands(text: str) -> list[str]:
@@ -224,6 +233,13 @@ def _az(fields: list[Field], j: int) -> Remote | None:
     if texts[:2] in (["vm", "run-command"], ["vmss", "run-command"]) and \
             len(texts) > 2 and texts[2] in ("create", "update"):
         return Remote(code=option_value(fields, j + 3, frozenset({"--script"})))
+    if texts[1:] == ["run-command", "invoke"] and texts[0] in ("vm", "vmss"):
+        cid = option_value(fields, j + 3, frozenset({"--command-id"}))
+        if cid is None or "powershell" not in cid.text.lower():
+            return None  # RunShellScript: _elsewhere's
+        script = _scripts(fields, j + 3)
+        return Remote(code=Field(_as_pwsh(script.text), script.span, script.taint)
+                      if script is not None else None)
     if texts == ["vm", "extension", "set"] or texts == ["vmss", "extension", "set"]:
         return Remote(code=_extension_command(fields, j + 3))
     if texts[:1] == ["ssh"] and len(texts) > 1 and texts[1] in ("vm", "arc"):
@@ -231,6 +247,22 @@ def _az(fields: list[Field], j: int) -> Remote | None:
             if fields[k].text == "--":
                 return Remote(code=_ssh_args(fields, k + 1))
         return Remote()
+    return None
+
+
+def _scripts(fields: list[Field], j: int) -> Field | None:
+    """``--scripts LINE...`` (up to the next ``--`` option) or ``--scripts=LINE``."""
+    for k in range(j, len(fields)):
+        t = fields[k].text
+        if t.startswith("--scripts="):
+            return Field(t[10:], fields[k].span, fields[k].taint)
+        if t == "--scripts":
+            words: list[Field] = []
+            for f in fields[k + 1:]:
+                if f.text.startswith("--"):
+                    break
+                words.append(f)
+            return joined(words, "\n")
     return None
 
 

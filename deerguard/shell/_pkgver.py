@@ -62,9 +62,19 @@ VERSION_MANAGERS: dict[str, _Spec] = {
     "ghcup": _s("install upgrade rm"),
     "juliaup": _s("add update up remove rm"),
     "uv": _s("", {"python": "install uninstall upgrade"}),
+    "gvm": _s("install uninstall"),
+    "elan": _s("", {"toolchain": "install uninstall", "self": "update"}),
+    # Language package tools of the same shape (`opam install dune`, `raco pkg install x`).
+    "corepack": _s("install prepare use up"),
+    "opam": _s("install reinstall remove uninstall upgrade"),
+    "cabal": _s("install"),
+    "stack": _s("install"),
+    "tlmgr": _s("install remove update"),
+    "vcpkg": _s("install remove upgrade"),
+    "raco": _s("", {"pkg": "install remove update"}),
 }
-"""Version managers: (subcommands that install or remove, {group: its subcommands that do},
-options taking a value)."""
+"""Version managers and a few language package tools: (subcommands that install or remove,
+{group: its subcommands that do}, options taking a value)."""
 
 
 def check_version_manager(add: Add, inv: Invocation) -> None:

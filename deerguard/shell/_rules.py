@@ -236,7 +236,8 @@ PACKAGE_MANAGERS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
     # install, mise use).
     **{n: _fs() for n in ("asdf", "mise", "rtx", "proto", "volta", "nvm", "fnm", "pyenv",
                           "rbenv", "nodenv", "goenv", "plenv", "phpenv", "tfenv", "jenv",
-                          "rustup", "sdk", "ghcup", "juliaup")},
+                          "rustup", "sdk", "ghcup", "juliaup", "gvm", "elan", "corepack",
+                          "opam", "cabal", "stack", "tlmgr", "vcpkg", "raco")},
 })
 """Package managers and the subcommands that change what is installed."""
 
