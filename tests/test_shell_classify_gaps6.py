@@ -567,3 +567,25 @@ def test_remote_powershell_scripts_are_read_as_powershell(command: str,
 ])
 def test_language_toolchain_installs_warn(command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict, classify(command).to_dict()
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("printf 'POST /containers/create HTTP/1.1\\r\\nHost: d\\r\\nContent-Type: "
+     "application/json\\r\\n\\r\\n{\"Image\":\"a\",\"HostConfig\":{\"Privileged\":true}}' | "
+     "nc -U /var/run/docker.sock", Verdict.BLOCK),
+    ("printf 'POST /v1.41/containers/create HTTP/1.0\\r\\n\\r\\n{\"Image\":\"a\",\"HostConfig\":"
+     "{\"Binds\":[\"/:/h\"]}}' | socat - UNIX-CONNECT:/run/docker.sock", Verdict.BLOCK),
+    ("printf 'POST /containers/create HTTP/1.1\\r\\n\\r\\n{\"Image\":\"a\",\"HostConfig\":"
+     "{\"PidMode\":\"host\"}}' | ncat 127.0.0.1 2375", Verdict.BLOCK),
+    ("echo '{\"Image\":\"a\",\"HostConfig\":{\"Privileged\":true}}' > b.json; "
+     "curl --unix-socket /var/run/docker.sock -X POST -T b.json http://d/containers/create",
+     Verdict.BLOCK),
+    ("printf 'GET /containers/json HTTP/1.0\\r\\n\\r\\n' | nc -U /var/run/docker.sock",
+     Verdict.PASS),
+    ("printf 'POST /containers/create HTTP/1.1\\r\\n\\r\\n{\"Image\":\"a\"}' | "
+     "nc -U /var/run/docker.sock", Verdict.PASS),
+    ("echo ping | nc localhost 8080", Verdict.PASS),
+    ("curl -T notes.txt https://upload.example.com/", Verdict.PASS),
+])
+def test_hand_written_engine_requests_are_read(command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict, classify(command).to_dict()

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 
 __all__ = ["HOST_API_PROGRAMS", "host_api"]
 
-HOST_API_PROGRAMS = frozenset({"curl", "wget", "kubectl", "oc"})
+_SOCKET_CLIENTS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "socat"})
+HOST_API_PROGRAMS = frozenset({"curl", "wget", "kubectl", "oc"}) | _SOCKET_CLIENTS
 """Programs :func:`host_api` reads (anything else costs one set lookup)."""
 
 _CURL_BODY = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
@@ -61,6 +62,8 @@ def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         found = _curl(inv.args, commands, lambda name: _body_file(run, name, stdin))
     elif inv.name == "wget":
         found = _wget(inv.args, commands, lambda name: _body_file(run, name, stdin))
+    elif inv.name in _SOCKET_CLIENTS:
+        found = _raw_http(inv.args, stdin.text if stdin is not None else None, commands)
     else:
         found = _kubectl(run, inv, stdin, commands)
     if found is None:
@@ -102,6 +105,10 @@ def _curl(args: list[Field], commands: list[tuple[Field, list[str]]],
             j += 1
         elif t.startswith("--") and t.partition("=")[0] in _CURL_BODY:
             bodies.append(Field(t.partition("=")[2], f.span, f.taint))
+        elif t in ("-T", "--upload-file") and j + 1 < n:
+            g = args[j + 1]  # -X POST -T body.json: the file is the body
+            bodies.append(Field("@" + g.text, g.span, g.taint))
+            j += 1
         elif t.startswith("-d") and len(t) > 2:
             bodies.append(Field(t[2:], f.span, f.taint))  # -d'{...}'
         elif "/containers/" in t or "/services/" in t:
@@ -149,6 +156,32 @@ def _wget(args: list[Field], commands: list[tuple[Field, list[str]]],
     doc = _load(text) if text is not None and DYN not in text else None
     if doc is not None:
         _walk(doc, body, out, commands)
+    return out
+
+
+_ENGINE_ENDPOINTS = ("docker.sock", "podman.sock", ":2375", ":2376")
+
+
+def _raw_http(args: list[Field], request: str | None,
+              commands: list[tuple[Field, list[str]]]) -> Remote | None:
+    """``printf 'POST /containers/create HTTP/1.1\\r\\n...\\r\\n\\r\\n{...}' | nc -U
+    /var/run/docker.sock`` (or ``socat - UNIX-CONNECT:/var/run/docker.sock``): an engine API
+    request written by hand; its body is read like curl's."""
+    if request is None or DYN in request or not any(
+            f.text in ("2375", "2376") or any(e in f.text for e in _ENGINE_ENDPOINTS)
+            for f in args):
+        return None
+    line = request.lstrip().partition("\n")[0].split()
+    if len(line) < 2 or line[0].upper() != "POST" or not _creates("h" + line[1]):
+        return None
+    head, sep, body = request.partition("\r\n\r\n")
+    if not sep:
+        head, sep, body = request.partition("\n\n")
+    doc = _load(body) if sep else None
+    if doc is None:
+        return None
+    out = Remote()
+    _walk(doc, args[-1], out, commands)
     return out
 
 
