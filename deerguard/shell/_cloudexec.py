@@ -25,9 +25,10 @@ recursive delete of ``/`` or a pipe into a shell blocks there as it does through
 
 Local VMs, WSL and the other fleet tools are in ``_vmexec``.
 
-A PowerShell document or command id (``AWS-RunPowerShellScript``) is left alone, as ``az vm
-run-command`` does. Every parser is linear in the number of words and in the length of the
-``--parameters`` text.
+A PowerShell document or command id (``AWS-RunPowerShellScript``, ``az vm run-command invoke
+--command-id RunPowerShellScript``) is read as PowerShell (``pwsh -Command CODE``), so
+Defender turned off on a Windows host blocks as it does locally. Every parser is linear in
+the number of words and in the length of the ``--parameters`` text.
 """
 
 from __future__ import annotations
