@@ -608,3 +608,17 @@ def test_hand_written_engine_requests_are_read(command: str, verdict: Verdict) -
 def test_windows_programs_that_run_a_fetched_file_or_url(command: str,
                                                          verdict: Verdict) -> None:
     assert classify(command).verdict is verdict, classify(command).to_dict()
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("aws ssm send-command --instance-ids i-1 --cli-input-json '{\"DocumentName\": "
+     "\"AWS-RunShellScript\", \"Parameters\": {\"commands\": [\"rm -rf /\"]}}'", Verdict.BLOCK),
+    ("aws ssm send-command --cli-input-json '{\"DocumentName\": \"AWS-RunPowerShellScript\", "
+     "\"Parameters\": {\"commands\": [\"Set-MpPreference -DisableRealtimeMonitoring 1\"]}}'",
+     Verdict.BLOCK),
+    ("aws ssm send-command --cli-input-json '{\"DocumentName\": \"AWS-RunShellScript\", "
+     "\"Parameters\": {\"commands\": [\"uptime\"]}}'", Verdict.PASS),
+    ("aws ssm send-command --cli-input-json '[[[['", Verdict.PASS),
+])
+def test_ssm_input_json_is_read_like_parameters(command: str, verdict: Verdict) -> None:
+    assert classify(command).verdict is verdict, classify(command).to_dict()

@@ -83,7 +83,12 @@ def _aws(fields: list[Field], j: int) -> Remote | None:
     doc = option_value(fields, k, frozenset({"--document-name"}))
     params = option_value(fields, k, frozenset({"--parameters"}))
     if params is None:
-        return Remote()
+        params = option_value(fields, k, frozenset({"--cli-input-json"}))
+        if params is None:
+            return Remote()
+        doc, params = _input_json(params, doc)
+        if params is None:
+            return Remote()
     lines = ssm_commands(params.text)
     if not lines:
         return Remote()
@@ -91,6 +96,24 @@ def _aws(fields: list[Field], j: int) -> Remote | None:
     if doc is not None and "powershell" in doc.text.lower():
         text = _as_pwsh(text)  # AWS-RunPowerShellScript: PowerShell on a Windows host
     return Remote(code=Field(text, params.span, params.taint))
+
+
+def _input_json(value: Field, doc: Field | None) -> tuple[Field | None, Field | None]:
+    """``--cli-input-json '{"DocumentName": D, "Parameters": {...}}'``: (the document name,
+    the parameters as JSON text), each None when absent."""
+    try:
+        data = json.loads(value.text)
+    except (ValueError, RecursionError):
+        return doc, None
+    if not isinstance(data, dict):
+        return doc, None
+    name = data.get("DocumentName")
+    if isinstance(name, str):
+        doc = Field(name, value.span, value.taint)
+    params = data.get("Parameters")
+    if not isinstance(params, dict):
+        return doc, None
+    return doc, Field(json.dumps(params), value.span, value.taint)
 
 
 def _as_pwsh(code: str) -> str:
