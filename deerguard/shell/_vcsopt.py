@@ -15,6 +15,10 @@
   ``config:helpers:editor-cmd|diff-cmd|diff3-cmd|merge-tool-cmd`` warn and are classified;
   ``svn --editor-cmd|--diff-cmd|--diff3-cmd CMD`` are classified as code.
 
+Backup and sync tools take the command that reaches the remote the same way (``rsync -e``):
+``borg --rsh CMD``, ``rclone --sftp-ssh CMD``, ``unison -sshcmd CMD``, ``restic -o
+sftp.command=CMD``, ``sshfs -o ssh_command=CMD``: classified as code, no warning.
+
 Linear in the number of words.
 """
 
@@ -24,7 +28,15 @@ from ._words import Field
 
 __all__ = ["VCS_PROGRAMS", "vcs_option_codes"]
 
-VCS_PROGRAMS = frozenset({"hg", "chg", "svn"})
+# Tools whose option names the command that reaches the remote: (options, `-o KEY=` keys).
+_TUNNELS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "borg": (frozenset({"--rsh"}), ()),
+    "rclone": (frozenset({"--sftp-ssh"}), ()),
+    "unison": (frozenset({"-sshcmd", "-servercmd"}), ()),
+    "restic": (frozenset(), ("sftp.command=",)),
+    "sshfs": (frozenset(), ("ssh_command=", "sftp_server=")),
+}
+VCS_PROGRAMS = frozenset({"hg", "chg", "svn"}) | frozenset(_TUNNELS)
 """Programs :func:`vcs_option_codes` reads."""
 
 _HG_GLOBAL_ARG = frozenset({"-R", "--repository", "--cwd", "--config", "--encoding",
@@ -42,7 +54,27 @@ Found = tuple[Field, "str | None"]
 def vcs_option_codes(name: str, args: list[Field]) -> list[Found]:
     """The command lines ``name args`` runs through its options, each with the reason to warn
     (None for a plain ``--ssh CMD``)."""
+    if name in _TUNNELS:
+        return _tunnel(_TUNNELS[name], args)
     return _svn(args) if name == "svn" else _hg(args)
+
+
+def _tunnel(spec: tuple[frozenset[str], tuple[str, ...]], args: list[Field]) -> list[Found]:
+    opts, keys = spec
+    out: list[Found] = []
+    for k in range(len(args)):
+        if args[k].text == "--":
+            break
+        value, _ = _opt(args, k, opts) if opts else (None, 0)
+        if value is not None:
+            out.append((value, None))
+        elif keys and args[k].text in ("-o", "--option") and k + 1 < len(args):
+            nxt = args[k + 1]
+            for item in nxt.text.split(","):
+                item = item.strip()
+                if item.startswith(keys):
+                    out.append((Field(item.partition("=")[2], nxt.span, nxt.taint), None))
+    return out
 
 
 def _opt(args: list[Field], k: int, names: frozenset[str]) -> tuple[Field | None, int]:
