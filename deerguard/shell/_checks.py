@@ -19,6 +19,7 @@ from ._git import check_git
 from ._modes import acl_world_writable, mode_risk, umask_world_writable
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
 from ._pkgcreate import RUNNER_CHECKS, check_runner
+from ._pkgver import VERSION_MANAGERS, check_version_manager
 from ._remote import parse_remote
 from ._resolve import Invocation
 from ._tooldestroy import DESTROY_TOOLS, check_destroy_tool
@@ -263,6 +264,10 @@ def check_package(add: Add, inv: Invocation) -> None:
     if subs is None:
         return
     args = inv.args
+    if name in VERSION_MANAGERS:  # asdf install, rustup toolchain add, uv python install
+        check_version_manager(add, inv)
+        if name != "uv":
+            return
     if name in URL_RUNNERS:
         check_url_runner(add, name, args)  # uv run URL, deno run -A URL, go run MOD@V
     if name in RUNNER_CHECKS:

@@ -345,14 +345,14 @@ def written_paths(code: str, /, *, language: str) -> list[tuple[str, int, int]]:
 _EVAL_TOKENS = ("exec(", "eval(", "eval ", ".then(eval", "new function(", "instance_eval",
                 "module_eval", "execfile(", "loadstring(", "dostring(", "invoke-expression",
                 "iex(", "iex ", "|iex", "| iex", "runpy.", "vm.runin", "require_once('http",
-                "include('http")
+                "include('http", "scriptblock]::create", "assembly]::load")
 _FETCH_TOKENS = ("urlopen", "requests.get", "requests.post", "httpx.", "urllib.request",
                  "fetch(", "http.get(", "https.get(", "net::http", "open-uri", "uri.open",
                  "file_get_contents('http", 'file_get_contents("http', "curl_exec", "lwp::",
                  "get('http", 'get("http', "downloadstring", "invoke-webrequest", "iwr ",
                  "iwr(", "(iwr", "invoke-restmethod", "irm ", "(irm", "start-bitstransfer",
                  "net.webclient", "socket.http", "http.request(", "axios.",
-                 "wget.download", "urlretrieve")
+                 "wget.download", "urlretrieve", "downloaddata(")
 _STDIN_TOKENS = ("sys.stdin", "process.stdin", "$stdin", "<stdin>", "php://stdin",
                  "io.read(", "io.stdin", "fileinput.input", "/dev/stdin", "readline(",
                  "input(", "stdin.read", "stdin.gets", "stdin.each", "readfilesync(0",

@@ -47,6 +47,7 @@ from ._tamper import (
     tamper_write,
 )
 from ._tlsoff import TLS_PROGRAMS, TLS_VARS, tls_program, tls_variable, tls_write
+from ._windefense import WIN_DEFENSE_PROGRAMS, win_defense
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ _CONTROLS = frozenset({"setenforce", "aa-teardown", "aa-complain", "aa-disable",
                        "csrutil", "defaults", "socketfilterfw", "pfctl", "firewall-cmd",
                        "netsh", "fdesetup", "xattr", "grubby"}) | SETUID_PROGRAMS
 _OWN = _SERVICE_TOOLS | _KILLERS | _CONTROLS | frozenset(_AGENT_CTLS)
-DEFENSE_PROGRAMS = _OWN | TAMPER_PROGRAMS | TLS_PROGRAMS
+DEFENSE_PROGRAMS = _OWN | TAMPER_PROGRAMS | TLS_PROGRAMS | WIN_DEFENSE_PROGRAMS
 """Programs :func:`defense_program` has rules for (any other name costs one lookup)."""
 DEFENSE_VARS = HISTORY_VARS | TLS_VARS
 
@@ -345,6 +346,8 @@ def defense_program(run: Run, inv: Invocation, stdin_text: str | None) -> None:
                     break
         else:
             _controls(run, inv)
+    if name in WIN_DEFENSE_PROGRAMS:
+        win_defense(run, inv)  # Set-MpPreference, reg add ...Defender, sc stop WinDefend
     if name in TAMPER_PROGRAMS:
         tamper_program(run, inv)
     if name in TLS_PROGRAMS:

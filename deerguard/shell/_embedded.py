@@ -79,6 +79,8 @@ def embedded_code(inv: Invocation) -> list[Field]:
                 if value is not None:
                     take(f, value)
             # (git config KEY VALUE: _git.config_codes, which knows its options.)
+        elif name in ("scp", "sftp") and t == "-S" and nxt is not None:
+            take(nxt, nxt.text)  # scp -S PROGRAM: the program that makes the connection
         elif name in ("ssh", "scp", "sftp"):
             opt = t[2:] if t.startswith("-o") and len(t) > 2 else (
                 nxt.text if t == "-o" and nxt is not None else "")

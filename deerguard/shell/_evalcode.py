@@ -74,8 +74,10 @@ _EVAL_COMMON = frozenset({"eval", "evalq", "loadstring", "dostring", "function",
                           "runinthiscontext", "runinnewcontext", "runincontext",
                           "instance_eval", "class_eval", "module_eval", "include_string",
                           "iex", "invoke-expression", "create_function", "eval_tidy"})
+# PowerShell: Invoke-Expression (its last name part), [scriptblock]::Create(...).
 _EVAL_SINKS = {"python": _EVAL_COMMON | {"exec", "execfile"},
-               "lua": _EVAL_COMMON | {"load"}}
+               "lua": _EVAL_COMMON | {"load"},
+               "pwsh": _EVAL_COMMON | {"expression", "create", "invoke-command", "icm"}}
 _SHELL_COMMON = frozenset({"system", "popen", "spawn", "spawnsync", "execsync", "shell_exec",
                            "passthru", "proc_open", "check_output", "check_call", "call",
                            "run", "getoutput", "getstatusoutput", "capture2", "capture3",
@@ -185,7 +187,10 @@ def _decode(payload: str, enc: str, inflate: bool) -> str | None:
                 break
             except zlib.error:
                 continue
-    text = data.decode("utf-8", "replace")
+    if len(data) >= 4 and len(data) % 2 == 0 and data[1::2].count(0) * 4 >= len(data) * 3 // 2:
+        text = data.decode("utf-16-le", "replace")  # [Text.Encoding]::Unicode.GetString
+    else:
+        text = data.decode("utf-8", "replace")
     if not text:
         return None
     flat = text.translate(_WHITESPACE)

@@ -26,6 +26,8 @@ from ._git import config_codes, git_commands
 from ._gitkeys import credential_stdin
 from ._paths import is_critical, norm_path
 from ._resolve import Invocation
+from ._vcsopt import VCS_PROGRAMS, vcs_option_codes
+from ._winrun import WIN_RUNNERS, win_runner
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -39,7 +41,8 @@ CHAIN_EXTRAS = frozenset({"machinectl", "gdb"})
 _STORAGE = frozenset({"zpool", "zfs", "lvremove", "vgremove", "pvremove", "cryptsetup",
                       "btrfs", "hdparm", "nvme", "sg_format", "sg_sanitize", "mdadm"})
 _POWER_TOOLS = frozenset({"systemctl", "loginctl", "busctl", "dbus-send", "gdbus"})
-PLAIN_EXTRAS = frozenset({"hash", "git", "mkdir", "install"}) | _STORAGE | _POWER_TOOLS
+PLAIN_EXTRAS = frozenset({"hash", "git", "mkdir", "install"}) | _STORAGE | _POWER_TOOLS \
+    | VCS_PROGRAMS | WIN_RUNNERS
 """Programs :func:`plain_extras` has rules for."""
 
 
@@ -69,6 +72,14 @@ def plain_extras(run: Run, inv: Invocation) -> None:
             run.invoke(argv, None, [])
     elif name == "hash":
         _hash(run, inv)
+    elif name in WIN_RUNNERS:  # msiexec /i fetched.msi, mshta http://...
+        win_runner(run, inv)
+    elif name in VCS_PROGRAMS:  # hg --config ui.ssh=CMD, svn --config-option ...tunnels
+        for code, why in vcs_option_codes(name, inv.args):
+            if why is not None:
+                run.add("shell.vcs-config-exec", code.span, why, None)
+            if code.text:
+                run.run_code(code, f"{name} option", inv.word.span, None, positional=[])
     elif name in _POWER_TOOLS:
         for target, sub in _power_targets(inv):
             for denied in target:

@@ -28,6 +28,7 @@ number of nodes; YAML is scanned line by line for the few keys that matter, neve
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ._checks import check_args
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
 
 __all__ = ["HOST_API_PROGRAMS", "host_api"]
 
-HOST_API_PROGRAMS = frozenset({"curl", "kubectl", "oc"})
+_SOCKET_CLIENTS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "socat"})
+HOST_API_PROGRAMS = frozenset({"curl", "wget", "kubectl", "oc"}) | _SOCKET_CLIENTS
 """Programs :func:`host_api` reads (anything else costs one set lookup)."""
 
 _CURL_BODY = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
@@ -57,7 +59,11 @@ def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     pod specs); constant work for any other invocation of these programs."""
     commands: list[tuple[Field, list[str]]] = []
     if inv.name == "curl":
-        found = _curl(inv.args, commands)
+        found = _curl(inv.args, commands, lambda name: _body_file(run, name, stdin))
+    elif inv.name == "wget":
+        found = _wget(inv.args, commands, lambda name: _body_file(run, name, stdin))
+    elif inv.name in _SOCKET_CLIENTS:
+        found = _raw_http(inv.args, stdin.text if stdin is not None else None, commands)
     else:
         found = _kubectl(run, inv, stdin, commands)
     if found is None:
@@ -71,7 +77,19 @@ def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         check_args(run.add, run.cp.paths, inv.name, found.mounts, run.cwd)
 
 
-def _curl(args: list[Field], commands: list[tuple[Field, list[str]]]) -> Remote | None:
+def _body_file(run: Run, name: str, stdin: Flow | None) -> str | None:
+    """The text of curl's ``@name`` body when it is known: stdin for ``@-`` (a here-string,
+    a heredoc, a pipe from echo), else a file written earlier in the same command."""
+    if name == "-":
+        return stdin.text if stdin is not None else None
+    if not name or DYN in name:
+        return None
+    path = norm_path(name, run.cwd)
+    return run.file_text.get(path) if path is not None else None
+
+
+def _curl(args: list[Field], commands: list[tuple[Field, list[str]]],
+          read: Callable[[str], str | None]) -> Remote | None:
     socket = False
     creates = False
     bodies: list[Field] = []
@@ -87,6 +105,10 @@ def _curl(args: list[Field], commands: list[tuple[Field, list[str]]]) -> Remote 
             j += 1
         elif t.startswith("--") and t.partition("=")[0] in _CURL_BODY:
             bodies.append(Field(t.partition("=")[2], f.span, f.taint))
+        elif t in ("-T", "--upload-file") and j + 1 < n:
+            g = args[j + 1]  # -X POST -T body.json: the file is the body
+            bodies.append(Field("@" + g.text, g.span, g.taint))
+            j += 1
         elif t.startswith("-d") and len(t) > 2:
             bodies.append(Field(t[2:], f.span, f.taint))  # -d'{...}'
         elif "/containers/" in t or "/services/" in t:
@@ -96,10 +118,70 @@ def _curl(args: list[Field], commands: list[tuple[Field, list[str]]]) -> Remote 
         return None
     out = Remote()
     for body in bodies:
-        if body.static and not body.text.startswith("@"):
-            doc = _load(body.text)
+        if not body.static:
+            continue
+        text: str | None = body.text
+        if body.text.startswith("@"):  # -d @body.json, --data-binary @- (stdin)
+            text = read(body.text[1:])
+        if text is not None and DYN not in text:
+            doc = _load(text)
             if doc is not None:
                 _walk(doc, body, out, commands)
+    return out
+
+
+_WGET_BODY = {"--post-data": False, "--body-data": False, "--post-file": True,
+              "--body-file": True}
+
+
+def _wget(args: list[Field], commands: list[tuple[Field, list[str]]],
+          read: Callable[[str], str | None]) -> Remote | None:
+    """``wget --post-data='{...}' http://h:2375/containers/create`` (or ``--post-file=F``,
+    F written earlier in the command): the engine API over TCP, read like curl's body."""
+    body: Field | None = None
+    from_file = False
+    creates = False
+    n = len(args)
+    for j, f in enumerate(args):
+        opt, eq, val = f.text.partition("=")
+        if opt in _WGET_BODY:
+            from_file = _WGET_BODY[opt]
+            body = Field(val, f.span, f.taint) if eq else (args[j + 1] if j + 1 < n else None)
+        elif "/containers/" in f.text or "/services/" in f.text:
+            creates = creates or _creates(f.text)
+    if body is None or not creates or not body.static:
+        return None
+    text = read(body.text) if from_file else body.text
+    out = Remote()
+    doc = _load(text) if text is not None and DYN not in text else None
+    if doc is not None:
+        _walk(doc, body, out, commands)
+    return out
+
+
+_ENGINE_ENDPOINTS = ("docker.sock", "podman.sock", ":2375", ":2376")
+
+
+def _raw_http(args: list[Field], request: str | None,
+              commands: list[tuple[Field, list[str]]]) -> Remote | None:
+    """``printf 'POST /containers/create HTTP/1.1\\r\\n...\\r\\n\\r\\n{...}' | nc -U
+    /var/run/docker.sock`` (or ``socat - UNIX-CONNECT:/var/run/docker.sock``): an engine API
+    request written by hand; its body is read like curl's."""
+    if request is None or DYN in request or not any(
+            f.text in ("2375", "2376") or any(e in f.text for e in _ENGINE_ENDPOINTS)
+            for f in args):
+        return None
+    line = request.lstrip().partition("\n")[0].split()
+    if len(line) < 2 or line[0].upper() != "POST" or not _creates("h" + line[1]):
+        return None
+    head, sep, body = request.partition("\r\n\r\n")
+    if not sep:
+        head, sep, body = request.partition("\n\n")
+    doc = _load(body) if sep else None
+    if doc is None:
+        return None
+    out = Remote()
+    _walk(doc, args[-1], out, commands)
     return out
 
 

@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Callable
 from typing import NamedTuple
 
-__all__ = ["UNKNOWN", "Tok", "command", "q"]
+__all__ = ["UNKNOWN", "Tok", "command", "path_form", "q"]
 
 UNKNOWN = '"$DG_PWSH_VALUE"'  # bash text for a value not known statically
 
@@ -111,6 +111,9 @@ def _path(text: str) -> str:
             len(text) == 2 or text[2] in "\\/"):
         text = text[2:] or "/"
     return text.replace("\\", "/") if "\\" in text else text
+
+
+path_form = _path
 
 
 def _bash(toks: list[Tok] | None) -> list[str]:
@@ -254,6 +257,65 @@ _add("start-process saps start",
             "redirectstandardinput", "redirectstandardoutput", "redirectstandarderror"),
            ("wait", "nonewwindow", "passthru", "loaduserprofile", "usenewenvironment"),
            ("filepath", "argumentlist")), _start)
+_MP = ("disablerealtimemonitoring", "disablebehaviormonitoring", "disableioavprotection",
+       "disablescriptscanning", "disableintrusionpreventionsystem", "disableblockatfirstseen",
+       "disablearchivescanning", "disableremovabledrivescanning", "disableemailscanning",
+       "disablescanningnetworkfiles", "exclusionpath", "exclusionextension",
+       "exclusionprocess", "exclusionipaddress", "mapsreporting", "submitsamplesconsent",
+       "puaprotection", "enablenetworkprotection", "enablecontrolledfolderaccess",
+       "attacksurfacereductionrules_actions", "attacksurfacereductionrules_ids",
+       "severethreatdefaultaction", "highthreatdefaultaction", "moderatethreatdefaultaction",
+       "lowthreatdefaultaction", "unknownthreatdefaultaction")
+
+
+def _mp(b: _Bound) -> list[str]:
+    """Defender settings, for ``_windefense`` (``set-mppreference -opt value...``)."""
+    argv = ["set-mppreference"]
+    for key, toks in b.named.items():
+        for tok in toks:
+            argv += ["-" + key, tok.bash]
+    return argv
+
+
+def _firewall(b: _Bound) -> list[str]:
+    enabled = b.named.get("enabled")
+    if enabled and (enabled[0].value or "").lower().lstrip("$") in ("false", "0"):
+        return ["netsh", "advfirewall", "set", "allprofiles", "state", "off"]
+    return []
+
+
+def _service(stop: bool) -> Callable[[_Bound], list[str]]:
+    def build(b: _Bound) -> list[str]:
+        names = _bash(b.named.get("name")) + _bash(b.named.get("displayname"))
+        startup = (b.named.get("startuptype") or [Tok("", "", True)])[0].value or ""
+        status = (b.named.get("status") or [Tok("", "", True)])[0].value or ""
+        if stop or status.lower() == "stopped":
+            return ["sc", "stop", *names[:1]]
+        if startup.lower() == "disabled":
+            return ["sc", "config", *names[:1], "start=", "disabled"]
+        return []
+    return build
+
+
+def _registry(b: _Bound) -> list[str]:
+    path = (b.named.get("path") or b.named.get("literalpath") or [Tok(None, "", True)])[0]
+    name = b.named.get("name")
+    value = b.named.get("value")
+    if path.value is None or not name or not value:
+        return []
+    return ["reg", "add", q(path.value), "/v", name[0].bash, "/d", value[0].bash]
+
+
+_add("set-mppreference add-mppreference", _Spec(_MP, (), ()), _mp)
+_add("set-netfirewallprofile", _Spec(("enabled", "profile", "name"), ("all",), ("name",)),
+     _firewall)
+_add("stop-service spsv", _Spec(("name", "displayname", "inputobject", "include", "exclude"),
+                                ("force", "nowait", "passthru"), ("name",)), _service(True))
+_add("set-service", _Spec(("name", "displayname", "startuptype", "status", "description",
+                           "inputobject"), ("force", "passthru"), ("name",)), _service(False))
+_add("set-itemproperty sp new-itemproperty",
+     _Spec((_P, _LP, "name", "value", "type", "propertytype"), ("force", "passthru"),
+           (_P, "name", "value")), _registry)
 _add("format-volume clear-disk initialize-disk", _Spec((), (), ()), _fixed("mkfs"))
 _add("stop-computer", _Spec((), (), ()), _fixed("shutdown"))
 _add("restart-computer", _Spec((), (), ()), _fixed("reboot"))
@@ -291,7 +353,7 @@ def _native(tok: Tok) -> str:
     if tok.value is None:
         return tok.bash
     name = _path(tok.value)
-    if name.lower().endswith(".exe"):
+    if name.lower().endswith(".exe") and "/" not in name:  # a path keeps its file name
         name = name[:-4]
     return q(name)
 

@@ -20,6 +20,7 @@ level, at most :data:`_MAX_DEPTH` levels: linear, never raises on any text.
 from __future__ import annotations
 
 from ._pwshcmd import UNKNOWN, Tok, command, q
+from ._pwshnet import dotnet_command
 
 __all__ = ["pwsh_snippets"]
 
@@ -60,10 +61,13 @@ class _Reader:
         words: list[Tok] = []
         code = self.code
         i = start
+        first = start  # where the current command's first word starts
 
         def end_command() -> None:
             if words:
                 cmd = command(words)
+                if cmd is None and words[0].value is None:
+                    cmd = dotnet_command(code[first:i], _VARS)  # $wc.DownloadFile(u, p)
                 if cmd is not None:
                     pipeline.append(cmd)
                 words.clear()
@@ -76,6 +80,8 @@ class _Reader:
 
         while i < end:
             c = code[i]
+            if not words:
+                first = i
             if c in " \t\r":
                 i += 1
             elif c in "\n;":

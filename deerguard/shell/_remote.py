@@ -19,6 +19,7 @@ are in ``_elsewhere``; :class:`Remote` and the option rules they share are in ``
 
 from __future__ import annotations
 
+from ._cloudexec import CLOUD_EXEC, SHARED, parse_cloud_exec
 from ._container import SSH_ARG_LETTERS, Remote, container_option
 from ._elsewhere import ELSEWHERE, parse_elsewhere
 from ._words import Field
@@ -26,7 +27,8 @@ from ._words import Field
 __all__ = ["CONTAINER_PROGRAMS", "SSH_ARG_LETTERS", "Remote", "parse_remote"]
 
 CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nerdctl", "docker-compose",
-                                "podman-compose", "kubectl", "oc", "ssh", "nsenter"}) | ELSEWHERE
+                                "podman-compose", "kubectl", "oc", "ssh", "nsenter"}) | ELSEWHERE \
+    | CLOUD_EXEC
 """Programs whose arguments may run a command elsewhere or open the host to a container."""
 
 _DOCKER_GLOBAL_ARG = frozenset({"-H", "--host", "-c", "--context", "--config", "-l",
@@ -78,6 +80,10 @@ def parse_remote(name: str, fields: list[Field], i: int) -> Remote | None:
 
     Linear in the number of fields.
     """
+    if name in CLOUD_EXEC:
+        found = parse_cloud_exec(name, fields, i)
+        if found is not None or name not in SHARED:
+            return found  # az vm run-command invoke, gcloud compute ssh: asked below
     if name in ELSEWHERE:
         found = parse_elsewhere(name, fields, i)
         if found is not None or name != "oc":

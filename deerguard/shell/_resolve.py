@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ._argv import MULTICALL, REWRITERS, rewrite
 from ._remote import CONTAINER_PROGRAMS, parse_remote
-from ._runners import PACKAGE_RUNNERS, runner_program, runner_shell_code
+from ._runners import PACKAGE_RUNNERS, runner_program, runner_shell_code, runner_stops
 from ._words import DYN, Field
 from ._wrappers import WRAPPERS, Wrapper
 from ._xargs import xargs_replace
@@ -218,7 +218,9 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
             shell = runner_shell_code(name, fields, i + 1, j)
             if shell is not None:
                 return Resolution(chain, shell, name)
-            program = runner_program(fields[j])
+            if runner_stops(fields[j], fields[start - 1].text):
+                return Resolution(chain)  # bun create ./Comp.tsx: a template, not a program
+            program = runner_program(fields[j], fields[start - 1].text)
             if program is not None:
                 if not owned:
                     fields, owned = list(fields), True

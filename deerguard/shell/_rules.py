@@ -75,6 +75,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.chmod-world", _W, "makes files world-writable or setuid"),
     Rule("shell.git-destructive", _W, "discards or overwrites git history or files"),
     Rule("shell.git-config-exec", _W, "git -c can run arbitrary programs through config"),
+    Rule("shell.vcs-config-exec", _W, "hg --config or svn --config-option sets a key that "
+         "runs a program (ui.ssh, hooks.*, config:tunnels)"),
     Rule("shell.git-hook", _W, "writes a git hook, which later git commands run"),
     Rule("shell.deferred-exec", _W, "writes fetched data or code into a file a tool runs "
          "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth)"),
@@ -234,6 +236,12 @@ PACKAGE_MANAGERS: MappingProxyType[str, frozenset[str]] = MappingProxyType({
     "flatpak": _fs("install", "uninstall"),
     "port": _fs("install", "uninstall"),
     "choco": _fs("install", "uninstall"),
+    # Version managers: their subcommands are in _pkgver (asdf plugin add, rustup toolchain
+    # install, mise use).
+    **{n: _fs() for n in ("asdf", "mise", "rtx", "proto", "volta", "nvm", "fnm", "pyenv",
+                          "rbenv", "nodenv", "goenv", "plenv", "phpenv", "tfenv", "jenv",
+                          "rustup", "sdk", "ghcup", "juliaup", "gvm", "elan", "corepack",
+                          "opam", "cabal", "stack", "tlmgr", "vcpkg", "raco")},
 })
 """Package managers and the subcommands that change what is installed."""
 

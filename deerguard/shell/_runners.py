@@ -23,7 +23,7 @@ import shlex
 
 from ._words import DYN, Field
 
-__all__ = ["PACKAGE_RUNNERS", "runner_program", "runner_shell_code"]
+__all__ = ["PACKAGE_RUNNERS", "runner_program", "runner_shell_code", "runner_stops"]
 
 PACKAGE_RUNNERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pnpm", "yarn", "bun", "pipx",
                              "npm"})
@@ -37,18 +37,50 @@ _SPEC_END = "@=<>!~[;"
 _PACKAGE_BINS = {"dotenv-cli": "dotenv"}
 
 
-def runner_program(word: Field) -> Field | None:
+# Subcommands whose operand names an initializer: `npm create X` runs the package create-X.
+_INIT_SUBS = frozenset({"create", "init", "innit", "c"})
+
+
+def runner_program(word: Field, sub: str = "") -> Field | None:
     """The program run by the package ``word`` names, when it differs from the word:
-    ``@scope/pkg@1.2`` -> ``pkg``, ``black==24.1`` -> ``black``; else None."""
+    ``@scope/pkg@1.2`` -> ``pkg``, ``black==24.1`` -> ``black``; else None. After an
+    initializer subcommand ``sub`` (``npm create vite``), the package is ``create-vite``
+    (``@scope/x`` -> ``@scope/create-x``, ``@scope`` -> ``@scope/create``): its program."""
     text = word.text
     if DYN in text or not text or text.startswith("-"):
         return None
+    if sub in _INIT_SUBS:
+        return _initializer(word)
     base = text.rstrip("/").rsplit("/", 1)[-1] if "/" in text else text
     cut = next((k for k, c in enumerate(base) if k > 0 and c in _SPEC_END), len(base))
     name = base[:cut]
     name = _PACKAGE_BINS.get(name, name)
     if name == text or not name or name.startswith("@"):
         return None
+    return Field(name, word.span, word.taint, word.proc, word.quoted)
+
+
+def runner_stops(word: Field, sub: str) -> bool:
+    """``bun create ./Comp.tsx``, ``bun create user/repo``: the operand of an initializer
+    subcommand is a template (a file or a repository), not a program that runs."""
+    return sub in _INIT_SUBS and DYN not in word.text and not word.text.startswith("-") \
+        and _initializer(word) is None
+
+
+def _initializer(word: Field) -> Field | None:
+    """``vite@5`` -> ``create-vite``, ``@scope/x@1`` -> ``create-x`` (the program of
+    ``@scope/create-x``), ``@scope`` -> ``create``; None for a path or a GitHub repository
+    (``bun create ./T.tsx``, ``bun create user/repo``)."""
+    text = word.text
+    if text.startswith("@"):
+        scope, slash, rest = text.partition("/")
+        rest = rest.split("@", 1)[0]
+        name = f"create-{rest}" if slash and rest else "create"
+    else:
+        base = text.split("@", 1)[0]
+        if not base or "/" in base or base.startswith((".", "~")):
+            return None
+        name = f"create-{base}"
     return Field(name, word.span, word.taint, word.proc, word.quoted)
 
 

@@ -50,7 +50,9 @@ _BWRAP_2 = ("--bind --ro-bind --dev-bind --bind-try --ro-bind-try --dev-bind-try
 
 # npm exec/npx options with an argument (npm config keys given on the command line).
 _NPM_CONFIG = ("--package --workspace --registry --cache --prefix --userconfig --globalconfig "
-               "--loglevel --node-options --script-shell --shell")
+               "--loglevel --node-options --script-shell --shell --scope --init-author-name "
+               "--init-author-email --init-author-url --init-license --init-module "
+               "--init-version --init-type")
 
 
 WRAPPERS: dict[str, Wrapper] = {
@@ -174,13 +176,14 @@ WRAPPERS: dict[str, Wrapper] = {
     "shx": _w(),
     # Package runners (`npx PKG ARGS`, `pnpm dlx PKG`, `pipx run APP`): the command word
     # names a package, whose program runs (_runners.runner_program).
-    "npm": _w("wp", _NPM_CONFIG, sub="exec x", code_flag="-c", code_long="--call"),
+    "npm": _w("wp", _NPM_CONFIG, sub="exec x create init innit", code_flag="-c",
+              code_long="--call"),
     "npx": _w("wp", _NPM_CONFIG, code_flag="-c", code_long="--call"),
-    "yarn": _w("p", "--package --cwd", sub="exec dlx"),
-    "pnpm": _w("C", "--dir --filter --package --reporter --loglevel", sub="exec dlx"),
+    "yarn": _w("p", "--package --cwd", sub="exec dlx create"),
+    "pnpm": _w("C", "--dir --filter --package --reporter --loglevel", sub="exec dlx create"),
     "pnpx": _w("", "--package --reporter --loglevel"),
     "bunx": _w("p", "--package --cwd --config"),
-    "bun": _w("p", "--package --cwd --config", sub="x"),
+    "bun": _w("p", "--package --cwd --config", sub="x create c"),
     "uvx": _w("pwicfbPC", "--from --with --with-editable --with-requirements --python "
               "--index --default-index --index-url --extra-index-url --find-links "
               "--constraints --overrides --build-constraints --env-file --directory --project "
@@ -194,6 +197,28 @@ WRAPPERS: dict[str, Wrapper] = {
     "gem": _w("vg", "--version --gem", sub="exec"),
     "nix": _w("", "--command --inputs-from --override-input --arg --argstr --expr "
               "--file --impure", positional=64, sub="develop shell"),
+    # Version managers running a command with their tools (_pkgver has their installs):
+    # `mise exec node@20 -- CMD` (tools up to `--`; -c CMD a command string), `asdf exec CMD`,
+    # `pyenv exec CMD`, `rustup run TOOLCHAIN CMD`, `volta run CMD`, `fnm exec -- CMD`.
+    "mise": _w("jCE", "--jobs --cd --env --profile", positional=64, sub="exec x",
+               code_flag="-c", code_long="--command"),
+    "rtx": _w("jCE", "--jobs --cd --env --profile", positional=64, sub="exec x",
+              code_flag="-c", code_long="--command"),
+    "asdf": _w(sub="exec"),
+    "pyenv": _w(sub="exec"),
+    "rbenv": _w(sub="exec"),
+    "nodenv": _w(sub="exec"),
+    "goenv": _w(sub="exec"),
+    "rustup": _w(positional=1, sub="run"),
+    "volta": _w("", "--node --npm --pnpm --yarn --env", sub="run"),
+    "fnm": _w("", "--using", sub="exec"),
+    "nvm": _w(positional=1, sub="exec"),
+    # `lima CMD...` runs CMD in the default Lima VM (`limactl shell default CMD...`).
+    "lima": _w(),
+    # Secret injectors like `op run`: `railway run CMD`, `infisical run [--command CMD] -- CMD`.
+    "railway": _w("se", "--service --environment", sub="run"),
+    "infisical": _w("", "--env --path --projectId --token --domain --watch-path",
+                    sub="run", code_long="--command"),
     # Tools that run a program under observation or limits: `valgrind -q CMD`,
     # `prlimit --nofile=10 CMD`, `perf stat -e E CMD`, `cgexec -g cpu:x CMD`.
     "valgrind": _w("", "--log-file --xml-file --suppressions"),
