@@ -49,3 +49,27 @@ def test_other_glob_program_names_warn(command: str) -> None:
 ])
 def test_globs_in_arguments_and_the_test_builtin_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()
+
+
+@pytest.mark.parametrize("command", ["/bin/r* -rf /", "r* -rf ~", "/usr/local/bin/r? -rf ~"])
+def test_a_glob_matching_many_programs_still_tries_the_destroyers_first(command: str) -> None:
+    """Matches are capped (bounded work): the programs whose rules matter most are tried
+    first, so a glob that also matches dozens of package managers and interpreters (r*:
+    rbenv, rustup, racket...) is still classified as the rm it may run."""
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.recursive-delete" in result.rule_ids, result.to_dict()
+
+
+@pytest.mark.parametrize("command", ["/usr/bin/s* -rf /etc", "/bin/[a-z]* -rf /", "/bin/* x"])
+def test_a_glob_matching_denied_programs_blocks(command: str) -> None:
+    """The default deny list's programs come first among a glob's matches."""
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.to_dict()
+    assert "shell.denied-command" in result.rule_ids, result.to_dict()
+
+
+def test_a_glob_reaches_a_denied_program_before_the_cap() -> None:
+    policy = parse_policy('[commands]\ndeny = ["zzz-tool"]\n')
+    result = classify("/opt/bin/z* --all", policy=policy)
+    assert "shell.denied-command" in result.rule_ids, result.to_dict()

@@ -35,15 +35,29 @@ __all__ = ["glob_program", "is_glob"]
 _MAX_PATTERN = 64
 _MAX_MATCHES = 8
 
-_CANDIDATES = frozenset(
-    R.SHELLS | R.FETCHERS | R.DECODERS | R.NETWORK_SENDERS | frozenset(R.PACKAGE_MANAGERS)
+# Programs whose rules matter most, in the order a glob's matches are tried: what deletes,
+# overwrites or changes permissions, then what runs or moves code and data. Matches are capped
+# (bounded work), so a glob that also matches many package managers (``r*``: rbenv, rustup...)
+# must still be classified as ``rm``.
+_DESTRUCTIVE = frozenset({
+    "rm", "rmdir", "unlink", "shred", "truncate", "dd", "mv", "cp", "tee", "ln", "chmod",
+    "chown", "chgrp", "kill", "pkill", "killall", "mkfs", "shutdown", "reboot", "crontab",
+    "systemctl", "find", "xargs", "eval", "exec", "source", "sudo", "su", "doas", "env"})
+_RUNNERS = frozenset(
+    R.SHELLS | R.FETCHERS | R.DECODERS | R.NETWORK_SENDERS
     | frozenset(R.INTERPRETER_CODE_FLAGS) | frozenset(R.INTERPRETER_ALIASES)
-    | frozenset({"rm", "rmdir", "unlink", "shred", "truncate", "dd", "mv", "cp", "tee", "ln",
-                 "chmod", "chown", "chgrp", "sudo", "su", "doas", "kill", "pkill", "killall",
-                 "eval", "exec", "source", "xargs", "find", "env", "crontab", "systemctl",
-                 "ssh", "scp", "rsync", "python3", "perl", "ruby", "node", "php", "mkfs",
-                 "shutdown", "reboot", "git", "docker", "kubectl", "cat", "less", "awk",
-                 "sed"}))
+    | frozenset({"ssh", "scp", "rsync", "python3", "perl", "ruby", "node", "php", "git",
+                 "docker", "kubectl", "cat", "less", "awk", "sed"}))
+_CANDIDATES = _DESTRUCTIVE | _RUNNERS | frozenset(R.PACKAGE_MANAGERS)
+
+
+def _rank(name: str, deny: frozenset[str]) -> tuple[int, str]:
+    """Sort key of a glob's matches: denied names, destroyers, runners, the rest."""
+    if name in deny:
+        return 0, name
+    if name in _DESTRUCTIVE:
+        return 1, name
+    return (2 if name in _RUNNERS else 3), name
 
 
 def is_glob(name: str) -> bool:
@@ -63,7 +77,9 @@ def glob_program(run: Run, inv: Invocation, stdin: Flow | None, program: Program
     if len(pattern) <= _MAX_PATTERN:
         cp = run.cp
         pool = _CANDIDATES | cp.deny | cp.warn | cp.allow
-        names = sorted(n for n in pool if fnmatchcase(n, pattern))[:_MAX_MATCHES]
+        deny = frozenset(cp.deny)
+        names = sorted((n for n in pool if fnmatchcase(n, pattern)),
+                       key=lambda n: _rank(n, deny))[:_MAX_MATCHES]
     shown = ", ".join(names) if names else "no program the classifier knows"
     run.add("shell.dynamic-command", word.span, f"the program name {word.text} is a glob: it "
             f"runs whichever file matches (it can match {shown})", None)
