@@ -39,6 +39,7 @@ from ._plan import (
     BRACKET_CLOSE,
     BRACKET_OPEN,
     BRACKETS,
+    REVEALABLE,
     RULE_HIDDEN,
     RULE_MARKER,
     RULE_TAG,
@@ -62,12 +63,52 @@ _MAX_GAPS = 4  # comments/CDATA/processing instructions read inside one name wor
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
 
 _TRIGGER = re.compile(
-    # An ASCII `<name` is read in the same match (group 1), the common case in HTML.
-    r"<(?:/?([A-Za-z][A-Za-z0-9]*)(?=[\s>/]))?|"
+    # An ASCII `<name` is read in the same match, the common case in HTML: group 1 when a
+    # space, `>` or `/` ends it, group 2 when punctuation, `<` or the end of the text does
+    # (`<a<b`, `<x;`): there the name is one word, a forgery only if it is a profile name.
+    r"<(?:/?([A-Za-z][A-Za-z0-9]*+)(?=[\s>/])"
+    r"|/?([A-Za-z0-9]++)(?=[!-,;=>?@\[-^`{-~/]|<(?![!?])|\Z))?|"
     "["
     + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN)
     + "\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]|\\\\[uUxX]"
 )
+# A run of brackets (`<`, `[` and their look-alikes) with ASCII spaces between: every bracket
+# but the last two is followed by another bracket, which no name starts with, so only the
+# last two can start a forgery (`<<<<think>`); see ``_Scanner.flood``.
+_SPACES = " \t\n\r\f\v"
+_FLOOD = re.compile(
+    "(?:[" + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN) + "][" + _SPACES + "]*+)++"
+)
+
+
+def _char_class(chars: frozenset[str]) -> str:
+    """A regex character class body for ``chars``, consecutive code points as ranges."""
+    points = sorted(map(ord, chars))
+    parts: list[str] = []
+    k = 0
+    while k < len(points):
+        j = k
+        while j + 1 < len(points) and points[j + 1] == points[j] + 1:
+            j += 1
+        low, high = re.escape(chr(points[k])), re.escape(chr(points[j]))
+        parts.append(low if j == k else f"{low}-{high}")
+        k = j + 1
+    return "".join(parts)
+
+
+# What ``escape_span`` rewrites: runs of characters shown as a reference (brackets, `&`,
+# revealable invisibles), or a backslash run (shown only when it ends in an escaped bracket).
+_ESCAPE_RUN = re.compile(
+    "[" + _char_class(BRACKETS | REVEALABLE | frozenset("&")) + "]+|\\\\+"
+)
+_FLOOD_NEXT = LT_CHARS | frozenset(BRACKET_OPEN + _SPACES)
+_TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
+_VARIATION_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
+# Tag characters as the ASCII they encode (emoji flag sequences), and as shown in a message.
+_UNTAG = {0xE0000 + i: i for i in range(0x80)}
+_SHOWN_TAG = {0xE0000 + i: (i if 0x20 <= i < 0x7F else "·") for i in range(0x80)}
+# Variation selectors as the byte each encodes (VS1-VS16: 0-15, VS17-VS256: 16-255).
+_VS_BYTE = {**{0xFE00 + i: i for i in range(16)}, **{0xE0100 + i: i + 16 for i in range(240)}}
 # The common HTML case: `<div ...>`, `</p>`: a plain ASCII name ended by space, `>` or `/`.
 _ASCII_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)[\s>/]")
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
@@ -131,6 +172,24 @@ def compile_profile(profile: TagProfile) -> Compiled:
         marker_skeletons=markers,
         longest=max([len(n) for n in names | prefixes] + [1]),
         max_words=max([len(n) for n in names | prefixes] + [1]) + 1,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _ends_bracket(ch: str) -> bool:
+    """Whether ``ch`` right after a `[`, or after the second `<` of `<<`, reads no name.
+
+    ``""`` stands for the end of the text. Punctuation other than a slash or a backslash
+    (which may start a JSON escape) starts no word, so nothing after the bracket is read.
+    """
+    return ch == "" or (char_skeleton(ch) is None and ch not in SLASH_CHARS and ch != "\\")
+
+
+@lru_cache(maxsize=4096)
+def _ends_lt(ch: str) -> bool:
+    """Whether ``ch`` right after a `<` reads no name, token or second bracket."""
+    return _ends_bracket(ch) and not (
+        ch in LT_CHARS or ch in PIPE_CHARS or unicodedata.normalize("NFKC", ch) in ("!", "?")
     )
 
 
@@ -305,24 +364,22 @@ class _Scanner:
     def escape_span(self, start: int, end: int) -> None:
         """Escape brackets and reveal invisibles in ``text[start:end]`` (per character)."""
         text, subs = self.text, self.plan.subs
-        k = start
-        while k < end:
-            ch = text[k]
-            if ch < "\x80":
-                if ch in "<>[]&":
-                    subs[k] = ncr(ch)
-                elif ch == "\\":
-                    after, char = json_escape_at(text, k)
-                    if char is not None and char in BRACKETS:
-                        j = k
-                        while text[j] == "\\":
-                            subs[j] = ncr("\\")
-                            j += 1
-                    k = max(after, k + 1)  # the run is read once (linear)
-                    continue
-            elif ch in BRACKETS or revealable(ch):
-                subs[k] = ncr(ch)
-            k += 1
+        for m in _ESCAPE_RUN.finditer(text, start, end):
+            a, b = m.span()
+            if b - a == 1 and text[a] != "\\":
+                subs[a] = ncr(text[a])
+                continue
+            if text[a] != "\\":
+                subs.update(zip(range(a, b), map(ncr, text[a:b]), strict=True))
+                continue
+            # a backslash run is read once (linear); its backslashes are shown when it ends
+            # in an escaped bracket; the escape's letters and digits need no reference
+            _after, char = json_escape_at(text, a)
+            if char is not None and char in BRACKETS:
+                j = a
+                while text[j] == "\\":
+                    subs[j] = ncr("\\")
+                    j += 1
 
     def add(self, rule: str, start: int, end: int, message: str) -> None:
         self.escape_span(start, end)
@@ -453,6 +510,45 @@ class _Scanner:
         self.add(RULE_TAG, start, final, f"forged tag escaped (name reads as {shown!r})")
         return final
 
+    def at_bare_lt(self, start: int) -> int:
+        """A `<` (or look-alike) not followed by a plain ASCII name; return where to resume."""
+        nxt = start + 1
+        after = self.text[nxt] if nxt < self.n else ""
+        if _ends_lt(after):
+            return nxt  # `<;`, `<=`, `< ` before the end: nothing to read
+        if after in _FLOOD_NEXT:
+            return self.flood(start)
+        return self.at_lt(start, nxt)
+
+    def flood(self, start: int) -> int:
+        """Handle the bracket at ``start`` and the run of brackets after it; return where
+        scanning resumes.
+
+        In a run of brackets (`<`, `[`, look-alikes) with ASCII spaces between, every bracket
+        but the last two is followed by another bracket, so it reads no name: nothing to do.
+        The last two are read as usual unless what follows the run ends them too.
+        """
+        text = self.text
+        m = _FLOOD.match(text, start)
+        end = m.end() if m is not None else start + 1
+        run = text[start:end].rstrip(_SPACES)
+        last = start + len(run) - 1
+        head = run[:-1].rstrip(_SPACES)
+        after = text[end] if end < self.n else ""  # "" for the end of the text
+        if text[last] in BRACKET_OPEN:
+            if not self.c.bracket or _ends_bracket(after):
+                return end
+        elif _ends_lt(after):
+            return end
+        if head:
+            prev = start + len(head) - 1
+            if text[prev] in LT_CHARS and text[last] in LT_CHARS and not _ends_bracket(after):
+                # `<<name`: read as `<<SYS>>` from here, then `<name` as a tag
+                return self.at_lt(prev, prev + 1)
+        if last != start:
+            return last  # the main loop reads it (the fast paths for `<name` apply)
+        return self.at_lt(last, last + 1) if text[last] in LT_CHARS else self.at_bracket(last)
+
     def at_bracket(self, start: int) -> int:
         text, c = self.text, self.c
         if not c.bracket:
@@ -483,39 +579,32 @@ class _Scanner:
         return start + 1
 
     def at_tag_block(self, start: int) -> int:
-        text, n = self.text, self.n
-        end = start
-        while end < n and is_tag_block(text[end]):
-            end += 1
+        text = self.text
+        m = _TAG_RUN.match(text, start)
+        end = m.end() if m is not None else start
         run = text[start:end]
         if (
             start > 0
             and text[start - 1] == _FLAG_BASE
             and run.endswith(_CANCEL_TAG)
-            and "".join(chr(ord(ch) - 0xE0000) for ch in run[:-1]) in self.c.emoji
+            and run[:-1].translate(_UNTAG) in self.c.emoji
         ):
             return end
-        decoded = "".join(
-            chr(ord(ch) - 0xE0000) if 0x20 <= ord(ch) - 0xE0000 < 0x7F else "·" for ch in run
-        )
+        decoded = run.translate(_SHOWN_TAG)
         self.add(RULE_HIDDEN, start, end, f"hidden Unicode tag characters revealed: {decoded!r}")
         return end
 
     def at_variation(self, start: int) -> int:
-        text, n = self.text, self.n
-        end = start
-        while end < n and is_variation_selector(text[end]):
-            end += 1
+        text = self.text
+        m = _VARIATION_RUN.match(text, start)
+        end = m.end() if m is not None else start
         if end - start == 1 and start > 0:
             prev = text[start - 1]
             if not (
                 prev.isspace() or is_ignorable(prev) or is_variation_selector(prev) or prev < " "
             ):
                 return end
-        data = bytes(
-            (cp - 0xFE00) if cp <= 0xFE0F else (cp - 0xE0100 + 16)
-            for cp in map(ord, text[start:end])
-        )
+        data = text[start:end].translate(_VS_BYTE).encode("latin-1")
         shown = data.decode("utf-8", "replace")[:80]
         self.add(RULE_HIDDEN, start, end, f"variation-selector payload revealed: {shown!r}")
         return end
@@ -593,11 +682,29 @@ class _Scanner:
                         safe.add(name)
                         pos = m.end()
                         continue
+                    pos = self.at_lt(i, i + 1)
+                    continue
+                word = m.group(2)
+                if word is None:
+                    pos = self.at_bare_lt(i)
+                    continue
+                # one word ended by punctuation: nothing else is read, so only a profile
+                # name (or prefix) makes it a forgery
+                low = word.lower()
+                if low not in names and not low.startswith(prefixes):
+                    pos = m.end()
+                    continue
                 pos = self.at_lt(i, i + 1)
             elif ch in LT_CHARS:
-                pos = self.at_lt(i, i + 1)
+                pos = self.at_bare_lt(i)
             elif ch in BRACKET_OPEN:
-                pos = self.at_bracket(i)
+                nxt = text[i + 1] if i + 1 < len(text) else ""
+                if nxt in _FLOOD_NEXT:
+                    pos = self.flood(i)
+                elif not self.c.bracket or _ends_bracket(nxt):
+                    pos = i + 1  # `[1]`, `[]`, `[;`: no name after the bracket
+                else:
+                    pos = self.at_bracket(i)
             elif is_tag_block(ch):
                 pos = self.at_tag_block(i)
             else:
