@@ -62,12 +62,16 @@ _MAX_ATTRS = 4096  # characters between a forged name and its closing bracket
 _MAX_GAPS = 4  # comments/CDATA/processing instructions read inside one name word
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
 
+# after an ASCII word: punctuation (not `-_.:`, which join name parts), a `<` that starts
+# no comment or processing instruction (`<sys<!-- -->tem>` is one name), or the end
+_WORD_END = r"(?=[!-,;=>?@\[-^`{-~/]|<(?![!?])|\Z)"
+# an ASCII word after `<<`, ended as above: one word, read as `<<SYS>>` only if it is one
+_ONE_WORD = re.compile(r"/?([A-Za-z0-9]++)" + _WORD_END)
 _TRIGGER = re.compile(
     # An ASCII `<name` is read in the same match, the common case in HTML: group 1 when a
     # space, `>` or `/` ends it, group 2 when punctuation, `<` or the end of the text does
     # (`<a<b`, `<x;`): there the name is one word, a forgery only if it is a profile name.
-    r"<(?:/?([A-Za-z][A-Za-z0-9]*+)(?=[\s>/])"
-    r"|/?([A-Za-z0-9]++)(?=[!-,;=>?@\[-^`{-~/]|<(?![!?])|\Z))?|"
+    r"<(?:/?([A-Za-z][A-Za-z0-9]*+)(?=[\s>/])|/?([A-Za-z0-9]++)" + _WORD_END + ")?|"
     "["
     + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN)
     + "\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]|\\\\[uUxX]"
@@ -543,8 +547,11 @@ class _Scanner:
         if head:
             prev = start + len(head) - 1
             if text[prev] in LT_CHARS and text[last] in LT_CHARS and not _ends_bracket(after):
-                # `<<name`: read as `<<SYS>>` from here, then `<name` as a tag
-                return self.at_lt(prev, prev + 1)
+                # `<<name`: read as `<<SYS>>` from here (unless it is one plain word that is
+                # no such token), then `<name` as a tag
+                word = _ONE_WORD.match(text, end)
+                if word is None or word.group(1).lower() in self.c.double_angle:
+                    return self.at_lt(prev, prev + 1)
         if last != start:
             return last  # the main loop reads it (the fast paths for `<name` apply)
         return self.at_lt(last, last + 1) if text[last] in LT_CHARS else self.at_bracket(last)
