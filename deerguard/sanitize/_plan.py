@@ -17,7 +17,7 @@ from ._escapes import json_escape_at
 from ._markers import fallback_markers
 
 if TYPE_CHECKING:
-    from ._scan import Compiled
+    from ._reader import Compiled
 
 __all__ = [
     "BRACKETS",
