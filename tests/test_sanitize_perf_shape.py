@@ -106,3 +106,12 @@ def test_bracket_floods_cost_little_more_than_html_pages_of_the_same_size(
     t_flood = _best_of_three(lambda: DEFAULT.neutralize(flood))
     t_html = _best_of_three(lambda: DEFAULT.neutralize(html))
     assert t_flood < bound * t_html + 0.02, (t_flood, t_html)
+
+
+def test_hidden_runs_are_all_revealable_characters() -> None:
+    # _Scanner.reveal writes a Tag-character or variation-selector run at once, skipping the
+    # per-character choice of escape_span: that is the same only if each one is revealable.
+    from deerguard.sanitize._plan import REVEALABLE
+
+    hidden = [*range(0xE0000, 0xE0080), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
+    assert all(chr(cp) in REVEALABLE for cp in hidden)

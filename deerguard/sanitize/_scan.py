@@ -103,6 +103,7 @@ _ESCAPE_RUN = re.compile(
     "[" + _char_class(BRACKETS | REVEALABLE | frozenset("&")) + "]+|\\\\+"
 )
 _FLOOD_NEXT = LT_CHARS | frozenset(BRACKET_OPEN + _SPACES)
+# Tag characters and variation selectors are all revealable (see ``_Scanner.reveal``).
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
 _VARIATION_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
 # Tag characters as the ASCII they encode (emoji flag sequences), and as shown in a message.
@@ -332,8 +333,16 @@ class _Scanner(Reader):
         ):
             return end
         decoded = run.translate(_SHOWN_TAG)
-        self.add(RULE_HIDDEN, start, end, f"hidden Unicode tag characters revealed: {decoded!r}")
+        self.reveal(start, run, f"hidden Unicode tag characters revealed: {decoded!r}")
         return end
+
+    def reveal(self, start: int, run: str, message: str) -> None:
+        """Reveal a hidden run (Tag characters, variation selectors) starting at ``start``.
+
+        What ``add`` does for a span of revealable characters only, written at once.
+        """
+        self.plan.subs.update(zip(range(start, start + len(run)), map(ncr, run), strict=True))
+        self.plan.regions.append(Region(RULE_HIDDEN, start, start + len(run), message))
 
     def at_variation(self, start: int) -> int:
         text = self.text
@@ -345,9 +354,9 @@ class _Scanner(Reader):
                 prev.isspace() or is_ignorable(prev) or is_variation_selector(prev) or prev < " "
             ):
                 return end
-        data = text[start:end].translate(_VS_BYTE).encode("latin-1")
-        shown = data.decode("utf-8", "replace")[:80]
-        self.add(RULE_HIDDEN, start, end, f"variation-selector payload revealed: {shown!r}")
+        run = text[start:end]
+        shown = run.translate(_VS_BYTE).encode("latin-1").decode("utf-8", "replace")[:80]
+        self.reveal(start, run, f"variation-selector payload revealed: {shown!r}")
         return end
 
     def at_marker(self, start: int, end: int) -> None:
