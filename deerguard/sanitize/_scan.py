@@ -436,7 +436,9 @@ class _Scanner(Reader):
                     continue
                 word = m.group(2)
                 if word is None:
-                    pos = self.at_bare_lt(i)
+                    nxt = text[i + 1] if i + 1 < len(text) else ""
+                    # a letter after `<` (`<system-reminder>`): the full reader, directly
+                    pos = self.at_lt(i, i + 1) if nxt.isalnum() else self.at_bare_lt(i)
                     continue
                 # one word ended by punctuation: nothing else is read, so only a profile
                 # name (or prefix) makes it a forgery
