@@ -1,10 +1,13 @@
 """Benchmark deerguard.sanitize.neutralize: MB/s on 1 MB samples and growth with size.
 
 Samples (deterministic, built here): English prose with no ``<``-like characters, Python
-source code (the standard library), HTML pages, and attack-dense text (the attack corpus
-repeated). Prints the median of several runs per sample, the time ratio between the sample
-repeated 4 times and the sample (linear growth gives about 4), and a comparison with
-bleach on the benign corpus (bleach is a baseline only: it is never used to sanitize).
+source code (the standard library), HTML pages, attack-dense text (the attack corpus
+repeated) and attacker-shaped floods: only ``<``, runs of ``<`` before short words, only
+hidden Tag characters, short hidden payloads between words (an attacker controls the input,
+so a page of brackets must not cost seconds). Prints the median of several runs per sample,
+the time ratio between the sample repeated 4 times and the sample (linear growth gives
+about 4), the same for hostile shapes, and a comparison with bleach on the benign corpus
+(bleach is a baseline only: it is never used to sanitize).
 
 Targets (issue 5): >= 50 MB/s on text without ``<``-like characters, >= 5 MB/s on HTML.
 Run: ``python benchmarks/neutralize.py``.
@@ -15,14 +18,20 @@ from __future__ import annotations
 import json
 import random
 import statistics
+import sys
 import sysconfig
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from deerguard.sanitize import Neutralizer
-
 ROOT = Path(__file__).resolve().parent.parent
+# Measure the source tree this file belongs to (a worktree), not whichever copy of deerguard
+# is installed: run as a script, sys.path[0] is benchmarks/, not the tree's root.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from deerguard.sanitize import Neutralizer  # noqa: E402 - after the path set-up above
+
 MB = 1_000_000
 WORDS = (
     "the of and to in is that for it as was with be by on not he this are or his from at "
@@ -97,6 +106,58 @@ def attack_dense(size: int) -> str:
     return (text * (size // len(text) + 1))[:size]
 
 
+def lt_flood(size: int) -> str:
+    """Only ``<``: every character is a trigger (a web page of brackets)."""
+    return "<" * size
+
+
+def lt_letters(size: int) -> str:
+    """Runs of ``<`` and ``<`` before short words and spaces (``<<<ab < <c<d``)."""
+    rng = random.Random(11)
+    out: list[str] = []
+    total = 0
+    while total < size:
+        piece = "<" * rng.randint(1, 4) + rng.choice(WORDS)[: rng.randint(1, 3)]
+        piece += rng.choice(["", " ", "<", ";", "\n"])
+        out.append(piece)
+        total += len(piece)
+    return "".join(out)[:size]
+
+
+def hidden_flood(size: int) -> str:
+    """Unicode Tag characters only (a hidden payload the size of the input)."""
+    return "".join(chr(0xE0000 + 0x20 + i % 0x5F) for i in range(size))
+
+
+def hidden_in_text(size: int) -> str:
+    """Short hidden payloads (Tag characters, variation selectors) between words."""
+    rng = random.Random(13)
+    out: list[str] = []
+    total = 0
+    while total < size:
+        hidden = "".join(chr(0xE0041 + rng.randint(0, 25)) for _ in range(rng.randint(1, 6)))
+        piece = rng.choice(WORDS) + " " + hidden + rng.choice(["", "\ufe01\ufe02", " "])
+        out.append(piece)
+        total += len(piece)
+    return "".join(out)[:size]
+
+
+def hostile_shapes() -> dict[str, str]:
+    """Hostile shapes: each should grow about 4x for 4x the input (linear time)."""
+    return {
+        "open quotes": '<think a="' * 20_000,
+        "spaces after <": "<" + " " * 200_000 + "think",
+        "backslash runs": "\\" * 100_000 + "u003c" + "think>",
+        "pipe tokens": "<|a " * 50_000,
+        "brackets": "[" * 200_000,
+        "marker words": "--- end user " * 20_000,
+        "tag chars": "\U000e0041" * 100_000,
+        "name prefixes": "<system " * 30_000,
+        "spaced <": "< " * 100_000,
+        "escaped <": "\\u003c" * 30_000,
+    }
+
+
 def median_seconds(fn: Callable[[], object], runs: int = 5) -> float:
     times = []
     for _ in range(runs):
@@ -114,6 +175,10 @@ def main() -> None:
         "source code": source_code,
         "html pages": html_pages,
         "attack-dense": attack_dense,
+        "< flood": lt_flood,
+        "< and letters": lt_letters,
+        "hidden flood": hidden_flood,
+        "hidden in text": hidden_in_text,
     }
     print(f"{'sample':16} {'MB/s (1 MB)':>12} {'4MB/1MB time':>13} {'changed':>8}")
     for name, build in samples.items():
@@ -124,17 +189,7 @@ def main() -> None:
         changed = neutralizer.neutralize(small).changed
         print(f"{name:16} {MB / t_small / 1e6:12.1f} {t_big / t_small:13.2f} {changed!s:>8}")
 
-    # Hostile shapes: each should grow about 4x for 4x the input (linear time).
-    shapes = {
-        "open quotes": '<think a="' * 20_000,
-        "spaces after <": "<" + " " * 200_000 + "think",
-        "backslash runs": "\\" * 100_000 + "u003c" + "think>",
-        "pipe tokens": "<|a " * 50_000,
-        "brackets": "[" * 200_000,
-        "marker words": "--- end user " * 20_000,
-        "tag chars": "\U000e0041" * 100_000,
-        "name prefixes": "<system " * 30_000,
-    }
+    shapes = hostile_shapes()
     print(f"{'hostile shape':16} {'ms (1x)':>10} {'4x/1x time':>11}")
     for name, sample in shapes.items():
         t1 = median_seconds(lambda s=sample: neutralizer.neutralize(s), runs=3)

@@ -22,6 +22,7 @@ __all__ = [
     "GT_CHARS",
     "IGNORABLE_CLASS",
     "IGNORABLE_RANGES",
+    "IGNORABLE_SET",
     "LT_CHARS",
     "PIPE_CHARS",
     "SEPARATORS",
@@ -131,17 +132,15 @@ CONFUSABLES: dict[str, str] = {
 _STROKES = frozenset("il1")
 
 
+# The same set as characters: one hash lookup per character on hot paths (a few thousand).
+IGNORABLE_SET = frozenset(
+    chr(cp) for low, high in _IGNORABLE_RANGES for cp in range(low, high + 1)
+)
+
+
 def is_ignorable(ch: str) -> bool:
     """Return whether ``ch`` is invisible: default-ignorable or a format character (Cf)."""
-    cp = ord(ch)
-    if cp < 0xAD:
-        return False
-    for low, high in _IGNORABLE_RANGES:
-        if cp < low:
-            return False
-        if cp <= high:
-            return True
-    return False
+    return ch in IGNORABLE_SET
 
 
 def is_tag_block(ch: str) -> bool:

@@ -21,6 +21,8 @@ __all__ = [
 ]
 
 _TRIGGERS_ASCII = ("<", "[", "\\")
+# _apply maps every character when more than one in _DENSE is replaced
+_DENSE = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +89,14 @@ def _apply(
 ) -> str:
     """Apply the replacements at sorted positions ``keys`` within ``text[start:end]``."""
     end = len(text) if end is None else end
+    low, high = bisect_left(keys, start), bisect_left(keys, end)
+    if (high - low) * _DENSE > end - start:
+        # many replacements (a flood of brackets or hidden characters): one lookup per
+        # character, done by map and join rather than a Python loop per replacement
+        return "".join(map(subs.get, range(start, end), text[start:end]))
     out: list[str] = []
     last = start
-    for index in keys[bisect_left(keys, start) : bisect_left(keys, end)]:
+    for index in keys[low:high]:
         out.append(text[last:index])
         out.append(subs[index])
         last = index + 1

@@ -9,14 +9,15 @@ fail-closed plan escapes every bracket equivalent when the scanner fails (split 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ._chars import GT_CHARS, LT_CHARS, is_ignorable, is_tag_block
+from ._chars import GT_CHARS, IGNORABLE_SET, LT_CHARS, is_tag_block
 from ._escapes import json_escape_at
 from ._markers import fallback_markers
 
 if TYPE_CHECKING:
-    from ._scan import Compiled
+    from ._reader import Compiled
 
 __all__ = [
     "BRACKETS",
@@ -27,6 +28,7 @@ __all__ = [
     "RULE_MARKER",
     "RULE_TAG",
     "RULE_TOKEN",
+    "REVEALABLE",
     "Plan",
     "Region",
     "ncr",
@@ -47,17 +49,20 @@ BRACKET_CLOSE = "]\uff3d\ufe48\u27e7\u3011\u301b\u2046"
 BRACKETS = LT_CHARS | GT_CHARS | frozenset(BRACKET_OPEN + BRACKET_CLOSE)
 
 
+# Control characters and lone surrogates count as invisible inside a tag name but are left
+# as they are: their references do not read back as the same character (HTML maps
+# ``&#x80;`` to the euro sign and ``&#xD800;``/``&#x0;`` to U+FFFD).
+REVEALABLE = frozenset(
+    ch for ch in IGNORABLE_SET if ord(ch) > 0x9F and not 0xD800 <= ord(ch) <= 0xDFFF
+)
+
+
 def revealable(ch: str) -> bool:
-    """Return whether an invisible ``ch`` is shown as a character reference when escaped.
-
-    Control characters and lone surrogates count as invisible inside a tag name but are left
-    as they are: their references do not read back as the same character (HTML maps
-    ``&#x80;`` to the euro sign and ``&#xD800;``/``&#x0;`` to U+FFFD).
-    """
-    cp = ord(ch)
-    return cp > 0x9F and not 0xD800 <= cp <= 0xDFFF and is_ignorable(ch)
+    """Return whether an invisible ``ch`` is shown as a character reference when escaped."""
+    return ch in REVEALABLE
 
 
+@lru_cache(maxsize=8192)
 def ncr(ch: str) -> str:
     """Return the HTML character reference that shows ``ch`` as visible ASCII text."""
     if ch == "<":

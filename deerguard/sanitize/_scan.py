@@ -11,19 +11,19 @@ replacement gives back the original characters: nothing visible is dropped. Repl
 text holds no trigger character, which makes the rewrite idempotent.
 
 The scanner visits trigger characters only (found by one compiled character class), does
-bounded work per trigger and never revisits a span: linear time.
+bounded work per trigger and never revisits a span: linear time. Runs of brackets and of
+hidden characters are read in bulk (one regex match, one dict update), so attack-dense text
+costs little more per character than prose. The name reader it builds on (spaces, brackets,
+name words, tag ends) and the compiled profile are in ``_reader``.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from ._chars import (
-    GT_CHARS,
     LT_CHARS,
     PIPE_CHARS,
     SLASH_CHARS,
@@ -31,14 +31,14 @@ from ._chars import (
     is_ignorable,
     is_tag_block,
     is_variation_selector,
-    skeleton,
 )
-from ._escapes import json_escape_at, markup_gap_end
-from ._markers import MARKER_CHUNK, fences_side, marker_chunks, marker_pattern
+from ._escapes import json_escape_at
+from ._markers import MARKER_CHUNK, fences_side, marker_chunks
 from ._plan import (
     BRACKET_CLOSE,
     BRACKET_OPEN,
     BRACKETS,
+    REVEALABLE,
     RULE_HIDDEN,
     RULE_MARKER,
     RULE_TAG,
@@ -49,38 +49,72 @@ from ._plan import (
     plan_fail_closed,
     revealable,
 )
-from ._profile import TagProfile
+from ._reader import Compiled, Reader, compile_profile
 
-__all__ = ["Plan", "Region", "compile_profile", "plan", "plan_fail_closed", "ncr"]
+__all__ = ["Compiled", "Plan", "Region", "compile_profile", "plan", "plan_fail_closed", "ncr"]
 
 _FLAG_BASE = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
 
 _MAX_WORDS = 32  # whitespace-separated words in a token name
-_MAX_ATTRS = 4096  # characters between a forged name and its closing bracket
-_MAX_GAPS = 4  # comments/CDATA/processing instructions read inside one name word
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
 
+# after an ASCII word: punctuation (not `-_.:`, which join name parts), a `<` that starts
+# no comment or processing instruction (`<sys<!-- -->tem>` is one name), or the end
+_WORD_END = r"(?=[!-,;=>?@\[-^`{-~/]|<(?![!?])|\Z)"
+# an ASCII word after `<<`, ended as above: one word, read as `<<SYS>>` only if it is one
+_ONE_WORD = re.compile(r"/?([A-Za-z0-9]++)" + _WORD_END)
 _TRIGGER = re.compile(
-    # An ASCII `<name` is read in the same match (group 1), the common case in HTML.
-    r"<(?:/?([A-Za-z][A-Za-z0-9]*)(?=[\s>/]))?|"
+    # An ASCII `<name` is read in the same match, the common case in HTML: group 1 when a
+    # space, `>` or `/` ends it, group 2 when punctuation, `<` or the end of the text does
+    # (`<a<b`, `<x;`): there the name is one word, a forgery only if it is a profile name.
+    r"<(?:/?([A-Za-z][A-Za-z0-9]*+)(?=[\s>/])|/?([A-Za-z0-9]++)" + _WORD_END + ")?|"
     "["
     + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN)
     + "\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]|\\\\[uUxX]"
 )
+# A run of brackets (`<`, `[` and their look-alikes) with ASCII spaces between: every bracket
+# but the last two is followed by another bracket, which no name starts with, so only the
+# last two can start a forgery (`<<<<think>`); see ``_Scanner.flood``.
+_SPACES = " \t\n\r\f\v"
+_FLOOD = re.compile(
+    "(?:[" + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN) + "][" + _SPACES + "]*+)++"
+)
+
+
+def _char_class(chars: frozenset[str]) -> str:
+    """A regex character class body for ``chars``, consecutive code points as ranges."""
+    points = sorted(map(ord, chars))
+    parts: list[str] = []
+    k = 0
+    while k < len(points):
+        j = k
+        while j + 1 < len(points) and points[j + 1] == points[j] + 1:
+            j += 1
+        low, high = re.escape(chr(points[k])), re.escape(chr(points[j]))
+        parts.append(low if j == k else f"{low}-{high}")
+        k = j + 1
+    return "".join(parts)
+
+
+# What ``escape_span`` rewrites: runs of characters shown as a reference (brackets, `&`,
+# revealable invisibles), or a backslash run (shown only when it ends in an escaped bracket).
+_ESCAPE_RUN = re.compile(
+    "[" + _char_class(BRACKETS | REVEALABLE | frozenset("&")) + "]+|\\\\+"
+)
+_FLOOD_NEXT = LT_CHARS | frozenset(BRACKET_OPEN + _SPACES)
+# Tag characters and variation selectors are all revealable (see ``_Scanner.reveal``).
+_TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
+_VARIATION_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
+# Tag characters as the ASCII they encode (emoji flag sequences), and as shown in a message.
+_UNTAG = {0xE0000 + i: i for i in range(0x80)}
+_SHOWN_TAG = {0xE0000 + i: (i if 0x20 <= i < 0x7F else "·") for i in range(0x80)}
+# Variation selectors as the byte each encodes (VS1-VS16: 0-15, VS17-VS256: 16-255).
+_VS_BYTE = {**{0xFE00 + i: i for i in range(16)}, **{0xE0100 + i: i + 16 for i in range(240)}}
 # The common HTML case: `<div ...>`, `</p>`: a plain ASCII name ended by space, `>` or `/`.
 _ASCII_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)[\s>/]")
-_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
-_ASCII_NEXT = re.compile(r"[ \t\r\n]+([A-Za-z0-9]+)(?=[ \t\r\n>/=\"'])")
 # a JSON-escaped bracket or slash ending right before a marker reads as a fence (\u003c)
 _JSON_FENCE_BEFORE = re.compile(r"\\(?:[uU]00(?:3[cCeE]|2[fF])|[xX](?:3[cCeE]|2[fF]))\Z")
-_JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
-
-
-@lru_cache(maxsize=4096)
-def _leaves_mark(ch: str) -> bool:
-    """Whether ``ch`` folds (NFKC, case folding) to letters followed by a combining mark."""
-    return any(unicodedata.combining(c) for c in unicodedata.normalize("NFKC", ch).casefold())
 
 
 def _blank(ch: str) -> bool:
@@ -93,295 +127,57 @@ def _blank_or_mark(ch: str) -> bool:
     return _blank(ch) or unicodedata.category(ch) in ("Mn", "Me")
 
 
-@dataclass(frozen=True, slots=True)
-class Compiled:
-    """A profile prepared for scanning: skeleton sets and the marker pattern."""
+@lru_cache(maxsize=4096)
+def _ends_bracket(ch: str) -> bool:
+    """Whether ``ch`` right after a `[`, or after the second `<` of `<<`, reads no name.
 
-    names: frozenset[str]
-    partial: frozenset[str]  # proper prefixes of names: worth reading another word
-    prefixes: tuple[str, ...]
-    template: frozenset[str]
-    any_template: bool
-    double_angle: frozenset[str]
-    bracket: frozenset[str]
-    emoji: frozenset[str]
-    marker: Any
-    marker_skeletons: tuple[str, ...]
-    longest: int
-    max_words: int
+    ``""`` stands for the end of the text. Punctuation other than a slash or a backslash
+    (which may start a JSON escape) starts no word, so nothing after the bracket is read.
+    """
+    return ch == "" or (char_skeleton(ch) is None and ch not in SLASH_CHARS and ch != "\\")
 
 
-@lru_cache(maxsize=64)
-def compile_profile(profile: TagProfile) -> Compiled:
-    """Prepare ``profile`` for scanning (cached per profile value)."""
-    names = frozenset(skeleton(n) for n in profile.tags)
-    prefixes = frozenset(skeleton(p) for p in profile.tag_prefixes)
-    partial = frozenset(n[:i] for n in names | prefixes for i in range(1, len(n)))
-    markers = tuple(sorted({skeleton(m) for m in profile.markers} - {""}))
-    return Compiled(
-        names=names,
-        partial=partial,
-        prefixes=tuple(sorted(prefixes)),
-        template=frozenset(skeleton(n) for n in profile.template_tokens),
-        any_template=profile.any_template_token,
-        double_angle=frozenset(skeleton(n) for n in profile.double_angle_tokens),
-        bracket=frozenset(skeleton(n) for n in profile.bracket_tokens),
-        emoji=frozenset(profile.emoji_tag_sequences),
-        marker=marker_pattern(markers),
-        marker_skeletons=markers,
-        longest=max([len(n) for n in names | prefixes] + [1]),
-        max_words=max([len(n) for n in names | prefixes] + [1]) + 1,
+@lru_cache(maxsize=4096)
+def _ends_lt(ch: str) -> bool:
+    """Whether ``ch`` right after a `<` reads no name, token or second bracket."""
+    return _ends_bracket(ch) and not (
+        ch in LT_CHARS or ch in PIPE_CHARS or unicodedata.normalize("NFKC", ch) in ("!", "?")
     )
 
 
-class _Scanner:
-    __slots__ = ("text", "n", "c", "plan", "marks")
+class _Scanner(Reader):
+    """Finds forgeries and hidden payloads and plans their per-character rewrite."""
+
+    __slots__ = ("plan",)
 
     def __init__(self, text: str, compiled: Compiled) -> None:
-        self.text = text
-        self.n = len(text)
-        self.c = compiled
+        super().__init__(text, compiled)
         self.plan = Plan()
-        # first letters of boundary markers, rewritten to `&#x45;`: a name ends there, as it
-        # does when the rewritten text is read again (idempotence: <think-END USER INPUT)
-        self.marks: set[int] = set()
-
-    # -- small readers: each returns the index after what it read, or -1 ---------------
-    def lt_at(self, k: int) -> int:
-        if k >= self.n:
-            return -1
-        ch = self.text[k]
-        if ch in LT_CHARS:
-            return k + 1
-        if ch == "\\":
-            return self._json_bracket(k, LT_CHARS)
-        return -1
-
-    def gt_at(self, k: int) -> int:
-        if k >= self.n:
-            return -1
-        ch = self.text[k]
-        if ch in GT_CHARS:
-            return k + 1
-        if ch == "\\":
-            return self._json_bracket(k, GT_CHARS)
-        return -1
-
-    def _json_bracket(self, k: int, chars: frozenset[str]) -> int:
-        end, char = json_escape_at(self.text, k)
-        return end if char is not None and char in chars else -1
-
-    def slash_at(self, k: int) -> int:
-        if k >= self.n:
-            return -1
-        ch = self.text[k]
-        if ch in SLASH_CHARS:
-            return k + 1
-        if ch == "\\":
-            m = _JSON_SLASH.match(self.text, k)
-            return m.end() if m else -1
-        return -1
-
-    def skip_space(self, k: int) -> int:
-        # Unbounded on purpose: a run is skipped once per nearby bracket, and every run
-        # ends at the next bracket, so the total stays linear.
-        text, n = self.text, self.n
-        while k < n:
-            ch = text[k]
-            if ch.isspace() or is_ignorable(ch) or char_skeleton(ch) == " ":
-                k += 1
-            else:
-                break
-        return k
-
-    def read_word(self, k: int) -> tuple[int, str, list[int], list[tuple[int, int]]]:
-        """Read one name word at ``k``.
-
-        Returns (end, skeleton, skeleton lengths at each colon, cuts): ``cuts`` are
-        (position, skeleton length) before each non-ASCII character, where a stricter reader
-        could see the name end, so names are also tried there (``<thinkµ>``).
-        """
-        text, n = self.text, self.n
-        out: list[str] = []
-        size = 0
-        colons: list[int] = []
-        cuts: list[tuple[int, int]] = []
-        gaps = 0
-        marks = self.marks
-        while k < n:
-            if size and k in marks:
-                break
-            m = _ASCII_WORD.match(text, k)
-            if m is not None:
-                word = m.group().lower()
-                out.append(word)
-                size += len(word)
-                k = m.end()
-                if k < n and text[k] >= "\x80" and size > 1 and self._mark_follows(k):
-                    # a mark composes with the last letter (e + U+0301 -> é under NFKC): a
-                    # stricter reader sees a non-ASCII letter there, so the name may end before it
-                    cuts.append((k - 1, size - 1))
-                continue
-            ch = text[k]
-            sk = char_skeleton(ch)
-            if sk is None and ch == "<" and size and gaps < _MAX_GAPS:
-                gap = markup_gap_end(text, k)  # <sys<!-- -->tem-reminder>: one name
-                if gap != -1:
-                    # the name may also end before the gap (a reader that keeps the comment)
-                    # or right after it (a rewrite there, such as a marker's first letter)
-                    cuts.append((k, size))
-                    cuts.append((gap, size))
-                    gaps += 1
-                    k = gap
-                    continue
-            if sk is None or sk == " ":
-                break
-            if size and ch >= "\x80":
-                cuts.append((k, size))
-            if unicodedata.normalize("NFKC", ch) == ":":
-                colons.append(size)
-            out.append(sk)
-            size += len(sk)
-            k += 1
-            if sk and _leaves_mark(ch):
-                # İ folds to i + U+0307: a stricter reader sees the name end after the i
-                cuts.append((k, size))
-        return k, "".join(out), colons, cuts
-
-    def _mark_follows(self, k: int) -> bool:
-        """Whether a combining mark follows at ``k``, past up to 32 invisible characters."""
-        text, stop = self.text, min(self.n, k + 33)
-        while k < stop and is_ignorable(text[k]):
-            k += 1
-        return k < stop and unicodedata.combining(text[k]) != 0
-
-    def read_words(self, k: int, limit: int) -> list[tuple[int, str, tuple[int, ...], bool]]:
-        """Read up to ``limit`` space-separated words.
-
-        Returns candidates (end, joined skeleton, colon offsets, at a word end), in order:
-        each cut inside a word, then the word's end. A namespace prefix may end at any
-        colon (``<a:b:think>``, ``<x:y::think>``), so every colon offset is kept.
-        """
-        found: list[tuple[int, str, tuple[int, ...], bool]] = []
-        joined = ""
-        colons: tuple[int, ...] = ()
-        words = 0
-        while words < limit:
-            start = self.skip_space(k) if words else k
-            if words and (start == k or start in self.marks):
-                break
-            end, word, word_colons, cuts = self.read_word(start)
-            if not word:
-                if end > start:  # only separators (`m : emory`): part of the gap
-                    k = end
-                    continue
-                break
-            for position, size in cuts:
-                inner = tuple(len(joined) + c for c in word_colons if c <= size)
-                found.append((position, joined + word[:size], colons + inner, False))
-            if word_colons:
-                colons = colons + tuple(len(joined) + c for c in word_colons)
-            joined += word
-            found.append((end, joined, colons, True))
-            words += 1
-            k = end
-        return found
 
     # -- rules ------------------------------------------------------------------------
-    def locals_of(self, full: str, colons: tuple[int, ...]) -> list[str]:
-        """``full`` and each name left after a namespace prefix ending at a colon."""
-        limit = self.c.longest
-        return [full, *(full[c:] for c in colons if 0 < c and len(full) - c <= limit)]
-
-    def matches(self, full: str, colons: tuple[int, ...]) -> bool:
-        c = self.c
-        if full in c.names or full.startswith(c.prefixes):
-            return True
-        for at in colons:
-            if at and any(full.startswith(p, at) for p in c.prefixes):
-                return True
-        return any(local in c.names for local in self.locals_of(full, colons)[1:])
-
     def escape_span(self, start: int, end: int) -> None:
         """Escape brackets and reveal invisibles in ``text[start:end]`` (per character)."""
         text, subs = self.text, self.plan.subs
-        k = start
-        while k < end:
-            ch = text[k]
-            if ch < "\x80":
-                if ch in "<>[]&":
-                    subs[k] = ncr(ch)
-                elif ch == "\\":
-                    after, char = json_escape_at(text, k)
-                    if char is not None and char in BRACKETS:
-                        j = k
-                        while text[j] == "\\":
-                            subs[j] = ncr("\\")
-                            j += 1
-                    k = max(after, k + 1)  # the run is read once (linear)
-                    continue
-            elif ch in BRACKETS or revealable(ch):
-                subs[k] = ncr(ch)
-            k += 1
+        for m in _ESCAPE_RUN.finditer(text, start, end):
+            a, b = m.span()
+            if b - a == 1 and text[a] != "\\":
+                subs[a] = ncr(text[a])
+                continue
+            if text[a] != "\\":
+                subs.update(zip(range(a, b), map(ncr, text[a:b]), strict=True))
+                continue
+            # a backslash run is read once (linear); its backslashes are shown when it ends
+            # in an escaped bracket; the escape's letters and digits need no reference
+            _after, char = json_escape_at(text, a)
+            if char is not None and char in BRACKETS:
+                j = a
+                while text[j] == "\\":
+                    subs[j] = ncr("\\")
+                    j += 1
 
     def add(self, rule: str, start: int, end: int, message: str) -> None:
         self.escape_span(start, end)
         self.plan.regions.append(Region(rule, start, end, message))
-
-    def tag_end(self, k: int) -> int:
-        """Index after the closing bracket of a tag whose attributes start at ``k``, or -1."""
-        text = self.text
-        stop = min(self.n, k + _MAX_ATTRS)
-        quote = ""
-        while k < stop:
-            ch = text[k]
-            if ch == "\\":
-                # a backslash run is read once (linear): it may end in an escaped bracket
-                end, char = json_escape_at(text, k)
-                if char is not None and char in LT_CHARS:
-                    return -1
-                if char is not None and char in GT_CHARS and not quote:
-                    return end
-                k = end
-                continue
-            if quote:
-                if ch == quote:
-                    quote = ""
-                elif self.lt_at(k) != -1:
-                    return -1
-                k += 1
-                continue
-            if ch in "\"'":
-                quote = ch
-                k += 1
-                continue
-            end = self.gt_at(k)
-            if end != -1:
-                return end
-            if self.lt_at(k) != -1:
-                return -1
-            k += 1
-        return -1
-
-    def _plain_ascii_tag(self, name: str, end: int) -> bool:
-        """Fast path for HTML: True when a plain ASCII tag name cannot be a forgery.
-
-        Follows whitespace-separated plain ASCII words while the name so far is a proper
-        prefix of a profile name; anything unusual goes to the full reader instead.
-        """
-        c, text, n = self.c, self.text, self.n
-        while True:
-            if name in c.names or name.startswith(c.prefixes):
-                return False
-            if name not in c.partial:
-                return True
-            if end < n and text[end] in ">/":
-                return True
-            m = _ASCII_NEXT.match(text, end)
-            if m is None:
-                return False
-            name += m.group(1).lower()
-            end = m.end()
 
     def at_lt(self, start: int, after: int) -> int:
         """Handle an opening bracket at ``[start, after)``; return where scanning resumes."""
@@ -453,6 +249,48 @@ class _Scanner:
         self.add(RULE_TAG, start, final, f"forged tag escaped (name reads as {shown!r})")
         return final
 
+    def at_bare_lt(self, start: int) -> int:
+        """A `<` (or look-alike) not followed by a plain ASCII name; return where to resume."""
+        nxt = start + 1
+        after = self.text[nxt] if nxt < self.n else ""
+        if _ends_lt(after):
+            return nxt  # `<;`, `<=`, `< ` before the end: nothing to read
+        if after in _FLOOD_NEXT:
+            return self.flood(start)
+        return self.at_lt(start, nxt)
+
+    def flood(self, start: int) -> int:
+        """Handle the bracket at ``start`` and the run of brackets after it; return where
+        scanning resumes.
+
+        In a run of brackets (`<`, `[`, look-alikes) with ASCII spaces between, every bracket
+        but the last two is followed by another bracket, so it reads no name: nothing to do.
+        The last two are read as usual unless what follows the run ends them too.
+        """
+        text = self.text
+        m = _FLOOD.match(text, start)
+        end = m.end() if m is not None else start + 1
+        run = text[start:end].rstrip(_SPACES)
+        last = start + len(run) - 1
+        head = run[:-1].rstrip(_SPACES)
+        after = text[end] if end < self.n else ""  # "" for the end of the text
+        if text[last] in BRACKET_OPEN:
+            if not self.c.bracket or _ends_bracket(after):
+                return end
+        elif _ends_lt(after):
+            return end
+        if head:
+            prev = start + len(head) - 1
+            if text[prev] in LT_CHARS and text[last] in LT_CHARS and not _ends_bracket(after):
+                # `<<name`: read as `<<SYS>>` from here (unless it is one plain word that is
+                # no such token), then `<name` as a tag
+                word = _ONE_WORD.match(text, end)
+                if word is None or word.group(1).lower() in self.c.double_angle:
+                    return self.at_lt(prev, prev + 1)
+        if last != start:
+            return last  # the main loop reads it (the fast paths for `<name` apply)
+        return self.at_lt(last, last + 1) if text[last] in LT_CHARS else self.at_bracket(last)
+
     def at_bracket(self, start: int) -> int:
         text, c = self.text, self.c
         if not c.bracket:
@@ -483,41 +321,42 @@ class _Scanner:
         return start + 1
 
     def at_tag_block(self, start: int) -> int:
-        text, n = self.text, self.n
-        end = start
-        while end < n and is_tag_block(text[end]):
-            end += 1
+        text = self.text
+        m = _TAG_RUN.match(text, start)
+        end = m.end() if m is not None else start
         run = text[start:end]
         if (
             start > 0
             and text[start - 1] == _FLAG_BASE
             and run.endswith(_CANCEL_TAG)
-            and "".join(chr(ord(ch) - 0xE0000) for ch in run[:-1]) in self.c.emoji
+            and run[:-1].translate(_UNTAG) in self.c.emoji
         ):
             return end
-        decoded = "".join(
-            chr(ord(ch) - 0xE0000) if 0x20 <= ord(ch) - 0xE0000 < 0x7F else "·" for ch in run
-        )
-        self.add(RULE_HIDDEN, start, end, f"hidden Unicode tag characters revealed: {decoded!r}")
+        decoded = run.translate(_SHOWN_TAG)
+        self.reveal(start, run, f"hidden Unicode tag characters revealed: {decoded!r}")
         return end
 
+    def reveal(self, start: int, run: str, message: str) -> None:
+        """Reveal a hidden run (Tag characters, variation selectors) starting at ``start``.
+
+        What ``add`` does for a span of revealable characters only, written at once.
+        """
+        self.plan.subs.update(zip(range(start, start + len(run)), map(ncr, run), strict=True))
+        self.plan.regions.append(Region(RULE_HIDDEN, start, start + len(run), message))
+
     def at_variation(self, start: int) -> int:
-        text, n = self.text, self.n
-        end = start
-        while end < n and is_variation_selector(text[end]):
-            end += 1
+        text = self.text
+        m = _VARIATION_RUN.match(text, start)
+        end = m.end() if m is not None else start
         if end - start == 1 and start > 0:
             prev = text[start - 1]
             if not (
                 prev.isspace() or is_ignorable(prev) or is_variation_selector(prev) or prev < " "
             ):
                 return end
-        data = bytes(
-            (cp - 0xFE00) if cp <= 0xFE0F else (cp - 0xE0100 + 16)
-            for cp in map(ord, text[start:end])
-        )
-        shown = data.decode("utf-8", "replace")[:80]
-        self.add(RULE_HIDDEN, start, end, f"variation-selector payload revealed: {shown!r}")
+        run = text[start:end]
+        shown = run.translate(_VS_BYTE).encode("latin-1").decode("utf-8", "replace")[:80]
+        self.reveal(start, run, f"variation-selector payload revealed: {shown!r}")
         return end
 
     def at_marker(self, start: int, end: int) -> None:
@@ -593,11 +432,31 @@ class _Scanner:
                         safe.add(name)
                         pos = m.end()
                         continue
+                    pos = self.at_lt(i, i + 1)
+                    continue
+                word = m.group(2)
+                if word is None:
+                    nxt = text[i + 1] if i + 1 < len(text) else ""
+                    # a letter after `<` (`<system-reminder>`): the full reader, directly
+                    pos = self.at_lt(i, i + 1) if nxt.isalnum() else self.at_bare_lt(i)
+                    continue
+                # one word ended by punctuation: nothing else is read, so only a profile
+                # name (or prefix) makes it a forgery
+                low = word.lower()
+                if low not in names and not low.startswith(prefixes):
+                    pos = m.end()
+                    continue
                 pos = self.at_lt(i, i + 1)
             elif ch in LT_CHARS:
-                pos = self.at_lt(i, i + 1)
+                pos = self.at_bare_lt(i)
             elif ch in BRACKET_OPEN:
-                pos = self.at_bracket(i)
+                nxt = text[i + 1] if i + 1 < len(text) else ""
+                if nxt in _FLOOD_NEXT:
+                    pos = self.flood(i)
+                elif not self.c.bracket or _ends_bracket(nxt):
+                    pos = i + 1  # `[1]`, `[]`, `[;`: no name after the bracket
+                else:
+                    pos = self.at_bracket(i)
             elif is_tag_block(ch):
                 pos = self.at_tag_block(i)
             else:
