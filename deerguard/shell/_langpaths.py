@@ -173,6 +173,9 @@ def _home_edits(code: str, language: str) -> list[tuple[int, int, str]]:
                 continue
         bracket = len(code[:start].rstrip(" \t")) - 1  # the [ ( { of the lookup
         begin = _chain_back(code, bracket)
+        if language in ("perl", "php"):
+            while begin < bracket and code[begin] == ".":
+                begin += 1  # "rm -rf ".getenv("HOME"): the dot joins, it is no chain
         edits.append((begin, close + 1, _HOME))
     return edits
 

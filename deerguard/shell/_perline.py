@@ -1,0 +1,180 @@
+"""Interpreter code that runs each line of its input as a shell command.
+
+``perl -ne 'system $_'``, ``ruby -pe 'system $_'``, ``awk '{system($0)}'``,
+``php -R 'system($argn);'``, ``python3 -c 'import os,sys; [os.system(l) for l in sys.stdin]'``,
+``node -e 'rl.on("line", l => execSync(l))'``, ``lua -e 'for l in io.lines() do
+os.execute(l) end'``: the code is a loop whose body hands the whole input line to a shell
+call, so the *input* is the code, the same as ``| sh`` (stdin) or ``sh FILE`` (the files
+named after the code). :func:`line_names` finds the names bound to an input line;
+:func:`runs_lines` says whether one of them is the whole argument of a shell call.
+
+Token-based (``_strfold.tokens``) and regular expressions without nested quantifiers over
+at most 20,000 characters: linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON
+from ._strfold import Tok, tokens
+from ._words import Field
+
+__all__ = ["line_operands", "line_names", "runs_lines"]
+
+_SHELL = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON + ("popen", "execute", "getline"))
+_WRAPPERS = frozenset({"trim", "chomp", "chop", "str", "rtrim", "strip", "String", "chomp!"})
+_LINE_END = frozenset({")", ",", ";", "\n", "}", "if", "unless", "or", "and", "for", "end",
+                       "|", "]"})
+
+_W = r"[ \t]{0,8}"
+_NAME = r"([A-Za-z_$][\w]{0,63})"
+_BIND = {
+    "python": (re.compile(r"\bfor" + _W + _NAME + _W + r"in" + _W +
+                          r"(?:sys\.stdin|fileinput\.input|open\(0|open\([\"']/dev/stdin|"
+                          r"iter\(input|iter\(sys\.stdin)"),
+               re.compile(_NAME + _W + r"=" + _W + r"(?:input\(|sys\.stdin\.read)")),
+    "perl": (re.compile(_NAME.replace("A-Za-z_$", "$") + _W + r"=" + _W +
+                        r"<(?:STDIN|ARGV|stdin)?>"),),
+    "ruby": (re.compile(r"(?:STDIN|\$stdin|ARGF|readlines|gets)[\w.]{0,24}" + _W +
+                        r"(?:\{|do)" + _W + r"\|" + _W + _NAME + _W + r"\|"),
+             re.compile(_NAME + _W + r"=" + _W + r"(?:gets|STDIN\.|\$stdin\.|ARGF\.)")),
+    "node": (re.compile(r"on\(" + _W + r"[\"'](?:line|data)[\"']" + _W + r"," + _W +
+                        r"(?:async" + _W + r")?(?:function" + _W + r")?\(?" + _W + _NAME),
+             re.compile(r"for" + _W + r"await" + _W + r"\(" + _W + r"(?:const|let|var)" +
+                        _W + _NAME + _W + r"of"),
+             re.compile(_NAME + _W + r"=" + _W +
+                        r"(?:require\([\"']fs[\"']\)\.|fs\.)?readFileSync\((?:0|[\"']/dev/std"
+                        r"in)")),
+    "php": (re.compile(r"(\$\w{1,63})" + _W + r"=" + _W +
+                       r"(?:trim\(|rtrim\()?(?:fgets\(STDIN|stream_get_contents\(STDIN|"
+                       r"file_get_contents\([\"']php://stdin|readline\()"),
+            re.compile(r"as" + _W + r"(\$\w{1,63})")),
+    "lua": (re.compile(r"for" + _W + _NAME + _W + r"in" + _W +
+                       r"(?:io\.lines\(\)|io\.stdin:lines\(\))"),
+            re.compile(_NAME + _W + r"=" + _W + r"io\.read\(")),
+    "awk": (re.compile(_NAME.replace("A-Za-z_$", "A-Za-z_") + _W + r"=" + _W +
+                       r"\$0(?![\w])"),
+            re.compile(r"getline" + _W + _NAME.replace("A-Za-z_$", "A-Za-z_"))),
+}
+_BIND["deno"] = _BIND["bun"] = _BIND["node"]
+_PHP_STDIN_LOOPS = ("php://stdin", "STDIN")
+
+
+def _flags(inv_args: list[Field], code: Field) -> tuple[str, int]:
+    """The short-option letters before the code argument, and the code's index (-1)."""
+    letters: list[str] = []
+    for index, f in enumerate(inv_args[:16]):
+        if f.span == code.span:
+            if f.text.startswith("-") and not f.text.startswith("--"):
+                letters.append(f.text[1:3])
+            return "".join(letters), index
+        t = f.text
+        if t.startswith("-") and not t.startswith("--"):
+            letters.append(t[1:6])
+    return "".join(letters), -1
+
+
+def line_names(code: str, language: str, letters: str) -> set[str]:
+    """Names that hold one input line (or the whole input) in ``code``."""
+    names: set[str] = set()
+    if language in ("perl", "ruby") and ("n" in letters or "p" in letters):
+        names.add("$_")
+    if language == "perl" and any(m in code for m in ("<STDIN>", "<>", "<ARGV>", "<stdin>")):
+        names.add("$_")
+    if language == "ruby" and "gets" in code:
+        names.add("$_")
+    if language == "php" and ("R" in letters or "F" in letters):
+        names.add("$argn")
+    if language == "awk":
+        names.add("$0")
+    for pattern in _BIND.get(language, ()):
+        for m in pattern.finditer(code):
+            names.add(m.group(1))
+            if len(names) >= 16:
+                return names
+    if language == "php" and "$" in code and not any(s in code for s in _PHP_STDIN_LOOPS):
+        names = {n for n in names if n == "$argn"}  # foreach (.. as $x): only over stdin
+    return names
+
+
+def _arg_is(toks: list[Tok], j: int, names: set[str]) -> bool:
+    """Whether the argument starting at token ``j`` is one of ``names`` (through wrappers
+    such as ``trim(..)`` and methods such as ``.strip()``), ending the argument."""
+    n = len(toks)
+    opened = 0
+    while j < n and toks[j][0] == "name" and toks[j][1] in _WRAPPERS and j + 1 < n and \
+            toks[j + 1][1] == "(":
+        j += 2
+        opened += 1
+    if j >= n:
+        return False
+    tok = toks[j]
+    if tok[0] == "str":
+        value = tok[1].strip()
+        hit = value in names or value[2:-1] in names if value[:2] in ("#{", "${") else \
+            value in names
+        if not hit:
+            return False
+    elif tok[0] != "name" or tok[1] not in names:
+        return False
+    j += 1
+    for _ in range(8):  # .strip() .rstrip("\n") .chomp .trim()
+        if j + 1 < n and toks[j][1] == "." and toks[j + 1][0] == "name":
+            j += 2
+            if j < n and toks[j][1] == "(":
+                k = j + 1
+                while k < n and k < j + 4 and toks[k][1] != ")":
+                    k += 1
+                j = k + 1
+            continue
+        break
+    while opened and j < n and toks[j][1] == ")":
+        j += 1
+        opened -= 1
+    return j >= n or toks[j][1] in _LINE_END
+
+
+def runs_lines(code: str, language: str, names: set[str]) -> bool:
+    """Whether a shell call of ``code`` takes one of ``names`` as its whole argument."""
+    if not names or len(code) > 20000:
+        return False
+    toks = tokens(code, language)
+    if not toks:
+        return False
+    n = len(toks)
+    for k, tok in enumerate(toks):
+        if tok[0] == "bt":
+            value = tok[1].strip()
+            if value in names or (value[:2] == "#{" and value[2:-1] in names):
+                return True
+            continue
+        if tok[0] != "name":
+            continue
+        if tok[1] in names and k + 2 < n and toks[k + 1][1] == "|" and \
+                toks[k + 2][1] == "getline" and language == "awk":
+            return True  # awk: $0 | getline runs $0
+        if tok[1] not in _SHELL or (k > 0 and toks[k - 1][1] in ("->",)):
+            continue
+        j = k + 1
+        if j < n and toks[j][1] == "(":
+            j += 1
+        elif language not in ("perl", "ruby") or j >= n or toks[j][2] == tok[3]:
+            continue
+        if _arg_is(toks, j, names):
+            return True
+    return False
+
+
+def line_operands(args: list[Field], code: Field, text: str, language: str
+                  ) -> tuple[bool, list[Field]]:
+    """Whether ``text`` (the code of ``code``, an argument of ``args``) runs its input lines
+    as shell commands, and the input files named after it (awk's ``NAME=VALUE`` operands
+    left out)."""
+    letters, index = _flags(args, code)
+    names = line_names(text, language, letters)
+    if not runs_lines(text, language, names):
+        return False, []
+    files = [f for f in args[index + 1:] if index >= 0 and f.static and
+             not f.text.startswith("-") and not (language == "awk" and "=" in f.text)]
+    return True, files[:4]

@@ -1,0 +1,359 @@
+"""Tokens and pure string functions for :mod:`._strfold` (the constant string folder).
+
+:func:`tokens` splits interpreter code into literals (read by ``_code.literals``), numbers,
+names and operators, in one pass (at most 6,000 tokens). The helpers evaluate the pure
+string functions and methods of Python, Perl, Ruby, JavaScript, PHP, Lua and awk on constant
+values: ``chr``, ``String.fromCharCode``, ``string.char``, ``sprintf``/``%``/``format``,
+``pack``, ``join``/``implode``, ``reverse``/``strrev``/``reversed``, ``replace``/
+``str_replace``, case changes. Values are strings, integers and lists; nothing is executed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from ._code import literals
+
+__all__ = ["Fail", "Tok", "Val", "chr_of", "flat", "function", "method", "num", "req",
+           "bind", "may_start", "printf", "quote", "text_of", "tokens"]
+
+Tok = tuple[str, str, int, int]  # (kind, text or value, start, end)
+Val = str | int | list["Val"]
+
+_MAX_TOKENS = 6000
+
+_ATTEMPT = 400
+_TOTAL = 40000
+
+_LEX = re.compile(r"(?P<num>0[xX][0-9a-fA-F]+|\d+)(?!\w|\.\d)|(?P<name>[A-Za-z_$@][\w$]*)"
+                  r"|(?P<op>\.\.|::|->|=>|==|!=|<<|[-+*/%.,()\[\]{}:;=|&!<>?^~\\\n])")
+_PREFIXES = frozenset({"b", "r", "u", "f", "br", "rb", "B", "R", "U", "F", "Br", "bR", "BR"})
+
+
+def tokens(code: str, language: str) -> list[Tok] | None:
+    """The tokens of ``code``: literals (``str``, opening quote kept only for backticks as
+    kind ``bt``), numbers, names, operators and ``other`` characters; None when too many."""
+    lits = literals(code, language in ("perl", "ruby", "php"))
+    at = {s: (e, v) for s, e, v in lits}
+    out: list[Tok] = []
+    i, n = 0, len(code)
+    while i < n:
+        if len(out) >= _MAX_TOKENS:
+            return None
+        c = code[i]
+        if c in " \t\r":
+            i += 1
+            continue
+        lit = at.get(i)
+        if lit is not None:
+            end, value = lit
+            kind = "bt" if value[0] == "`" else "str"
+            if out and out[-1][0] == "name" and out[-1][3] == i and out[-1][1] in _PREFIXES:
+                out.pop()  # b"..", r'..': a prefixed literal
+            out.append((kind, value[1:], i, end))
+            i = end
+            continue
+        if c == "#" and (i == 0 or code[i - 1] in " \t\n;") and language != "node":
+            nl = code.find("\n", i)
+            i = n if nl < 0 else nl
+            continue
+        m = _LEX.match(code, i)
+        if m is None:
+            out.append(("other", c, i, i + 1))
+            i += 1
+            continue
+        kind = m.lastgroup or "other"
+        out.append((kind, m.group(), i, m.end()))
+        i = m.end()
+    return out
+
+
+def num(text: str) -> int:
+    return int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+
+
+def chr_of(v: Val) -> str | None:
+    if isinstance(v, int) and 0 < v < 0x110000:
+        return chr(v)
+    return None
+
+
+def _chars(vals: list[Val]) -> str | None:
+    out: list[str] = []
+    for v in flat(vals):
+        c = chr_of(v)
+        if c is None:
+            return None
+        out.append(c)
+    return "".join(out)
+
+
+def flat(vals: list[Val]) -> list[Val]:
+    out: list[Val] = []
+    for v in vals:
+        if isinstance(v, list):
+            out.extend(v)
+        else:
+            out.append(v)
+    return out
+
+
+def text_of(v: Val | None, loose: bool) -> str | None:
+    """``v`` as a string: a string itself; a number too when ``loose`` (Perl, awk, PHP)."""
+    if isinstance(v, str):
+        return v
+    if loose and isinstance(v, int):
+        return str(v)
+    return None
+
+
+_PRINTF = re.compile(r"%([-+ 0#]{0,4})(\d{0,3})(?:\.\d{1,3})?([%csdiux])")
+
+
+def printf(fmt: str, args: list[Val]) -> str | None:
+    out: list[str] = []
+    last = 0
+    k = 0
+    for m in _PRINTF.finditer(fmt):
+        out.append(fmt[last:m.start()])
+        last = m.end()
+        conv = m.group(3)
+        if conv == "%":
+            out.append("%")
+            continue
+        if k >= len(args):
+            return None
+        v = args[k]
+        k += 1
+        if conv == "c":
+            c = chr_of(v) if isinstance(v, int) else v[:1] if isinstance(v, str) else None
+            if c is None:
+                return None
+            out.append(c)
+        elif conv == "s":
+            s = text_of(v, True)
+            if s is None:
+                return None
+            out.append(s)
+        elif isinstance(v, int):
+            out.append(format(v, "x") if conv == "x" else str(v))
+        else:
+            return None
+    if "%" in fmt[last:]:
+        return None
+    out.append(fmt[last:])
+    return "".join(out)
+
+
+def _brace_format(fmt: str, args: list[Val]) -> str | None:
+    """Python's ``"{} {0}".format(..)`` with positional fields only."""
+    out: list[str] = []
+    i, auto, n = 0, 0, len(fmt)
+    while i < n:
+        c = fmt[i]
+        if c in "{}" and fmt[i + 1:i + 2] == c:
+            out.append(c)
+            i += 2
+            continue
+        if c == "}":
+            return None
+        if c != "{":
+            out.append(c)
+            i += 1
+            continue
+        close = fmt.find("}", i)
+        if close < 0:
+            return None
+        field, _, spec = fmt[i + 1:close].partition(":")
+        if field == "":
+            index = auto
+            auto += 1
+        elif field.isdigit():
+            index = int(field)
+        else:
+            return None
+        if index >= len(args):
+            return None
+        v = args[index]
+        s = chr_of(v) if spec == "c" else text_of(v, True)
+        if s is None:
+            return None
+        out.append(s)
+        i = close + 1
+    return "".join(out)
+
+
+def _replace(s: Val, a: Val, b: Val) -> str | None:
+    if isinstance(s, str) and isinstance(a, str) and isinstance(b, str) and a:
+        return s.replace(a, b)
+    return None
+
+
+
+class Fail(Exception):
+    """The expression is not a constant (or the attempt ran out of work)."""
+
+
+
+def req(v: Val | None) -> Val:
+    if v is None:
+        raise Fail
+    return v
+
+
+
+def method(v: Val, m: str, argv: list[Val], lang: str) -> Val | None:
+    """``v.m(argv)`` for the pure string and list methods of the folded languages."""
+    if isinstance(v, str):
+        if m == "join" and lang == "python" and len(argv) == 1 and isinstance(argv[0], list):
+            parts = [text_of(x, False) for x in _mapped(argv[0])]
+            return None if any(p is None for p in parts) else v.join(p or "" for p in parts)
+        if m in ("replace", "replaceAll", "gsub") and len(argv) == 2:
+            return _replace(v, argv[0], argv[1])
+        if m == "sub" and len(argv) == 2 and isinstance(argv[0], str) and \
+                isinstance(argv[1], str):
+            return v.replace(argv[0], argv[1], 1)
+        if m in ("upper", "toUpperCase", "upcase") and not argv:
+            return v.upper()
+        if m in ("lower", "toLowerCase", "downcase") and not argv:
+            return v.lower()
+        if m in ("strip", "trim") and not argv:
+            return v.strip()
+        if m == "rstrip" and not argv:
+            return v.rstrip()
+        if m == "chomp" and not argv:
+            return v.removesuffix("\n")
+        if m in ("decode", "encode", "toString", "to_s", "freeze") and len(argv) <= 1:
+            return v
+        if m == "reverse" and not argv:
+            return v[::-1]
+        if m == "chars" and not argv:
+            return list(v)
+        if m == "split" and len(argv) == 1 and argv[0] == "" and lang != "python":
+            return list(v)
+        if m == "concat" and all(isinstance(a, str) for a in argv):
+            return v + "".join(a for a in argv if isinstance(a, str))
+        if m == "format" and lang == "python":
+            return _brace_format(v, argv)
+        return None
+    if isinstance(v, list):
+        if m == "join" and len(argv) <= 1 and lang != "python":
+            sep = argv[0] if argv else ("," if lang in ("node", "deno", "bun") else "")
+            parts = [text_of(x, True) for x in v]
+            if not isinstance(sep, str) or any(p is None for p in parts):
+                return None
+            return sep.join(p or "" for p in parts)
+        if m == "reverse" and not argv:
+            return v[::-1]
+        if m == "pack" and lang == "ruby" and len(argv) == 1 and argv[0] in (
+                "c*", "C*", "U*"):
+            return _chars(v)
+        return None
+    if isinstance(v, int) and m == "chr" and not argv and lang == "ruby":
+        return chr_of(v)
+    if isinstance(v, int) and m == "toString" and not argv:
+        return str(v)
+    return None
+
+
+def _mapped(v: list[Val]) -> list[Val]:
+    if len(v) == 2 and v[0] == "\0map" and isinstance(v[1], list):
+        return v[1]
+    return v
+
+
+def function(short: str, name: str, argv: list[Val], lang: str) -> Val | None:
+    """A pure string function of the folded languages on constant arguments."""
+    if len(argv) == 1 and isinstance(argv[0], list) and argv[0][:1] == ["\0map"]:
+        argv = _mapped(argv[0])
+    elif argv[:1] == ["\0map"] and len(argv) == 2 and isinstance(argv[1], list):
+        return argv[1]  # map(chr, [...]) itself: a list
+    if short == "chr" and len(argv) == 1:
+        return chr_of(argv[0])
+    if short == "fromcharcode" or (short == "char" and lang == "lua"):
+        return _chars(argv)
+    if short in ("sprintf", "format") and argv and isinstance(argv[0], str) and (
+            lang != "python"):
+        return printf(argv[0], flat(argv[1:]))
+    if short == "pack" and argv and argv[0] in ("C*", "c*", "U*", "W*", "A*", "a*"):
+        if argv[0] in ("A*", "a*"):
+            parts = [text_of(x, True) for x in flat(argv[1:])]
+            return None if any(p is None for p in parts) else "".join(p or "" for p in parts)
+        return _chars(argv[1:])
+    if short in ("join", "implode") and lang in ("perl", "php") and argv:
+        if short == "implode" and len(argv) == 1:
+            argv = ["", *argv]
+        sep = argv[0]
+        parts = [text_of(x, True) for x in flat(argv[1:])]
+        if not isinstance(sep, str) or any(p is None for p in parts):
+            return None
+        return sep.join(p or "" for p in parts)
+    if short in ("reverse", "strrev", "scalar") and lang in ("perl", "php", "lua"):
+        parts = [text_of(x, True) for x in flat(argv)]
+        if any(p is None for p in parts):
+            return None
+        return "".join(p or "" for p in parts)[::-1] if short != "scalar" else \
+            "".join(p or "" for p in parts)
+    if short in ("lc", "strtolower", "lower") and len(argv) == 1 and isinstance(argv[0], str):
+        return argv[0].lower()
+    if short in ("uc", "strtoupper", "upper") and len(argv) == 1 and isinstance(argv[0], str):
+        return argv[0].upper()
+    if short == "str_replace" and len(argv) == 3:
+        return _replace(argv[2], argv[0], argv[1])
+    if short == "str_rot13" and len(argv) == 1 and isinstance(argv[0], str):
+        return codecs.encode(argv[0], "rot13")
+    if lang == "python":
+        if short == "reversed" and len(argv) == 1 and isinstance(argv[0], str | list):
+            return list(argv[0])[::-1]
+        if short in ("list", "tuple") and len(argv) == 1 and isinstance(argv[0], str | list):
+            return list(argv[0])
+        if short == "str" and len(argv) == 1:
+            return text_of(argv[0], True)
+        if short in ("bytes", "bytearray") and len(argv) == 1 and isinstance(argv[0], list):
+            return _chars(argv[0])
+    if short in ("from", "frombytes") and name.endswith(("Buffer.from", "Array.from")) and \
+            len(argv) == 1 and isinstance(argv[0], list | str):
+        return _chars(argv[0]) if name.endswith("Buffer.from") and isinstance(argv[0], list) \
+            else list(argv[0]) if isinstance(argv[0], str) else None
+    return None
+
+
+def may_start(toks: list[Tok], k: int, language: str) -> bool:
+    """Whether an expression worth folding may start at token ``k``."""
+    kind, text = toks[k][0], toks[k][1]
+    if kind == "str":
+        return True
+    prev = toks[k - 1] if k > 0 else None
+    if kind == "name":
+        return not (prev is not None and prev[0] == "op" and prev[1] in (".", "->", "::"))
+    if kind == "num":
+        return language == "ruby" or language == "awk"
+    if kind == "op" and text == "[":
+        if prev is not None and prev[0] == "name" and prev[3] < toks[k][2]:
+            return language in ("ruby", "perl")  # exec [114, 109].pack("c*")
+        return prev is None or prev[0] == "op" and prev[1] not in (")", "]")
+    return False
+
+
+def bind(toks: list[Tok], k: int, end: int, value: str, consts: dict[str, str],
+          dropped: set[str]) -> None:
+    """``NAME = <expr>`` ending a statement: NAME holds the constant ``value`` (a name
+    assigned twice holds none)."""
+    if k < 2 or toks[k - 1][1] != "=" or toks[k - 2][0] != "name":
+        return
+    if end < len(toks) and toks[end][1] not in (";", "\n", ")", "}", ","):
+        return
+    name = toks[k - 2][1]
+    if name in dropped:
+        return
+    if name in consts and consts[name] != value:
+        del consts[name]
+        dropped.add(name)
+        return
+    consts[name] = value
+
+
+def quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
