@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON
 from ._strfold import FOLDED, Tok, tokens
+from ._strfuncs import quote as _quote
 
 __all__ = ["eval_literals", "rename_calls"]
 
@@ -27,6 +28,7 @@ _RUNS = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON + (
     "eval", "exec", "popen", "system", "shell_exec", "passthru", "execfile", "instance_eval",
     "class_eval", "module_eval", "runInThisContext", "runInNewContext", "spawn",
     "loadstring", "load", "dostring", "create_function", "assert", "pcntl_exec", "compile"))
+_SHELL_CALLS = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON)
 _SENDS = frozenset({"send", "public_send", "__send__"})
 _GATE = ("getattr", "Reflect", "[", "send", "method", "call_user_func", "=")
 _MAX_EDITS = 64
@@ -118,8 +120,11 @@ def _consts(toks: list[Tok]) -> dict[str, str]:
 
 def _destructured(toks: list[Tok], out: dict[str, str]) -> None:
     """JavaScript ``const {execSync: run, exec} = require(..)``: run -> execSync."""
+    scans = 0
     for k in range(len(toks) - 3):
-        if toks[k][1] == "{" and toks[k][0] == "op":
+        if toks[k][1] == "{" and toks[k][0] == "op" and toks[k + 1][0] == "name" and \
+                toks[k + 2][1] in (":", ",", "}") and scans < 16:
+            scans += 1
             end = _close(toks, k)
             if end < 0 or end + 1 >= len(toks) or toks[end + 1][1] != "=":
                 continue
@@ -142,13 +147,15 @@ def rename_calls(code: str, language: str) -> str:
     edits: list[tuple[int, int, str]] = []
     n = len(toks)
     k = 0
+    scans = 0
     while k < n and len(edits) < _MAX_EDITS:
         kind, text, start, end = toks[k]
         nxt = toks[k + 1] if k + 1 < n else None
         prev = toks[k - 1] if k > 0 else None
-        if kind == "name" and nxt is not None and nxt[1] == "(" and (
+        if kind == "name" and nxt is not None and nxt[1] == "(" and scans < 32 and (
                 text == "getattr" or (text == "get" and prev is not None and prev[1] == "."
                                       and k > 1 and toks[k - 2][1] == "Reflect")):
+            scans += 1  # each scan reads at most 400 tokens
             close = _close(toks, k + 1)
             comma = _top_comma(toks, k + 1, close) if close > 0 else -1
             if comma > k + 2 and comma + 1 < close:
@@ -203,6 +210,13 @@ def rename_calls(code: str, language: str) -> str:
                 edits.append((start, toks[k + 3][3], value + tail))
                 k += 4
                 continue
+        if kind == "name" and text in consts and consts[text] not in _RUNS and \
+                prev is not None and (nxt is None or nxt[1] in (")", ",", ";", "\n")) and (
+                    (prev[1] == "(" and k > 1 and toks[k - 2][1] in _SHELL_CALLS) or
+                    (prev[1] in _SHELL_CALLS and language in ("perl", "ruby"))):
+            edits.append((start, end, _quote(consts[text])))  # $c = "rm -rf /"; system($c)
+            k += 1
+            continue
         if kind == "name" and text in consts and consts[text] in _RUNS and (
                 prev is None or prev[1] not in (".", "->", "::")) and nxt is not None:
             target = consts[text]

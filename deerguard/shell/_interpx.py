@@ -85,9 +85,6 @@ def _evaluated(run: Run, code: Field, text: str, language: str, inv: Invocation,
 def _line_runner(run: Run, code: Field, text: str, language: str, inv: Invocation,
                  stdin: Flow | None) -> None:
     """A loop handing each input line to a shell call: the input is shell code."""
-    if "$" not in text and language != "python" and language not in ("node", "deno", "bun",
-                                                                        "lua"):
-        return
     runs, files = line_operands(inv.args, code, text, language)
     if not runs:
         return
@@ -140,7 +137,7 @@ def _relative_files(run: Run, code: Field, toks: list[Tok], language: str,
     ``cd ~/.ssh && node -e 'fs.readFileSync("id_rsa")'`` reads ``~/.ssh/id_rsa``."""
     seen = 0
     for k, tok in enumerate(toks):
-        if tok[0] != "str":
+        if tok[0] != "str" or k == 0 or toks[k - 1][1] not in ("(", ","):
             continue
         value = tok[1]
         if language == "perl":
@@ -148,13 +145,13 @@ def _relative_files(run: Run, code: Field, toks: list[Tok], language: str,
         if not value or value[0] in "/~-" or len(value) > 255 or DYN in value or \
                 "://" in value or "|" in value or any(c.isspace() for c in value):
             continue
-        name, index = _callee(toks, k)
-        if name not in _FILE_CALLS or index > (1 if language == "perl" else 0):
-            continue
-        seen += 1
-        check_args(run.add, run.cp.paths, inv.name, [Field(value, code.span)], run.cwd)
-        if seen >= 16:
+        seen += 1  # at most 64 calls looked up
+        if seen > 64:
             return
+        name, index = _callee(toks, k)
+        if name not in _FILE_CALLS or index > (2 if language == "perl" else 0):
+            continue
+        check_args(run.add, run.cp.paths, inv.name, [Field(value, code.span)], run.cwd)
 
 
 # Calls and methods that list a directory (recursively or not), by last name.
@@ -194,7 +191,7 @@ def _home_walk(run: Run, code: Field, text: str, toks: list[Tok], inv: Invocatio
     if not any(d in lowered for d in ("unlink", "remove", "rm", "delete")) or any(
             w in lowered for w in _NARROWING):
         return
-    if not any(t[0] == "name" and t[1].lower() in _DELETERS for t in toks):
+    if not any(t[0] == "name" and t[1].lstrip("@&").lower() in _DELETERS for t in toks):
         return
     n = len(toks)
     for k, tok in enumerate(toks[:2048]):

@@ -54,8 +54,7 @@ _BIND = {
                        r"(?:io\.lines\(\)|io\.stdin:lines\(\))"),
             re.compile(_NAME + _W + r"=" + _W + r"io\.read\(")),
     "awk": (re.compile(_NAME.replace("A-Za-z_$", "A-Za-z_") + _W + r"=" + _W +
-                       r"\$0(?![\w])"),
-            re.compile(r"getline" + _W + _NAME.replace("A-Za-z_$", "A-Za-z_"))),
+                       r"\$0(?![\w])"),),
 }
 _BIND["deno"] = _BIND["bun"] = _BIND["node"]
 _PHP_STDIN_LOOPS = ("php://stdin", "STDIN")
@@ -75,6 +74,22 @@ def _flags(inv_args: list[Field], code: Field) -> tuple[str, int]:
     return "".join(letters), -1
 
 
+_AWK_GETLINE = re.compile(r"getline[ \t]{1,8}([A-Za-z_]\w{0,63})(?![\w\[])[ \t]{0,8}(<?)")
+
+
+def _awk_getline(code: str) -> set[str]:
+    """awk ``getline NAME``: NAME holds the next input line (``CMD | getline NAME`` reads a
+    command's output and ``getline NAME < FILE`` a file's: not the input)."""
+    out: set[str] = set()
+    for m in _AWK_GETLINE.finditer(code):
+        if m.group(2) or code[max(0, m.start() - 16):m.start()].rstrip(" \t(").endswith("|"):
+            continue
+        out.add(m.group(1))
+        if len(out) >= 8:
+            break
+    return out
+
+
 def line_names(code: str, language: str, letters: str) -> set[str]:
     """Names that hold one input line (or the whole input) in ``code``."""
     names: set[str] = set()
@@ -88,6 +103,7 @@ def line_names(code: str, language: str, letters: str) -> set[str]:
         names.add("$argn")
     if language == "awk":
         names.add("$0")
+        names.update(_awk_getline(code))
     for pattern in _BIND.get(language, ()):
         for m in pattern.finditer(code):
             names.add(m.group(1))

@@ -44,7 +44,8 @@ FOLDED = frozenset({"python", "node", "deno", "bun", "ruby", "perl", "php", "lua
 _MAX_CODE = 20000
 _MAX_STR = 4096
 _ATTEMPT = 400
-_TOTAL = 40000
+_TOTAL = 2500
+_MAX_LIST = 1024
 _GATE = ("+", ".", "chr", "char", "printf", "pack", "[::", "join", "rev", "replace", "%",
          "format", "implode", '" "', "' '", '""', "''", '" \'', "' \"", "lc", "uc", "upper",
          "lower", "rot13")
@@ -56,6 +57,12 @@ _CONCAT = {"python": "+", "node": "+", "deno": "+", "bun": "+", "ruby": "+", "pe
 _ADJACENT_ANY = frozenset({"awk"})
 _ADJACENT_STR = frozenset({"python", "ruby"})
 _LOOSE = frozenset({"perl", "php", "awk", "lua"})  # numbers are strings when joined
+
+
+def _bounded(v: Val) -> None:
+    """Values stay small: a longer string or list ends the attempt."""
+    if isinstance(v, str | list) and len(v) > (_MAX_STR if isinstance(v, str) else _MAX_LIST):
+        raise Fail
 
 
 class _Parser:
@@ -74,6 +81,7 @@ class _Parser:
 
     # -- token access -------------------------------------------------------------------
     def peek(self, ahead: int = 0) -> Tok | None:
+        self.work += 1
         k = self.i
         skipped = 0
         while k < len(self.toks):
@@ -129,6 +137,8 @@ class _Parser:
                 joined = True
             if not joined:
                 return v
+            if self.work * 2 > self.limit:
+                return v  # a long chain folds in pieces: each attempt stays bounded
             try:
                 w = self.term()
             except Fail:
@@ -153,7 +163,8 @@ class _Parser:
 
     def comprehension(self) -> Val | None:
         """``chr(c) for c in [114, 109]`` (Python): the list of characters."""
-        if self.lang != "python":
+        first = self.peek() if self.lang == "python" else None
+        if first is None or first[1] not in ("chr", "str"):
             return None
         t = [self.peek(k) for k in range(7)]
         if not (t[0] and t[0][1] in ("chr", "str") and t[1] and t[1][1] == "(" and t[2] and
@@ -174,6 +185,8 @@ class _Parser:
     def seq(self, close: str) -> list[Val]:
         """Elements up to ``close`` (the opener already taken)."""
         self.depth += 1
+        if self.depth > 16:
+            raise Fail  # nesting this deep is no string building: keep the stack shallow
         out: list[Val] = []
         while not self.is_op(close):
             gen = self.comprehension()
@@ -206,6 +219,7 @@ class _Parser:
                 self.folded = True
             else:
                 break
+            _bounded(v)
         return v
 
     def subscript(self, v: Val) -> Val:
@@ -340,6 +354,7 @@ class _Parser:
         out = function(short, name, argv, self.lang)
         if out is None:
             raise Fail
+        _bounded(out)
         self.folded = True
         return out
 

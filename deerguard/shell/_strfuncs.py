@@ -11,6 +11,7 @@ values: ``chr``, ``String.fromCharCode``, ``string.char``, ``sprintf``/``%``/``f
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 
 from ._code import literals
@@ -23,50 +24,39 @@ Val = str | int | list["Val"]
 
 _MAX_TOKENS = 6000
 
-_ATTEMPT = 400
-_TOTAL = 40000
-
-_LEX = re.compile(r"(?P<num>0[xX][0-9a-fA-F]+|\d+)(?!\w|\.\d)|(?P<name>[A-Za-z_$@][\w$]*)"
-                  r"|(?P<op>\.\.|::|->|=>|==|!=|<<|[-+*/%.,()\[\]{}:;=|&!<>?^~\\\n])")
+# One token between literals: a comment (after a blank, ``;`` or the start), a number, a
+# name, an operator, or any other single character. Blanks are skipped by the search.
+_LEX = re.compile(r"(?P<comment>(?<![^\s;])#[^\n]*)"
+                  r"|(?P<num>0[xX][0-9a-fA-F]+|\d+)(?!\w|\.\d)|(?P<name>[A-Za-z_$@][\w$]*)"
+                  r"|(?P<op>\.\.|::|->|=>|==|!=|<<|[-+*/%.,()\[\]{}:;=|&!<>?^~\\\n])"
+                  r"|(?P<other>[^ \t\r])")
 _PREFIXES = frozenset({"b", "r", "u", "f", "br", "rb", "B", "R", "U", "F", "Br", "bR", "BR"})
 
 
+@functools.lru_cache(maxsize=8)
 def tokens(code: str, language: str) -> list[Tok] | None:
     """The tokens of ``code``: literals (``str``, opening quote kept only for backticks as
-    kind ``bt``), numbers, names, operators and ``other`` characters; None when too many."""
-    lits = literals(code, language in ("perl", "ruby", "php"))
-    at = {s: (e, v) for s, e, v in lits}
-    out: list[Tok] = []
-    i, n = 0, len(code)
-    while i < n:
+    kind ``bt``), numbers, names, operators and ``other`` characters; None when too many.
+    The scans between literals are C-level searches; cached (the readers share them)."""
+    out: list[tuple[str, str, int, int]] = []
+    pos = 0
+    node = language in ("node", "deno", "bun")
+    for start, end, value in (*literals(code, language in ("perl", "ruby", "php")),
+                              (len(code), len(code), "")):
+        out += [(m.lastgroup or "other", m.group(), *m.span())
+                for m in _LEX.finditer(code, pos, start)]
         if len(out) >= _MAX_TOKENS:
             return None
-        c = code[i]
-        if c in " \t\r":
-            i += 1
-            continue
-        lit = at.get(i)
-        if lit is not None:
-            end, value = lit
-            kind = "bt" if value[0] == "`" else "str"
-            if out and out[-1][0] == "name" and out[-1][3] == i and out[-1][1] in _PREFIXES:
-                out.pop()  # b"..", r'..': a prefixed literal
-            out.append((kind, value[1:], i, end))
-            i = end
-            continue
-        if c == "#" and (i == 0 or code[i - 1] in " \t\n;") and language != "node":
-            nl = code.find("\n", i)
-            i = n if nl < 0 else nl
-            continue
-        m = _LEX.match(code, i)
-        if m is None:
-            out.append(("other", c, i, i + 1))
-            i += 1
-            continue
-        kind = m.lastgroup or "other"
-        out.append((kind, m.group(), i, m.end()))
-        i = m.end()
-    return out
+        if not value:
+            break
+        if not node and out and out[-1][0] == "comment":
+            out.pop()  # a comment ends at a newline, so it ends the segment before a literal
+        if out and out[-1][0] == "name" and out[-1][3] == start and out[-1][1] in _PREFIXES:
+            out.pop()  # b"..", r'..': a prefixed literal
+        out.append(("bt" if value[0] == "`" else "str", value[1:], start, end))
+        pos = end
+    return [t for t in out if t[0] != "comment"] if not node else \
+        [("op", t[1], t[2], t[3]) if t[0] == "comment" else t for t in out]
 
 
 def num(text: str) -> int:
@@ -185,7 +175,8 @@ def _brace_format(fmt: str, args: list[Val]) -> str | None:
 
 
 def _replace(s: Val, a: Val, b: Val) -> str | None:
-    if isinstance(s, str) and isinstance(a, str) and isinstance(b, str) and a:
+    if isinstance(s, str) and isinstance(a, str) and isinstance(b, str) and a and \
+            len(s) + s.count(a) * len(b) <= 4096:
         return s.replace(a, b)
     return None
 
@@ -329,6 +320,8 @@ def may_start(toks: list[Tok], k: int, language: str) -> bool:
         return not (prev is not None and prev[0] == "op" and prev[1] in (".", "->", "::"))
     if kind == "num":
         return language == "ruby" or language == "awk"
+    if kind == "op" and text == "(":
+        return prev is None or (prev[0] == "op" and prev[1] in ("(", ",", "=", "[", "+", ".."))
     if kind == "op" and text == "[":
         if prev is not None and prev[0] == "name" and prev[3] < toks[k][2]:
             return language in ("ruby", "perl")  # exec [114, 109].pack("c*")
