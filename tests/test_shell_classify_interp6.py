@@ -326,7 +326,8 @@ def test_walking_home_and_deleting_each_entry_blocks(command: str) -> None:
     "pathlib.Path.home().joinpath(\".cache/pip\").rglob(\"*\")]'",
     "python3 -c 'import os; [os.remove(f) for f in os.listdir(\".\") if f.endswith(\".log\")]'",
     "cd ~/Downloads && python3 -c 'import os; [os.remove(f) for f in os.listdir(\".\")]'",
-    "python3 -c 'import os; print(sum(len(fs) for _, _, fs in os.walk(os.path.expanduser(\"~\"))))'",
+    "python3 -c 'import os; print(sum(len(fs) for _, _, fs in "
+    "os.walk(os.path.expanduser(\"~\"))))'",
 ])
 def test_scoped_cleanups_and_read_only_walks_stay_quiet(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, command
