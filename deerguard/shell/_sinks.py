@@ -167,7 +167,8 @@ def _xargs_splice(run: Run, code: Field, inv: Invocation, stdin: Flow | None) ->
             spliced = Field(code.text.replace("{}", line), code.span, code.taint | stdin.taint)
             run.run_code(spliced, inv.name, inv.word.span, None, positional=[])
         return
-    src = first_source(stdin.taint) if stdin is not None else None
+    src = first_source(stdin.taint if stdin is not None else frozenset().union(
+        *(f.taint for f in inv.args)))  # xargs -a FILE: the words carry the file's taint
     if src is not None:
         run.add("shell.tainted-exec", code.span, "fetched data is spliced into shell code by "
                 "xargs", f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
