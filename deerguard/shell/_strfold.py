@@ -33,6 +33,7 @@ from ._strfuncs import (
     printf,
     quote,
     req,
+    ruby_interpolations,
     text_of,
     tokens,
 )
@@ -305,6 +306,8 @@ class _Parser:
                     else items
             if text == "[":
                 return self.seq("]")
+            if text == "{" and self.lang == "lua":
+                return self.seq("}")  # a table constructor: {"rm", "-rf", "~"}
             nxt = self.peek()
             if text == "-" and nxt is not None and nxt[0] == "num":
                 return -num(self.take()[1])
@@ -433,6 +436,8 @@ def fold_strings(code: str, language: str) -> str:
     itself when nothing folds (the common case: no gate substring, or no expression)."""
     if language not in FOLDED or len(code) > _MAX_CODE or not any(g in code for g in _GATE):
         return code
+    if language == "ruby" and "#{" in code:
+        code = ruby_interpolations(code, fold_strings)
     toks = tokens(code, language)
     if toks is None:
         return code
@@ -477,3 +482,4 @@ def fold_strings(code: str, language: str) -> str:
         last = end_
     out.append(code[last:])
     return "".join(out)
+

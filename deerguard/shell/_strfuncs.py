@@ -13,11 +13,12 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+from collections.abc import Callable
 
 from ._code import literals
 
 __all__ = ["Fail", "Tok", "Val", "chr_of", "flat", "function", "method", "num", "req",
-           "bind", "may_start", "printf", "quote", "text_of", "tokens"]
+           "bind", "may_start", "printf", "quote", "ruby_interpolations", "text_of", "tokens"]
 
 Tok = tuple[str, str, int, int]  # (kind, text or value, start, end)
 Val = str | int | list["Val"]
@@ -272,7 +273,10 @@ def function(short: str, name: str, argv: list[Val], lang: str) -> Val | None:
             parts = [text_of(x, True) for x in flat(argv[1:])]
             return None if any(p is None for p in parts) else "".join(p or "" for p in parts)
         return _chars(argv[1:])
-    if short in ("join", "implode") and lang in ("perl", "php") and argv:
+    if short == "concat" and lang == "lua" and argv and isinstance(argv[0], list):
+        argv = [argv[1] if len(argv) > 1 else "", *argv[0]]  # table.concat(t, sep)
+        short = "join"
+    if short in ("join", "implode") and lang in ("perl", "php", "lua") and argv:
         if short == "implode" and len(argv) == 1:
             argv = ["", *argv]
         sep = argv[0]
@@ -350,3 +354,39 @@ def bind(toks: list[Tok], k: int, end: int, value: str, consts: dict[str, str],
 def quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
+
+def ruby_interpolations(code: str, fold: Callable[[str, str], str]) -> str:
+    """Ruby ``"#{'r' + 'm'} -rf ~"`` and backticks: a constant interpolation as its text."""
+    out: list[str] = []
+    last = 0
+    for start, end, value in literals(code, True)[:256]:
+        if value[:1] not in ('"', "`") or "#{" not in value:
+            continue
+        body = code[start + 1:end - 1]
+        pieces: list[str] = []
+        k = 0
+        while k < len(body):
+            at = body.find("#{", k)
+            close = body.find("}", at + 2) if at >= 0 else -1
+            if close < 0:
+                pieces.append(body[k:])
+                break
+            pieces.append(body[k:at])
+            inner = body[at + 2:close]
+            folded = fold(inner, "ruby") if '"' not in inner and len(inner) < 400 \
+                else inner
+            lits = literals(folded, True)
+            if len(lits) == 1 and lits[0][0] == 0 and lits[0][1] == len(folded) and \
+                    lits[0][2][:1] in ("'", '"'):
+                text = lits[0][2][1:].replace("\\", "\\\\")
+                pieces.append(text.replace(value[0], "\\" + value[0]))
+            else:
+                pieces.append(body[at:close + 1])
+            k = close + 1
+        out.append(code[last:start + 1])
+        out.append("".join(pieces))
+        last = end - 1
+    if not out:
+        return code
+    out.append(code[last:])
+    return "".join(out)
