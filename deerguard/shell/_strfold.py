@@ -20,12 +20,12 @@ from __future__ import annotations
 import re
 
 from ._strfuncs import (
+    FUNCTIONS,
     Fail,
     Tok,
     Val,
     bind,
     chr_of,
-    flat,
     function,
     may_start,
     method,
@@ -37,6 +37,7 @@ from ._strfuncs import (
     text_of,
     tokens,
 )
+from ._strperl import comprehension, map_args, perl_args, perl_map
 from ._words import DYN
 
 __all__ = ["FOLDED", "Tok", "fold_strings", "tokens"]
@@ -66,7 +67,7 @@ def _bounded(v: Val) -> None:
         raise Fail
 
 
-class _Parser:
+class Parser:
     def __init__(self, toks: list[Tok], language: str, consts: dict[str, str]) -> None:
         self.toks = toks
         self.lang = language
@@ -162,27 +163,6 @@ class _Parser:
         """``( expr, expr, ... )`` (the ``(`` already taken)."""
         return self.seq(")")
 
-    def comprehension(self) -> Val | None:
-        """``chr(c) for c in [114, 109]`` (Python): the list of characters."""
-        first = self.peek() if self.lang == "python" else None
-        if first is None or first[1] not in ("chr", "str"):
-            return None
-        t = [self.peek(k) for k in range(7)]
-        if not (t[0] and t[0][1] in ("chr", "str") and t[1] and t[1][1] == "(" and t[2] and
-                t[2][0] == "name" and t[3] and t[3][1] == ")" and t[4] and t[4][1] == "for"
-                and t[5] and t[5][1] == t[2][1] and t[6] and t[6][1] == "in"):
-            return None
-        fn = t[0][1]
-        for _ in range(7):
-            self.take()
-        items = self.term()
-        if not isinstance(items, list):
-            raise Fail
-        self.folded = True
-        if fn == "chr":
-            return [req(chr_of(x)) for x in items]
-        return [req(text_of(x, True)) for x in items]
-
     def seq(self, close: str) -> list[Val]:
         """Elements up to ``close`` (the opener already taken)."""
         self.depth += 1
@@ -190,7 +170,7 @@ class _Parser:
             raise Fail  # nesting this deep is no string building: keep the stack shallow
         out: list[Val] = []
         while not self.is_op(close):
-            gen = self.comprehension()
+            gen = comprehension(self)
             out.append(gen if gen is not None else self.expr())
             if self.is_op(","):
                 self.take()
@@ -338,20 +318,22 @@ class _Parser:
             return self.consts[first]
         name = self.chain(first)
         short = re.split(r"\.|::|->", name)[-1].lower()
+        if short not in FUNCTIONS:
+            raise Fail  # not a pure string function: its arguments are not read
         perl_list = self.lang == "perl" and not self.is_op("(")
         if perl_list and short == "map":
-            return self.perl_map()
+            return perl_map(self)
         if perl_list and short in ("chr", "lc", "uc", "reverse", "scalar", "join", "sprintf",
                                    "pack"):
-            argv = self.perl_args(short)
+            argv = perl_args(self, short)
         elif self.is_op("("):
             self.take()
             if short == "map" and self.lang in ("python", "perl"):
-                argv = self.map_args()
+                argv = map_args(self)
             else:
                 argv = self.args()
         elif self.lang == "ruby" and short in ("format", "sprintf"):
-            argv = self.perl_args(short)
+            argv = perl_args(self, short)
         else:
             raise Fail
         out = function(short, name, argv, self.lang)
@@ -360,75 +342,6 @@ class _Parser:
         _bounded(out)
         self.folded = True
         return out
-
-    def map_args(self) -> list[Val]:
-        """``map(chr, [114, 109])`` (Python), ``map(chr, 114, 109)`` (Perl)."""
-        fn = self.take()
-        if fn[1] not in ("chr", "str") or not self.is_op(","):
-            raise Fail
-        self.take()
-        rest = self.args()
-        items = flat(rest)
-        conv = [(chr_of(x) if fn[1] == "chr" else text_of(x, True)) for x in items]
-        return ["\0map", [req(c) for c in conv]]
-
-    def perl_args(self, short: str) -> list[Val]:
-        """A Perl named operator without parentheses: ``chr 114``, ``reverse "mr"``,
-        ``join "", map chr, 114, 109``, ``map { chr } 114, 109``."""
-        if short in ("chr", "lc", "uc", "scalar"):
-            return [self.term()]
-        out: list[Val] = []
-        for _ in range(256):
-            tok = self.peek()
-            if tok is None or (tok[0] == "op" and tok[1] in (")", ";", "}", "]", "\n")):
-                break
-            if tok[0] == "name" and tok[1] == "map":
-                self.take()
-                out.extend(self.perl_map())
-                break
-            out.append(self.expr())
-            if self.is_op(","):
-                self.take()
-                continue
-            break
-        return out
-
-    def perl_map(self) -> list[Val]:
-        paren = self.is_op("(")
-        if paren:
-            self.take()
-        if self.is_op("{"):
-            self.take()
-            body: list[str] = []
-            while not self.is_op("}"):
-                body.append(self.take()[1])
-                if len(body) > 5:
-                    raise Fail
-            self.take()
-            if "".join(body) not in ("chr", "chr$_", "chr($_)", "chr(shift)"):
-                raise Fail
-            if self.is_op(","):
-                self.take()
-        else:
-            fn = self.take()
-            if fn[1] != "chr" or not self.is_op(","):
-                raise Fail
-            self.take()
-        items: list[Val] = []
-        for _ in range(256):
-            tok = self.peek()
-            if tok is None or (tok[0] == "op" and tok[1] in (")", ";", "}", "]", "\n")):
-                break
-            items.append(self.term())
-            if self.is_op(","):
-                self.take()
-                continue
-            break
-        if paren:
-            self.expect(")")
-        self.folded = True
-        return [req(chr_of(x)) for x in flat(items)]
-
 
 
 def fold_strings(code: str, language: str) -> str:
@@ -443,7 +356,7 @@ def fold_strings(code: str, language: str) -> str:
         return code
     consts: dict[str, str] = {}
     dropped: set[str] = set()
-    parser = _Parser(toks, language, consts)
+    parser = Parser(toks, language, consts)
     parser.code = code
     edits: list[tuple[int, int, str]] = []
     total = 0

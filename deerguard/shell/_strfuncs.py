@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ._code import literals
 
-__all__ = ["Fail", "Tok", "Val", "chr_of", "flat", "function", "method", "num", "req",
+__all__ = ["FUNCTIONS", "Fail", "Tok", "Val", "chr_of", "flat", "function", "method", "num", "req",
            "bind", "may_start", "printf", "quote", "ruby_interpolations", "text_of", "tokens"]
 
 Tok = tuple[str, str, int, int]  # (kind, text or value, start, end)
@@ -253,6 +253,14 @@ def _mapped(v: list[Val]) -> list[Val]:
     if len(v) == 2 and v[0] == "\0map" and isinstance(v[1], list):
         return v[1]
     return v
+
+
+# The (lowercased last names of the) functions :func:`function` evaluates.
+FUNCTIONS = frozenset({"chr", "fromcharcode", "char", "sprintf", "format", "pack", "join",
+                       "implode", "reverse", "strrev", "scalar", "lc", "uc", "strtolower",
+                       "strtoupper", "lower", "upper", "str_replace", "str_rot13", "reversed",
+                       "list", "tuple", "str", "bytes", "bytearray", "from", "frombytes",
+                       "concat", "map"})
 
 
 def function(short: str, name: str, argv: list[Val], lang: str) -> Val | None:
