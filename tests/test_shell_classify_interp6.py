@@ -121,6 +121,15 @@ def test_expressions_with_unknown_parts_do_not_fold(language: str, code: str) ->
     "lua -e 'os.execute(table.concat({\"rm\", \"-rf\", \"~\"}, \" \"))'",
     "python3 -c 'import importlib; importlib.import_module(\"o\"+\"s\").system(\"rm -rf ~\")'",
     "python3 -c 'import subprocess; subprocess.Popen([\"/bin/sh\", \"-c\", \"r\"+\"m -rf ~\"])'",
+    # escapes in literals spell the characters
+    "python3 -c 'import os; os.system(\"\\x72\\x6d -rf ~\")'",
+    "python3 -c 'import os; os.system(\"\\162\\155 -rf ~\")'",
+    "node -e 'require(\"child_process\").execSync(\"\\u0072m -rf ~\")'",
+    "perl -e 'system(\"\\x{72}\\x6d -rf ~\")'",
+    "php -r 'system(\"\\x72\\x6d -rf ~\");'",
+    "lua -e 'os.execute(\"\\114\\109 -rf ~\")'",
+    "awk 'BEGIN{system(\"\\162\\155 -rf ~\")}'",
+    "python3 -c 'print(open(\"\\x2fetc/shadow\").read())'",
 ])
 def test_commands_built_from_constant_pieces_block(command: str) -> None:
     assert classify(command).verdict is Verdict.BLOCK, command
@@ -149,6 +158,10 @@ def test_commands_built_from_constant_pieces_block(command: str) -> None:
     "node -e 'console.log(`${\"a\"+\"b\"} ok`)'",
     "ruby -e 'puts \"#{1+1} items\"'",
     "lua -e 'print(table.concat({\"a\", \"b\"}, \",\"))'",
+    "python3 -c 'print(\"tab\\there \\x41\")'",
+    "node -e 'console.log(\"\\u00e9t\\u00e9\")'",
+    "perl -pe 's/\\x0d//g' file.txt",
+    "python3 -c 'import re; print(re.sub(r\"\\d+\", \"\", \"a1\"))'",
 ])
 def test_everyday_string_building_stays_quiet(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, command
@@ -177,6 +190,8 @@ def test_an_obfuscated_build_that_runs_nothing_harmful_still_warns() -> None:
     "shell=True)'",
     "python3 -c 'import os; os.__dict__[\"sys\" + \"tem\"](\"rm -rf ~\")'",
     "python3 -c 'import os; run = os.system; run(\"rm -rf /\")'",
+    "python3 -c 'getattr(__builtins__, \"ex\"+\"ec\")(\"import os; os.system(\\\"rm -rf ~\\\")\")'",
+    "python3 -c 'import builtins; builtins.exec(\"import shutil; shutil.rmtree(\\\"/\\\")\")'",
     "python3 -c 'exec(\"import os\\nos.system(\\\"rm -rf ~\\\")\")'",
     "python3 -c 'code = \"import shutil; shutil.rmtree(\\\"/\\\")\"; exec(code)'",
     "node -e 'const cp = require(\"child_process\"); cp[\"exec\" + \"Sync\"](\"rm -rf /\")'",

@@ -278,7 +278,7 @@ def eval_literals(code: str, language: str) -> list[str]:
         if tok[0] != "name" or tok[1].lower() not in sinks:
             continue
         if k > 0 and toks[k - 1][1] in (".", "->", "::") and tok[1].lower() in (
-                "exec", "compile", "load") and language in ("python", "lua"):
+                "compile", "load") and language in ("python", "lua"):
             continue  # cursor.execute / re.compile / json.load: not the builtin
         j = k + 1
         if tok[1].lower() == "function" and language in ("node", "deno", "bun") and (

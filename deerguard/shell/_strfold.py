@@ -26,6 +26,7 @@ from ._strfuncs import (
     Val,
     bind,
     chr_of,
+    escaped,
     function,
     may_start,
     method,
@@ -50,7 +51,7 @@ _TOTAL = 2500
 _MAX_LIST = 1024
 _GATE = ("+", ".", "chr", "char", "printf", "pack", "[::", "join", "rev", "replace", "%",
          "format", "implode", '" "', "' '", '""', "''", '" \'', "' \"", "lc", "uc", "upper",
-         "lower", "rot13")
+         "lower", "rot13", "\\")
 
 
 # Operators joining strings, by language; ``adjacent`` languages also join juxtaposed terms.
@@ -80,6 +81,7 @@ class Parser:
         self.concat = _CONCAT.get(language, "+")
         self.loose = language in _LOOSE
         self.code = ""
+        self.escaped: frozenset[int] = frozenset()
 
     # -- token access -------------------------------------------------------------------
     def peek(self, ahead: int = 0) -> Tok | None:
@@ -271,6 +273,8 @@ class Parser:
         tok = self.take()
         kind, text = tok[0], tok[1]
         if kind == "str":
+            if tok[2] in self.escaped:
+                self.folded = True  # "\x72\x6d": a value spelled by escapes
             quote = self.code[tok[2]] if tok[2] < len(self.code) else '"'
             if DYN in text or (quote == '"' and (
                     (self.lang in ("perl", "php") and ("$" in text or "@" in text)) or
@@ -358,6 +362,7 @@ def fold_strings(code: str, language: str) -> str:
     dropped: set[str] = set()
     parser = Parser(toks, language, consts)
     parser.code = code
+    parser.escaped = escaped(code, language)
     edits: list[tuple[int, int, str]] = []
     total = 0
     k = 0

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from ._code import literals
 
 __all__ = ["FUNCTIONS", "Fail", "Tok", "Val", "chr_of", "flat", "function", "method", "num", "req",
-           "bind", "may_start", "printf", "quote", "ruby_interpolations", "text_of", "tokens"]
+           "bind", "may_start", "printf", "quote", "ruby_interpolations", "text_of", "tokens",
+           "unescape", "escaped"]
 
 Tok = tuple[str, str, int, int]  # (kind, text or value, start, end)
 Val = str | int | list["Val"]
@@ -34,12 +35,26 @@ _LEX = re.compile(r"(?P<comment>(?<![^\s;])#[^\n]*)"
 _PREFIXES = frozenset({"b", "r", "u", "f", "br", "rb", "B", "R", "U", "F", "Br", "bR", "BR"})
 
 
-@functools.lru_cache(maxsize=8)
 def tokens(code: str, language: str) -> list[Tok] | None:
     """The tokens of ``code``: literals (``str``, opening quote kept only for backticks as
-    kind ``bt``), numbers, names, operators and ``other`` characters; None when too many.
-    The scans between literals are C-level searches; cached (the readers share them)."""
+    kind ``bt``; escapes such as ``\\x72`` decoded), numbers, names, operators and ``other``
+    characters; None when too many. The scans between literals are C-level searches; cached
+    (the readers share them)."""
+    scanned = _scan(code, language)
+    return scanned[0] if scanned is not None else None
+
+
+def escaped(code: str, language: str) -> frozenset[int]:
+    """Start offsets of the literals of ``code`` whose escapes (``\\x72``, ``\\u006d``,
+    ``\\162``) spell other characters than the plain reading: their values are built."""
+    scanned = _scan(code, language)
+    return scanned[1] if scanned is not None else frozenset()
+
+
+@functools.lru_cache(maxsize=8)
+def _scan(code: str, language: str) -> tuple[list[Tok], frozenset[int]] | None:
     out: list[tuple[str, str, int, int]] = []
+    built: list[int] = []
     pos = 0
     node = language in ("node", "deno", "bun")
     for start, end, value in (*literals(code, language in ("perl", "ruby", "php")),
@@ -52,12 +67,49 @@ def tokens(code: str, language: str) -> list[Tok] | None:
             break
         if not node and out and out[-1][0] == "comment":
             out.pop()  # a comment ends at a newline, so it ends the segment before a literal
+        raw = False
         if out and out[-1][0] == "name" and out[-1][3] == start and out[-1][1] in _PREFIXES:
-            out.pop()  # b"..", r'..': a prefixed literal
-        out.append(("bt" if value[0] == "`" else "str", value[1:], start, end))
+            raw = "r" in out.pop()[1].lower()  # b"..", r'..': a prefixed literal
+        text = value[1:]
+        if not raw and value[0] != "`" and "\\" in code[start:end]:
+            decoded = unescape(code[start + 1:end - 1], language, value[0])
+            if decoded is not None and decoded != text:
+                text = decoded
+                built.append(start)
+        out.append(("bt" if value[0] == "`" else "str", text, start, end))
         pos = end
-    return [t for t in out if t[0] != "comment"] if not node else \
+    toks = [t for t in out if t[0] != "comment"] if not node else \
         [("op", t[1], t[2], t[3]) if t[0] == "comment" else t for t in out]
+    return toks, frozenset(built)
+
+
+_ESCAPE = re.compile(r"\\(x\{[0-9a-fA-F]{1,6}\}|u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{1,2}|"
+                     r"u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|.)", re.S)
+_ESCAPE_LUA = re.compile(r"\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|[0-9]{1,3}|.)", re.S)
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+           "e": "\x1b"}
+
+
+def unescape(raw: str, language: str, quote: str) -> str | None:
+    """The value of a literal's source text ``raw`` with its escapes decoded, by the rules of
+    ``language``; None for literals whose escapes are only ``\\\\`` and the quote (Perl,
+    Ruby and PHP single quotes)."""
+    if quote == "'" and language in ("perl", "ruby", "php"):
+        return None
+    lua = language == "lua"
+
+    def one(m: re.Match[str]) -> str:
+        e = m.group(1)
+        if e[0] in "xuU" and len(e) > 1:
+            digits = e[2:-1] if e[1] == "{" else e[1:]
+            code = int(digits, 16)
+        elif e[0].isdigit():
+            code = int(e, 10 if lua else 8)
+        else:
+            return _SIMPLE.get(e, e)
+        return chr(code) if code < 0x110000 else ""
+
+    return (_ESCAPE_LUA if lua else _ESCAPE).sub(one, raw)
 
 
 def num(text: str) -> int:
