@@ -143,18 +143,18 @@ def _evaluated(run: Run, code: Field, text: str, language: str, inv: Invocation,
 def _line_runner(run: Run, code: Field, text: str, language: str, inv: Invocation,
                  stdin: Flow | None) -> None:
     """A loop handing each input line to a shell call: the input is shell code."""
-    runs, files = line_operands(inv.args, code, text, language)
-    if not runs:
+    kind, files = line_operands(inv.args, code, text, language)
+    if kind is None:
         return
     from ._sinks import script_sink, stdin_sink  # _sinks imports this module
 
     if stdin is not None:
-        stdin_sink(run, stdin, inv, language="sh")
+        stdin_sink(run, stdin, inv, language=kind)
     for f in files:
-        script_sink(run, f, inv, None, shell=True)
+        script_sink(run, f, inv, None, shell=kind == "sh")
     if stdin is None and not files:
-        run.add("shell.dynamic-code", code.span, f"{inv.name} code runs each line of its "
-                "input as a shell command", None)
+        run.add("shell.dynamic-code", code.span, f"{inv.name} code runs its input as "
+                + ("shell commands" if kind == "sh" else f"{language} code"), None)
 
 
 # File calls whose first path argument is read or copied (the last name of the callee).

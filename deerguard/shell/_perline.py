@@ -23,6 +23,10 @@ from ._words import Field
 __all__ = ["line_operands", "line_names", "runs_lines"]
 
 _SHELL = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON + ("popen", "execute", "getline"))
+# The language's own eval, by language: the input is code of that language.
+_EVALS = {"python": frozenset({"exec", "eval"}), "perl": frozenset({"eval"}),
+          "ruby": frozenset({"eval", "instance_eval"}), "node": frozenset({"eval"}),
+          "php": frozenset({"eval"}), "lua": frozenset({"load", "loadstring", "dostring"})}
 _WRAPPERS = frozenset({"trim", "chomp", "chop", "str", "rtrim", "strip", "String", "chomp!"})
 _LINE_END = frozenset({")", ",", ";", "\n", "}", "if", "unless", "or", "and", "for", "end",
                        "|", "]"})
@@ -114,6 +118,23 @@ def line_names(code: str, language: str, letters: str) -> set[str]:
     return names
 
 
+# Reads of the input given straight to a shell call: os.system(sys.stdin.read()).
+_READS = ("sys.stdin.read", "input(", "raw_input(", "STDIN.read", "STDIN.gets", "$stdin.read",
+          "$stdin.gets", "gets", "ARGF.read", "<STDIN>", "<>", "<ARGV>", "fgets(STDIN",
+          "stream_get_contents(STDIN", "file_get_contents(\"php://stdin", "readline(",
+          "file_get_contents('php://stdin", "io.read(", "io.stdin:read(", "readFileSync(0",
+          "fs.readFileSync(0", "require(\"fs\").readFileSync(0", "require('fs').readFileSync(0",
+          "readFileSync(\"/dev/stdin", "readFileSync('/dev/stdin", "open(0).read",
+          "open(\"/dev/stdin\").read", "open('/dev/stdin').read", "trim(fgets(STDIN")
+
+
+def _reads_input(code: str, at: int) -> bool:
+    """Whether the argument at offset ``at`` of ``code`` reads the program's input."""
+    head = code[at:at + 40]
+    return any(head.startswith(r) for r in _READS) and not head.startswith(("getsize",
+                                                                            "gets_"))
+
+
 def _arg_is(toks: list[Tok], j: int, names: set[str]) -> bool:
     """Whether the argument starting at token ``j`` is one of ``names`` (through wrappers
     such as ``trim(..)`` and methods such as ``.strip()``), ending the argument."""
@@ -151,46 +172,49 @@ def _arg_is(toks: list[Tok], j: int, names: set[str]) -> bool:
     return j >= n or toks[j][1] in _LINE_END
 
 
-def runs_lines(code: str, language: str, names: set[str]) -> bool:
-    """Whether a shell call of ``code`` takes one of ``names`` as its whole argument."""
-    if not names or len(code) > 20000:
-        return False
+def runs_lines(code: str, language: str, names: set[str]) -> str | None:
+    """``sh`` when a shell call of ``code`` takes one of ``names`` (or a read of the input)
+    as its whole argument, ``language`` when the language's own eval does; else None."""
+    if len(code) > 20000:
+        return None
     toks = tokens(code, language)
     if not toks:
-        return False
+        return None
     n = len(toks)
     for k, tok in enumerate(toks):
         if tok[0] == "bt":
             value = tok[1].strip()
             if value in names or (value[:2] == "#{" and value[2:-1] in names):
-                return True
+                return "sh"
             continue
         if tok[0] != "name":
             continue
         if tok[1] in names and k + 2 < n and toks[k + 1][1] == "|" and \
                 toks[k + 2][1] == "getline" and language == "awk":
-            return True  # awk: $0 | getline runs $0
-        if tok[1] not in _SHELL or (k > 0 and toks[k - 1][1] in ("->",)):
+            return "sh"  # awk: $0 | getline runs $0
+        evals = _EVALS.get(language, frozenset())
+        if (tok[1] not in _SHELL and tok[1] not in evals) or (k > 0 and toks[k - 1][1] in ("->",)):
             continue
         j = k + 1
         if j < n and toks[j][1] == "(":
             j += 1
         elif language not in ("perl", "ruby") or j >= n or toks[j][2] == tok[3]:
             continue
-        if _arg_is(toks, j, names):
-            return True
-    return False
+        if j < n and (_arg_is(toks, j, names) or _reads_input(code, toks[j][2])):
+            return language if tok[1] in evals else "sh"
+    return None
 
 
 def line_operands(args: list[Field], code: Field, text: str, language: str
-                  ) -> tuple[bool, list[Field]]:
-    """Whether ``text`` (the code of ``code``, an argument of ``args``) runs its input lines
-    as shell commands, and the input files named after it (awk's ``NAME=VALUE`` operands
-    left out)."""
+                  ) -> tuple[str | None, list[Field]]:
+    """The language ``text`` (the code of ``code``, an argument of ``args``) runs its input
+    as (``sh`` for shell calls; None when it does not), and the input files named after it
+    (awk's ``NAME=VALUE`` operands left out)."""
     letters, index = _flags(args, code)
     names = line_names(text, language, letters)
-    if not runs_lines(text, language, names):
-        return False, []
+    kind = runs_lines(text, language, names | {"\0"})
+    if kind is None:
+        return None, []
     files = [f for f in args[index + 1:] if index >= 0 and f.static and
              not f.text.startswith("-") and not (language == "awk" and "=" in f.text)]
-    return True, files[:4]
+    return kind, files[:4]
