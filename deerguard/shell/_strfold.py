@@ -82,6 +82,7 @@ class Parser:
         self.loose = language in _LOOSE
         self.code = ""
         self.escaped: frozenset[int] = frozenset()
+        self.nest = 0
 
     # -- token access -------------------------------------------------------------------
     def peek(self, ahead: int = 0) -> Tok | None:
@@ -183,6 +184,15 @@ class Parser:
         return out
 
     def term(self) -> Val:
+        self.nest += 1  # every nested expression passes here: the stack stays shallow
+        if self.nest > 24:
+            raise Fail
+        try:
+            return self._term()
+        finally:
+            self.nest -= 1
+
+    def _term(self) -> Val:
         v = self.primary()
         for _ in range(32):
             nxt = self.peek()
@@ -371,12 +381,12 @@ def fold_strings(code: str, language: str) -> str:
         if not may_start(toks, k, language):
             k += 1
             continue
-        parser.i, parser.work, parser.limit, parser.depth = k, 0, _ATTEMPT, 0
+        parser.i, parser.work, parser.limit, parser.depth, parser.nest = k, 0, _ATTEMPT, 0, 0
         parser.folded = False
         try:
             value = parser.expr()
             end = parser.i
-        except (Fail, RecursionError, ValueError, OverflowError, IndexError):
+        except (Fail, ValueError, OverflowError, IndexError):
             total += parser.work + 1
             k += 1
             continue
