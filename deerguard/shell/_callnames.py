@@ -18,6 +18,8 @@ Token-based (the tokens of ``_strfold``), bounded: at most 64 rewrites and 16 ev
 
 from __future__ import annotations
 
+import re
+
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON
 from ._strfold import FOLDED, Tok, tokens
 from ._strfuncs import quote as _quote
@@ -30,7 +32,12 @@ _RUNS = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON + (
     "loadstring", "load", "dostring", "create_function", "assert", "pcntl_exec", "compile"))
 _SHELL_CALLS = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON)
 _SENDS = frozenset({"send", "public_send", "__send__"})
-_GATE = ("getattr", "Reflect", "[", "send", "method", "call_user_func", "=")
+# Evidence of a computed call name, sought before any token is read: a lookup by name,
+# a subscript called, or a name bound to a literal or to a function (then called).
+_GATE = re.compile(r"""getattr|Reflect|send|method|call_user_func|\][ \t]{0,4}\(|"""
+                   r"""=[ \t]{0,8}["']|=[ \t]{0,8}[\w.$:>-]{0,80}(?:system|exec|popen|spawn|"""
+                   r"""Sync|passthru|eval|run|call|Popen|output|execute|load)[ \t]*(?:[;\n)]|$)|"""
+                   r"""\{[ \t]{0,8}\w{1,64}[ \t]{0,8}:""")
 _MAX_EDITS = 64
 
 
@@ -136,7 +143,7 @@ def _destructured(toks: list[Tok], out: dict[str, str]) -> None:
 
 def rename_calls(code: str, language: str) -> str:
     """``code`` with computed call names written as plain calls; ``code`` itself when none."""
-    if language not in FOLDED or len(code) > 20000 or not any(g in code for g in _GATE):
+    if language not in FOLDED or len(code) > 20000 or _GATE.search(code) is None:
         return code
     toks = tokens(code, language)
     if not toks:

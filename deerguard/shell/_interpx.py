@@ -59,7 +59,11 @@ def code_extras(run: Run, code: Field, text: str, language: str, inv: Invocation
         return
     _evaluated(run, code, text, language, inv, interp)
     _line_runner(run, code, text, language, inv, stdin)
-    toks = tokens(text, language) if len(text) <= 20000 else None
+    lowered = text.lower()
+    walks = any(w in lowered for w in _WALK_GATE) and any(d in lowered for d in _DELETE_GATE)
+    if (run.cwd is None and "chdir" not in text and not walks) or len(text) > 20000:
+        return  # the common case: no working directory to follow, no walk to read
+    toks = tokens(text, language)
     if not toks:
         return
     moves = _chdirs(toks) if "chdir" in text else []
@@ -67,7 +71,14 @@ def code_extras(run: Run, code: Field, text: str, language: str, inv: Invocation
         _relative_files(run, code, toks, language, inv, moves)
     if moves:
         _moved_targets(run, code, text, toks, language, inv, moves)
-    _home_walk(run, code, text, toks, inv, moves)
+    if walks:
+        _home_walk(run, code, text, toks, inv, moves)
+
+
+_WALK_GATE = ("glob", "walk", "iterdir", "listdir", "scandir", "find", "readdir", "children",
+              "entries", "directoryiterator", "sync(")
+_DELETE_GATE = ("unlink", "remove", "rmtree", "rmdir", "rmsync", "rm_", "rm(", "delete",
+                "rimraf")
 
 
 def _moved_targets(run: Run, code: Field, text: str, toks: list[Tok], language: str,

@@ -128,6 +128,14 @@ _READS = ("sys.stdin.read", "input(", "raw_input(", "STDIN.read", "STDIN.gets", 
           "open(\"/dev/stdin\").read", "open('/dev/stdin').read", "trim(fgets(STDIN")
 
 
+# Substrings one of which a shell or eval call holds, and one of which code reading its input
+# line by line holds (besides perl/ruby -n/-p and php -R/-F): the cheap gates.
+_RUN_GATE = ("system", "exec", "popen", "spawn", "getline", "execute", "`", "qx", "call",
+             "run", "passthru", "eval", "load", "dostring", "Popen", "output")
+_INPUT_GATE = ("stdin", "STDIN", "input", "$0", "<>", "<ARGV>", "gets", "ARGF", "readlines",
+               "line", "data", "readFileSync", "argn", "io.read", "io.lines")
+
+
 def _reads_input(code: str, at: int) -> bool:
     """Whether the argument at offset ``at`` of ``code`` reads the program's input."""
     head = code[at:at + 40]
@@ -210,8 +218,14 @@ def line_operands(args: list[Field], code: Field, text: str, language: str
     """The language ``text`` (the code of ``code``, an argument of ``args``) runs its input
     as (``sh`` for shell calls; None when it does not), and the input files named after it
     (awk's ``NAME=VALUE`` operands left out)."""
+    if not any(r in text for r in _RUN_GATE):
+        return None, []
     letters, index = _flags(args, code)
-    names = line_names(text, language, letters)
+    names = line_names(text, language, letters) if any(
+        m in text for m in _INPUT_GATE) or ("n" in letters or "p" in letters or
+                                            "R" in letters or "F" in letters) else set()
+    if not names and not any(r in text for r in _READS):
+        return None, []
     kind = runs_lines(text, language, names | {"\0"})
     if kind is None:
         return None, []

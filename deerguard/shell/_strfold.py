@@ -49,9 +49,13 @@ _MAX_STR = 4096
 _ATTEMPT = 400
 _TOTAL = 2500
 _MAX_LIST = 1024
-_GATE = ("+", ".", "chr", "char", "printf", "pack", "[::", "join", "rev", "replace", "%",
-         "format", "implode", '" "', "' '", '""', "''", '" \'', "' \"", "lc", "uc", "upper",
-         "lower", "rot13", "\\")
+# Evidence of string building, sought before any token is read (one C-level search): a
+# literal next to a joining operator, adjacent literals, a name bound to a literal and then
+# joined, an escape, or a string function.
+_GATE = re.compile(r"""["'`][ \t]{0,8}(?:\+|\.|%)|(?:\+|\.\.?)[ \t]{0,8}["'`]|["'][ \t]{1,8}["']"""
+                   r"|\+[ \t]{0,8}[\w$]|\$\w{1,32}[ \t]{0,8}\.[ \t]{0,8}\$"
+                   r"|chr|[Cc]har|printf|pack|\[::|join|rev|replace|format|implode|\blc\b"
+                   r"|\buc\b|upper|lower|rot13|\\[0-7xuU]|#\{|concat|\bmap\b|reversed")
 
 
 # Operators joining strings, by language; ``adjacent`` languages also join juxtaposed terms.
@@ -361,7 +365,7 @@ class Parser:
 def fold_strings(code: str, language: str) -> str:
     """``code`` with each constant string expression written as one literal; ``code``
     itself when nothing folds (the common case: no gate substring, or no expression)."""
-    if language not in FOLDED or len(code) > _MAX_CODE or not any(g in code for g in _GATE):
+    if language not in FOLDED or len(code) > _MAX_CODE or _GATE.search(code) is None:
         return code
     if language == "ruby" and "#{" in code:
         code = ruby_interpolations(code, fold_strings)
