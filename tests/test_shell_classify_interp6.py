@@ -102,6 +102,8 @@ def test_expressions_with_unknown_parts_do_not_fold(language: str, code: str) ->
     "perl -e 'system(sprintf(\"%s -rf %s\", \"rm\", \"~\"))'",
     "perl -e 'my $c = \"r\" . \"m -rf /\"; system($c)'",
     "perl -e 'my $c = \"rm -rf /\"; system $c'",
+    "perl -e 'my $a = \"rm -r\"; my $b = \"f ~\"; system($a . $b)'",
+    "php -r '$a = \"r\"; $b = \"m -rf ~\"; system($a.$b);'",
     "perl -e 'system(scalar reverse \"~ fr- mr\")'",
     "ruby -e 'system(114.chr + 109.chr + \" -rf ~\")'",
     "ruby -e 'system(\"~ fr- mr\".reverse)'",
