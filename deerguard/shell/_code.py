@@ -304,7 +304,8 @@ _WRITE_CALLS = frozenset({"writeFileSync", "appendFileSync", "writeFile", "appen
 _OPEN_CALLS = frozenset({"open", "fopen", "File.open", "sysopen", "Path", "openSync"})
 
 
-def written_paths(code: str, /, *, language: str) -> list[tuple[str, int, int]]:
+def written_paths(code: str, /, *, language: str, relative: bool = False
+                  ) -> list[tuple[str, int, int]]:
     """Path literals another language's code writes: ``open("/etc/x", "a")``,
     ``fs.writeFileSync("~/.bashrc", ...)``, Perl ``open(F, ">>", "/etc/x")`` or
     ``open(F, ">/etc/x")``, ``Path("/etc/x").write_text(...)``. Linear in ``code``.
@@ -319,8 +320,8 @@ def written_paths(code: str, /, *, language: str) -> list[tuple[str, int, int]]:
         if path.startswith((">", "+>", "+<")) and at != -1 and ")" not in head[at:]:
             out.append((path.lstrip(">+< "), start, end))  # perl open(F, ">>/etc/x")
             continue
-        if not path.startswith(("/", "~")):
-            continue
+        if not path.startswith(("/", "~")) and not (relative and path and " " not in path):
+            continue  # relative: only when the caller knows the working directory
         if call in _WRITE_CALLS:
             out.append((path, start, end))
             continue

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 
 from ._code import literals
+from ._strfold import fold_strings
 from ._words import DYN
 
 __all__ = ["chain_start", "name_before", "spell_paths"]
@@ -173,6 +174,9 @@ def _home_edits(code: str, language: str) -> list[tuple[int, int, str]]:
                 continue
         bracket = len(code[:start].rstrip(" \t")) - 1  # the [ ( { of the lookup
         begin = _chain_back(code, bracket)
+        if language in ("perl", "php"):
+            while begin < bracket and code[begin] == ".":
+                begin += 1  # "rm -rf ".getenv("HOME"): the dot joins, it is no chain
         edits.append((begin, close + 1, _HOME))
     return edits
 
@@ -272,10 +276,40 @@ _HOME_GATE = ("home", "HOME", "USERPROFILE", "expanduser", "expand_path", "join"
 _JS = frozenset({"node", "deno", "bun"})
 
 
+def _field_expr(field: str) -> str:
+    """An f-string field without its ``!r``/``:spec`` (those outside brackets and quotes:
+    ``"abc"[::-1]`` keeps its slice)."""
+    depth = 0
+    quote = ""
+    for k, c in enumerate(field):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c in "!:" and depth == 0 and field[k + 1:k + 2] != "=":
+            return field[:k]
+    return field
+
+
 def _interpolated(expr: str, language: str) -> str:
     """What an interpolated expression stands for in a string: ``~`` for the home
-    directory, else a value not known statically."""
-    return "~" if spell_paths(expr, language).strip() in (_HOME, "'~'") else DYN
+    directory, a constant string expression's value (``f"{'r' + 'm'} -rf ~"``, escaped for
+    the literal it goes into), else a value not known statically."""
+    spelled = spell_paths(expr, language).strip()
+    if spelled in (_HOME, "'~'"):
+        return "~"
+    if len(spelled) <= 400 and spelled[:1] in ("'", '"', "c", "S", "[", "("):
+        folded = fold_strings(spelled, language)
+        lits = literals(folded, False)
+        if len(lits) == 1 and lits[0][0] == 0 and lits[0][1] == len(folded) and \
+                lits[0][2][:1] in ("'", '"') and DYN not in lits[0][2]:
+            value = lits[0][2][1:]
+            return value.replace("\\", "\\\\").replace('"', '\\"').replace("'", "\\'")
+    return DYN
 
 
 def _templates(code: str, language: str) -> str:
@@ -335,8 +369,7 @@ def _templates(code: str, language: str) -> str:
                     close = body.find("}", k + 1, k + 401)
                     if close == -1:
                         break
-                    buf.append(_interpolated(body[k + 1:close].split("!", 1)[0]
-                                             .split(":", 1)[0], language))
+                    buf.append(_interpolated(_field_expr(body[k + 1:close]), language))
                     k = close + 1
                     continue
                 buf.append(c)

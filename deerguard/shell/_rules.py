@@ -128,7 +128,7 @@ INTERPRETER_CODE_FLAGS: MappingProxyType[str, frozenset[str]] = MappingProxyType
     "perl": _fs("-e", "-E"),
     "ruby": _fs("-e"),
     "node": _fs("-e", "--eval", "-p", "--print"),
-    "php": _fs("-r"),
+    "php": _fs("-r", "-R", "-B", "-E"),  # -R/-B/-E: per input line, before, after
     "lua": _fs("-e"),
     "deno": _fs("eval"),
     "bun": _fs("-e", "--eval", "-p", "--print"),

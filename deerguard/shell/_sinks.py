@@ -37,6 +37,7 @@ from ._interp import (
     socket_shell,
     string_constants,
 )
+from ._interpx import code_extras, rewrite_code
 from ._langapi import api_findings, argv_commands
 from ._langpaths import spell_paths
 from ._morecalls import MORE_LANGS, more_snippets
@@ -167,7 +168,8 @@ def _xargs_splice(run: Run, code: Field, inv: Invocation, stdin: Flow | None) ->
             spliced = Field(code.text.replace("{}", line), code.span, code.taint | stdin.taint)
             run.run_code(spliced, inv.name, inv.word.span, None, positional=[])
         return
-    src = first_source(stdin.taint) if stdin is not None else None
+    src = first_source(stdin.taint if stdin is not None else frozenset().union(
+        *(f.taint for f in inv.args)))  # xargs -a FILE: the words carry the file's taint
     if src is not None:
         run.add("shell.tainted-exec", code.span, "fetched data is spliced into shell code by "
                 "xargs", f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
@@ -333,7 +335,11 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     if language in ("perl", "ruby"):
         text = requote(text, language)
     text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
+    built = rewrite_code(text, language)  # "r" + "m", chr(114), getattr(os, "sys" + "tem")
+    was_dynamic = built != text and shell_strings(text, language=language)[1]
+    text = built
     snippets, dynamic = shell_strings(text, language=language)
+    dynamic = dynamic or was_dynamic  # built at run time still, whatever it folds to
     if language == "pwsh":
         snippets = [*snippets, *(Snippet(c, 0, 0) for c in pwsh_snippets(text))]
     snippets += [Snippet(c, 0, 0) for c in argv_commands(text, language)
@@ -359,6 +365,7 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         if out is not None:
             fed.update(out.taint)
     eval_code(run, code, text, language, inv, flows, interp_code)  # exec(b64decode('..'))
+    code_extras(run, code, text, language, inv, stdin, interp_code)  # exec(".."), per-line
     if dynamic:
         src = first_source(frozenset(fed))
         if src is not None:
@@ -371,7 +378,7 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     if deletes_home(text):
         run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes ~", None)
     for path, _start, _end in destructive_paths(text, language=language):
-        norm = norm_path(path)
+        norm = norm_path(path, run.cwd)
         if norm is not None and is_critical(norm):
             run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes {norm}",
                     None)
@@ -385,7 +392,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
             run.add("shell.tainted-exec", code.span, f"{inv.name} code evaluates its "
                     "stdin, which is fetched or decoded data",
                     f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
-    for path, _start, _end in written_paths(text, language=language):
+    for path, _start, _end in written_paths(text, language=language,
+                                            relative=run.cwd is not None):
         check_write(run.add, run.cp.paths, Field(path, code.span), run.cwd,
                     f"{inv.name} code writes")
     markers = scan_markers(text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -57,6 +58,11 @@ def xargs_runs(run: Run, chain: list[Invocation], stdin: Flow | None) -> list[In
         batches = [[Field(w, src.span, src.taint) for w in batch]
                    for batch in xargs_words(chain, src.text)]
     else:
-        batches = [[Field(DYN, last.word.span, stdin.taint if stdin else NO_TAINT)]]
+        taint = stdin.taint if stdin else NO_TAINT
+        for inv in chain:  # xargs -a FILE: a file downloaded earlier feeds the words
+            target = xargs_arg_file(inv.args) if inv.name == "xargs" and run.files else None
+            if target is not None:
+                taint = taint | file_taint(run.files, norm_path(target.text, run.cwd))
+        batches = [[Field(DYN, last.word.span, taint)]]
     return [Invocation(last.name, last.word, [*last.args, *extra], last.wrappers, last.assigns,
                        last.privileged, True) for extra in batches]

@@ -1,0 +1,107 @@
+"""The Perl and Python list forms of :mod:`._strfold`'s reader (the Perl named operators
+without parentheses, ``map`` and Python's ``chr(c) for c in [..]``), as functions of the
+reader ``p``: its token access (``take``, ``peek``, ``is_op``, ``expect``) and grammar
+(``expr``, ``term``, ``args``) do the reading, so the work budget covers them too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._strfuncs import Fail, Val, chr_of, flat, req, text_of
+
+if TYPE_CHECKING:
+    from ._strfold import Parser
+
+__all__ = ["comprehension", "map_args", "perl_args", "perl_map"]
+
+
+def comprehension(p: Parser) -> Val | None:
+    """``chr(c) for c in [114, 109]`` (Python): the list of characters."""
+    first = p.peek() if p.lang == "python" else None
+    if first is None or first[1] not in ("chr", "str"):
+        return None
+    t = [p.peek(k) for k in range(7)]
+    if not (t[0] and t[0][1] in ("chr", "str") and t[1] and t[1][1] == "(" and t[2] and
+            t[2][0] == "name" and t[3] and t[3][1] == ")" and t[4] and t[4][1] == "for"
+            and t[5] and t[5][1] == t[2][1] and t[6] and t[6][1] == "in"):
+        return None
+    fn = t[0][1]
+    for _ in range(7):
+        p.take()
+    items = p.term()
+    if not isinstance(items, list):
+        raise Fail
+    p.folded = True
+    if fn == "chr":
+        return [req(chr_of(x)) for x in items]
+    return [req(text_of(x, True)) for x in items]
+
+
+def map_args(p: Parser) -> list[Val]:
+    """``map(chr, [114, 109])`` (Python), ``map(chr, 114, 109)`` (Perl)."""
+    fn = p.take()
+    if fn[1] not in ("chr", "str") or not p.is_op(","):
+        raise Fail
+    p.take()
+    rest = p.args()
+    items = flat(rest)
+    conv = [(chr_of(x) if fn[1] == "chr" else text_of(x, True)) for x in items]
+    return ["\0map", [req(c) for c in conv]]
+
+def perl_args(p: Parser, short: str) -> list[Val]:
+    """A Perl named operator without parentheses: ``chr 114``, ``reverse "mr"``,
+    ``join "", map chr, 114, 109``, ``map { chr } 114, 109``."""
+    if short in ("chr", "lc", "uc", "scalar"):
+        return [p.term()]
+    out: list[Val] = []
+    for _ in range(256):
+        tok = p.peek()
+        if tok is None or (tok[0] == "op" and tok[1] in (")", ";", "}", "]", "\n")):
+            break
+        if tok[0] == "name" and tok[1] == "map":
+            p.take()
+            out.extend(perl_map(p))
+            break
+        out.append(p.expr())
+        if p.is_op(","):
+            p.take()
+            continue
+        break
+    return out
+
+def perl_map(p: Parser) -> list[Val]:
+    paren = p.is_op("(")
+    if paren:
+        p.take()
+    if p.is_op("{"):
+        p.take()
+        body: list[str] = []
+        while not p.is_op("}"):
+            body.append(p.take()[1])
+            if len(body) > 5:
+                raise Fail
+        p.take()
+        if "".join(body) not in ("chr", "chr$_", "chr($_)", "chr(shift)"):
+            raise Fail
+        if p.is_op(","):
+            p.take()
+    else:
+        fn = p.take()
+        if fn[1] != "chr" or not p.is_op(","):
+            raise Fail
+        p.take()
+    items: list[Val] = []
+    for _ in range(256):
+        tok = p.peek()
+        if tok is None or (tok[0] == "op" and tok[1] in (")", ";", "}", "]", "\n")):
+            break
+        items.append(p.term())
+        if p.is_op(","):
+            p.take()
+            continue
+        break
+    if paren:
+        p.expect(")")
+    p.folded = True
+    return [req(chr_of(x)) for x in flat(items)]
