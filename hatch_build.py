@@ -12,7 +12,8 @@ pure-Python modules. Editable installs are never compiled (the sources stay the 
 runs).
 
 Modules left as Python (see ``_INTERPRETED``): the package entry points, the public AST node
-classes (ordinary dataclasses users may subclass, pickle and replace), the module that builds
+classes (``ast.py`` and ``_ast_words.py``: ordinary dataclasses users may subclass, pickle and
+replace), the module that builds
 those nodes through their slot descriptors, the pydantic policy models and the CLI.
 """
 
@@ -31,8 +32,9 @@ ENV_FLAG = "DEERGUARD_COMPILE"
 BUILD_REQUIRES = ["mypy==2.4.1", "setuptools>=70", "types-regex", "types-PyYAML",
                   "pydantic>=2.6,<3", "regex>=2024.4.16"]
 _PACKAGE = "deerguard/shell"
-_INTERPRETED = frozenset({"__init__.py", "__main__.py", "ast.py", "_parse_nodes.py",
-                          "_policy.py", "_cli.py"})
+# The AST node classes live in ast.py and _ast_words.py (the word nodes): both stay Python.
+_INTERPRETED = frozenset({"__init__.py", "__main__.py", "ast.py", "_ast_words.py",
+                          "_parse_nodes.py", "_policy.py", "_cli.py"})
 
 
 def _enabled() -> bool:
