@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._datadirs import data_dir_delete
+from ._findargs import find_roots
 from ._harvest import found_taint
 from ._paths import glob_critical, is_critical, norm_path
 from ._resolve import Invocation, program_name
@@ -158,12 +159,8 @@ _NARROWING = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-re
 
 def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
-    roots: list[Field] = []
-    i = 0
     args = inv.args
-    while i < len(args) and not args[i].text.startswith(("-", "(", "!")):
-        roots.append(args[i])
-        i += 1
+    roots, i = find_roots(args)
     root_paths = [norm_path(r.text, cwd) for r in roots] or [norm_path(".", cwd)]
     critical = next((p for p in root_paths if p is not None and is_critical(p)), None)
     subs: list[list[Field]] = []

@@ -15,6 +15,7 @@ from ._checks import check_write
 from ._embedded import decode_escapes
 from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
+from ._findargs import find_roots
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._printf import printf_format
@@ -201,9 +202,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
                            if not t.startswith("-"))
     if name == "find":
         # find prints paths under its roots: xargs after it works on them (ROOT/*).
-        roots = [f.text for f in args[:next((i for i, f in enumerate(args)
-                                             if f.text.startswith(("-", "(", "!"))),
-                                            len(args))]] or ["."]
+        roots = [f.text for f in find_roots(args)[0]] or ["."]
         passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
     if taint or name in ("scp", "rsync", "sftp") or (name == "git" and "clone" in texts):
         track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
