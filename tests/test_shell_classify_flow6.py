@@ -42,3 +42,39 @@ def test_find_global_options_do_not_hide_a_secret_search() -> None:
 ])
 def test_find_global_options_over_project_paths_pass(command: str) -> None:
     assert _verdict(command) is Verdict.PASS
+
+
+# -- P: git takes any unambiguous prefix of a subcommand's long option --------------------
+
+@pytest.mark.parametrize("command", [
+    "git reset --har HEAD",
+    "git reset --h origin/main",
+    "git -C /srv/app reset --ha",
+    "git push --mir backup",
+    "git push --del origin feature",
+    "git push --force-w origin main",
+    "git clean --forc -d",
+    "git clean --f -x",
+    "git checkout --forc main",
+    "git switch --disc main",
+    "git gc --pru=now",
+])
+def test_abbreviated_git_long_options_warn_like_the_full_option(command: str) -> None:
+    assert "shell.git-destructive" in classify(command).rule_ids
+
+
+def test_abbreviated_git_option_carrying_a_command_runs_it() -> None:
+    assert "shell.recursive-delete" in classify("git rebase --exe 'rm -rf ~' main").rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "git reset --so HEAD~1",
+    "git reset --mix HEAD~1",
+    "git clean --forc --dry",      # --dry is --dry-run: nothing is deleted
+    "git rm --cach -r --forc .",   # --cached keeps the files
+    "git push --set-up origin main",
+    "git commit --am --no-ed",
+    "git checkout -- --hard",      # after --: a path, not an option
+])
+def test_abbreviated_everyday_git_options_pass(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS

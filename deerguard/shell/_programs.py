@@ -22,6 +22,7 @@ from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
 from ._files import dir_key, file_taint
 from ._flow import EMPTY, Flow
+from ._gitabbrev import expand_git_options
 from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
 from ._hookvars import hook_files
@@ -60,6 +61,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if run.printed and stdin is not None and stdin.taint:
         run.printed.difference_update(stdin.taint)  # a token a program reads is not shown
     name = inv.name
+    if name == "git":
+        inv = expand_git_options(inv)  # git reset --har is --hard
     word = inv.word
     if not name and word.static:
         return EMPTY  # an empty program name ("") runs nothing
