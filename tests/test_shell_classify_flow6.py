@@ -78,3 +78,32 @@ def test_abbreviated_git_option_carrying_a_command_runs_it() -> None:
 ])
 def test_abbreviated_everyday_git_options_pass(command: str) -> None:
     assert _verdict(command) is Verdict.PASS
+
+
+# -- M: a climb past / under an unknown working directory, and past the home directory ------
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("rm -rf ./../../../../../../../../etc", "shell.recursive-delete"),
+    ("rm -rf " + "../" * 20 + "usr", "shell.recursive-delete"),
+    ("rm -rf " + "../" * 9, "shell.recursive-delete"),
+    ("cat " + "../" * 10 + "etc/shadow", "shell.sensitive-read"),
+    ("echo '* * * * * x' > " + "../" * 8 + "etc/cron.d/x", "shell.persistence"),
+    ("rm -rf ~/../../etc", "shell.recursive-delete"),
+    ("cat ~/../../etc/shadow", "shell.sensitive-read"),
+    ("cat ~/../alice/.ssh/id_ed25519", "shell.sensitive-read"),
+    ("rm -rf ~/..", "shell.recursive-delete"),
+])
+def test_deep_relative_climbs_read_from_the_root(command: str, rule: str) -> None:
+    assert rule in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "rm -rf ../build",
+    "rm -rf ../../dist/cache",
+    "rm -rf ../../../../../../../tmp-build",   # 7 levels: a deep tree's own directory
+    "ls ../../../../",
+    "cat ../../README.md",
+    "cp ../../config/app.toml .",
+])
+def test_shallow_relative_climbs_stay_relative(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS
