@@ -107,3 +107,40 @@ def test_deep_relative_climbs_read_from_the_root(command: str, rule: str) -> Non
 ])
 def test_shallow_relative_climbs_stay_relative(command: str) -> None:
     assert _verdict(command) is Verdict.PASS
+
+
+# -- FP1: $$, $!, $RANDOM, $UID... are digits only: they name one directory, never another --
+
+@pytest.mark.parametrize("command", [
+    "WORK=/tmp/build-$$; mkdir -p $WORK; trap 'rm -rf $WORK' EXIT INT TERM",
+    "trap \"rm -rf /tmp/foo.$$\" EXIT",
+    "rm -rf \"/tmp/x.$RANDOM\"",
+    "rm -rf /tmp/${BASHPID}-cache",
+    "sleep 10 & rm -rf /tmp/job-$!",
+    "out=./build/run-$EPOCHSECONDS; mkdir -p $out; rm -rf $out",
+    "rm -rf ~/.cache/app-$UID",
+    "d=$(mktemp -d); trap 'rm -rf \"$d\"' EXIT",
+])
+def test_deletes_whose_only_unknowns_are_numbers_pass(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS
+
+
+@pytest.mark.parametrize("command", [
+    "rm -rf /$RANDOM",
+    "rm -rf /$$",
+    "rm -rf ~/$$/..",
+    "rm -rf /tmp/$PPID/../../etc",
+    "x=$$; rm -rf \"$HOME/$x/..\"",
+    "rm -rf /$SECONDS/../usr",
+])
+def test_numbers_do_not_hide_a_critical_delete(command: str) -> None:
+    assert "shell.recursive-delete" in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "$RANDOM -rf /",
+    "a=(rm echo); ${a[RANDOM%2]} -rf /",
+    "rm -rf \"/tmp/$USER/$DIR\"",   # a name with other unknowns stays dynamic
+])
+def test_numbers_leave_program_names_and_other_unknowns_dynamic(command: str) -> None:
+    assert _verdict(command) is not Verdict.PASS

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._datadirs import data_dir_delete
+from ._digits import top_level_num
 from ._findargs import find_roots
 from ._harvest import found_taint
 from ._paths import glob_critical, is_critical, norm_path
@@ -91,7 +92,10 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
                 add("shell.dynamic-delete", t.span,
                     "recursive delete of a path that is not known statically", None)
             continue
-        if recursive and (is_critical(path) or no_preserve or glob_critical(path)):
+        if recursive and top_level_num(path):
+            add("shell.recursive-delete", t.span, "recursive delete of a top-level "
+                "directory that is not known statically", None)  # rm -rf /$RANDOM
+        elif recursive and (is_critical(path) or no_preserve or glob_critical(path)):
             add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
         elif recursive and (data := data_dir_delete(path)) is not None:
             add(data[0], t.span, data[1], None)  # /var/lib/postgresql, /srv/data

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._arith_eval import evaluate
+from ._digits import DIGIT_PARAMS, NUM
 from ._paramops import transform
 from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, secret_name, to_int
 
@@ -62,6 +63,8 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
     if var is not None and var.ref is not None and pe.prefix != "!":
         return _through_ref(exp, pe, choice)
     if var is None:
+        if name in DIGIT_PARAMS and pe.op is None and not pe.prefix and pe.index is None:
+            return (NUM,), NO_TAINT, False  # $$, $RANDOM: digits, not any text
         var = _DEFAULTS.get(name)
         if var is None and name in _LIST:
             var = _NO_ARGS

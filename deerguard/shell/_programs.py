@@ -17,6 +17,7 @@ from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
+from ._digits import NUM
 from ._embedded import OPTION_CODE_PROGRAMS, embedded_code
 from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
@@ -81,6 +82,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         check_args(run.add, run.cp.paths, "?", inv.args, run.cwd)
         return exec_flow(run, inv) if src is not None else Flow(producer="a command",
                                                                   span=word.span)
+    if NUM in name:  # $RANDOM, $$: a number chosen at run time names the program
+        run.add("shell.dynamic-command", word.span, "the program name is not known "
+                "statically", None)
     if word.static and is_glob(name):
         return glob_program(run, inv, stdin, program)  # /???/r? is /bin/rm
     if not word.static:
