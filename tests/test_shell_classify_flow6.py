@@ -144,3 +144,30 @@ def test_numbers_do_not_hide_a_critical_delete(command: str) -> None:
 ])
 def test_numbers_leave_program_names_and_other_unknowns_dynamic(command: str) -> None:
     assert _verdict(command) is not Verdict.PASS
+
+
+# -- L: an operator that leaves $HOME's directory unchanged keeps it the home ---------------
+
+@pytest.mark.parametrize("command", [
+    "rm -rf ${HOME%/}/",
+    "rm -rf \"${HOME%%/}\"/*",
+    "rm -rf \"${HOME%/}\"",
+    "rm -rf ${HOME%.bak}",
+    "rm -rf ${HOME%user}",        # cuts into the user's name: /home/<part of it>
+    "rm -rf ${HOME/#\\/\\//\\/}",
+])
+def test_home_through_a_no_op_operator_is_the_home(command: str) -> None:
+    assert "shell.recursive-delete" in classify(command).rule_ids
+
+
+def test_home_through_a_no_op_operator_still_names_its_secrets() -> None:
+    assert "shell.sensitive-read" in classify("cat \"${HOME%/}/.ssh/id_rsa\"").rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "rm -rf \"${HOME%/}/.cache/pip\"",
+    "rm -rf \"${HOME%/}/.cache\"",
+    "mkdir -p \"${HOME%/}/.local/bin\"",
+])
+def test_home_subdirectories_through_operators_pass(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS

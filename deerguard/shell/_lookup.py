@@ -134,8 +134,11 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             _prompt(exp, pe, var, values, taint)
         args = _op_args(exp, pe, op, choice)
         values = tuple(transform(v, op, args, exp.glob_budget) for v in values)
-        if any(_USER in v for v in values):
-            values = tuple(v.replace(_USER, DYN) for v in values)
+        if any(_USER[0] in v for v in values):
+            # ${HOME%/}, ${HOME/#\/\//\/}: an operator that left the home unchanged gives
+            # the home itself; what cut into or past the user's name is not known.
+            values = tuple("~" if v == _HOME_SAMPLE else
+                           v.replace(_USER, DYN).replace(_USER[0], DYN) for v in values)
     return values, taint, is_list
 
 
