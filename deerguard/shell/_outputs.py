@@ -98,16 +98,29 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
         track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
                      run.map_span(inv.word.span)), run.cwd)
     return Flow(frozenset(taint), name, inv.word.span,
-                _listed_paths(inv) if name == "ls" else None)
+                _listed_paths(inv, run.cwd) if name == "ls" else None)
 
 
-def _listed_paths(inv: Invocation) -> str | None:
+# ls options that keep its output one plain name a line (no long format, no headers).
+_NAME_LETTERS = frozenset("aA1rtSUXvcuhFpQNBG")
+
+
+def _listed_paths(inv: Invocation, cwd: str | None) -> str | None:
     """``ls -d PATHS`` prints the paths themselves (a glob: every path it matches), so
-    ``ls -d /* | xargs rm -rf`` deletes them; plain ``ls DIR`` prints names relative to DIR."""
+    ``ls -d /* | xargs rm -rf`` deletes them; plain ``ls DIR`` prints the names of DIR's
+    entries: ``*`` (every name, relative to DIR) and an unknown rest (its dot files), so
+    ``ls -A ~ | xargs -I{} rm -rf ~/{}`` deletes ``~/*``. ``ls`` alone lists the working
+    directory, whose entries are named when it is known."""
     texts = [f.text for f in inv.args]
     if not any(t == "--directory" or (t[:1] == "-" and t[1:2] != "-" and "d" in t)
                for t in texts):
-        return None
+        operands = [t for t in texts if not t.startswith("-")]
+        if len(operands) > 1 or any(c in t for t in operands for c in "*?[") or not all(
+                t[1:2] != "-" and set(t[1:]) <= _NAME_LETTERS for t in texts if t[:1] == "-"):
+            return None  # headers per directory, files, long format, options not modelled
+        if not operands and cwd is None:
+            return None  # names in an unknown directory
+        return "*\n" + DYN
     return "\n".join([*(t for t in texts if not t.startswith("-")), DYN])
 
 
