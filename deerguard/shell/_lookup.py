@@ -314,6 +314,10 @@ def _named(exp: Expander, pe: ast.ParamExp, target: str, taint: Taint, choice: i
             return (DYN,), taint, False
         index = ast.Word(pe.span, (ast.Literal(pe.span, sub[:-1]),))
     if not _valid_name(name):
+        if DYN in name:
+            # ${!v} with v read from input (compgen -v | while read v): any variable's
+            # value, the secret ones included.
+            taint = taint | {Source("secret", "${!" + pe.name + "}", pe.span)}
         return (DYN,), taint, False
     inner = dataclasses.replace(pe, name=name, prefix="", index=index)
     values, more, is_list = lookup(exp, inner, choice)

@@ -187,7 +187,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
         return Flow(frozenset(taint), name, inv.word.span)
     if (name in R.ENV_DUMPERS and not args) or (name in ("export", "declare") and
                                                  texts in (["-p"], ["-x"], ["-px"])) or (
-            name == "printenv" and any(secret_name(t) for t in texts)):
+            name == "printenv" and any(secret_name(t) or DYN in t for t in texts)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if secret or printed is not None:
         src = Source("secret", name, run.map_span(inv.word.span))
