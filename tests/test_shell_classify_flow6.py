@@ -262,3 +262,64 @@ def test_whole_environment_dumps_sent_out_block(command: str) -> None:
 ])
 def test_named_or_local_variable_reads_pass(command: str) -> None:
     assert _verdict(command) is Verdict.PASS
+
+
+# -- F: text tools over static input give static output -----------------------------------
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("$(awk 'BEGIN{printf \"rm\"}') -rf /", "shell.recursive-delete"),
+    ("$(gawk 'BEGIN { print \"r\" \"m\" }') -rf ~", "shell.recursive-delete"),
+    ("$(echo 'x rm' | awk '{print $2}') -rf /", "shell.recursive-delete"),
+    ("$(sed 's/x/r/' <<< xm) -rf /", "shell.recursive-delete"),
+    ("$(echo rmxx | sed -e 's/x//g') -rf ~", "shell.recursive-delete"),
+    ("$(sed -n 2p <<< $'a\\nrm') -rf /", "shell.recursive-delete"),
+    ("$(echo abc | sed 'y/abc/rmx/' | cut -c1-2) -rf /", "shell.recursive-delete"),
+    ("$(cut -c2-3 <<< xrm) -rf /", "shell.recursive-delete"),
+    ("$(echo r:m | cut -d: -f1,2 --output-delimiter=) -rf /", "shell.recursive-delete"),
+    ("$(head -c2 <<< rmx) -rf /", "shell.recursive-delete"),
+    ("$(echo xrm | tail -c3) -rf /", "shell.recursive-delete"),
+    ("$(printf 'ls\\nrm\\n' | tail -n1) -rf /", "shell.recursive-delete"),
+    ("rm -rf $(echo /usrx | head -c4)", "shell.recursive-delete"),
+    ("rm -rf \"$(getent passwd $USER | cut -d: -f6)\"", "shell.recursive-delete"),
+    ("rm -rf \"$(getent passwd root | cut -d: -f6)\"", "shell.recursive-delete"),
+    ("rm -rf $(eval echo ~$USER)", "shell.recursive-delete"),
+    ("rm -rf \"$(dirname \"$(dirname \"$HOME\")\")\"", "shell.recursive-delete"),
+])
+def test_text_tool_output_over_static_input_is_evaluated(command: str, rule: str) -> None:
+    assert rule in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "v=$(echo 1.2.3 | cut -d. -f1); echo $v",
+    "rm -rf \"build/$(echo v1.2 | sed 's/\\./_/g')\"",
+    "rm -rf \"$(echo /tmp/work/ | sed 's#/$##')\"",
+    "rm -rf $(awk 'BEGIN{print \"build\"}')",
+    "rm -rf \"$(getent passwd nobody | cut -d: -f6)/cache\"",
+    "home=$(getent passwd \"$USER\" | cut -d: -f6); ls \"$home\"",
+    "tag=$(git describe --tags | sed 's/-g.*//'); echo $tag",
+    "rm -rf \"$(echo ~/.cache | cut -d/ -f1-2)/pip\"",
+    "rm -rf \"$(dirname \"$0\")/build\"",
+])
+def test_text_tool_everyday_use_passes(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS
+
+
+@pytest.mark.parametrize("command", [
+    "$(sed 's/\\(a*\\)*b/x/' <<< aaaa) -rf /",       # quantified group: not evaluated
+    "$(sed -f script.sed <<< xm) -rf /",              # a script file: not known
+    "$(cut -c2-3 input.txt) -rf /",                   # a file operand: not known
+    "$(awk -v x=1 'BEGIN{print x}') -rf /",           # options not modelled
+])
+def test_text_tools_outside_the_modelled_subset_stay_unknown(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN
+    assert "shell.dynamic-command" in result.rule_ids
+
+
+def test_sed_regex_evaluation_is_bounded() -> None:
+    import time
+
+    start = time.perf_counter()
+    classify("$(sed 's/a*a*b/x/g' <<< " + "a" * 120 + ") -rf /")
+    classify("$(sed 's/a*a*a*b/x/g' <<< " + "a" * 4000 + ") -rf /")
+    assert time.perf_counter() - start < 0.5

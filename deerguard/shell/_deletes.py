@@ -72,6 +72,8 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
         text = t.text
         if text.startswith("~/../") and text.count("/") == 2:
             text = "/home/" + text[5:]  # ~/../$USER: a directory beside the home, a home
+        elif text.startswith("~" + DYN) and "/" not in text.rstrip("/"):
+            text = "/home/" + text[1:].rstrip("/")  # eval echo ~$USER: a user's home
         path = norm_path(text, cwd)
         if path is None and recursive and text.startswith(("/home/", "/Users/", "/root/")) \
                 and text.count("/") == 2 and text.endswith(DYN):

@@ -30,6 +30,7 @@ from ._secrets import (
     secret_printer,
     sent_args,
 )
+from ._textout import TEXT_TOOLS, text_output
 from ._words import DYN, NO_TAINT, Field, Source, secret_name
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def echo_output(inv: Invocation) -> Flow:
         text = ""  # no output: r"$(true)"m is rm
     if text is None:
         return Flow(taint, inv.name, inv.word.span) if taint else EMPTY
-    return Flow(taint, inv.name, inv.word.span, text if DYN not in text else None)
+    return Flow(taint, inv.name, inv.word.span, text)
 
 
 # Every program a branch of _named_output names: any other program's output is only its
@@ -69,7 +70,7 @@ _OUTPUT_NAMED = PRINTER_NAMES | BULK_READERS | R.NETWORK_SENDERS | R.FETCHERS | 
     R.ENV_DUMPERS | frozenset({
         "kubectl", "export", "declare", "printenv", "pwd", "mktemp", "git", "basename",
         "dirname", "which", "command", "type", "whence", "find", "scp", "rsync", "sftp", "cat",
-        "tee"})
+        "tee"}) | TEXT_TOOLS
 
 
 def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
@@ -206,6 +207,11 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
         passed = "."  # the repository holding the working directory
     elif name in ("basename", "dirname") and args and all(f.static for f in args):
         passed = basename_output(name, texts)
+    elif name == "dirname" and len(args) == 1 and "/" in texts[0] and \
+            DYN not in texts[0].rstrip("/").rpartition("/")[0]:
+        passed = basename_output(name, [texts[0].rstrip("/").rpartition("/")[0] + "/x"])
+    elif name in TEXT_TOOLS:  # $(sed 's/x/r/' <<< xm), $(cut -c2-3 <<< xrm), getent passwd
+        passed = text_output(name, texts, stdin.text if stdin is not None else None)
     elif name in ("which", "command", "type", "whence") and args and all(
             f.static for f in args) and (name == "which" or any(
             t in ("-v", "-p", "-P", "-a", "-pa") for t in texts)):

@@ -157,7 +157,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             # comes before the literal arguments: the span covers all of them, in order.
             code = Field(text, (min(f.span[0] for f in fields), max(f.span[1] for f in fields)),
                          taint)
-            run.run_code(code, "eval", word.span, stdin, positional=[], shared_env=True)
+            out = run.run_code(code, "eval", word.span, stdin, positional=[], shared_env=True)
+            return out if out is not None else EMPTY  # $(eval echo ~bob): what the code prints
         return EMPTY
     if name in ("source", "."):
         if inv.args:
