@@ -323,3 +323,37 @@ def test_sed_regex_evaluation_is_bounded() -> None:
     classify("$(sed 's/a*a*b/x/g' <<< " + "a" * 120 + ") -rf /")
     classify("$(sed 's/a*a*a*b/x/g' <<< " + "a" * 4000 + ") -rf /")
     assert time.perf_counter() - start < 0.5
+
+
+# -- fd -x/-X runs its command on what it finds (like find -exec) ---------------------------
+
+@pytest.mark.parametrize("command", [
+    "fd . ~ -X rm -rf",
+    "fd -H . ~ -x rm -rf",
+    "fdfind --hidden . / --exec rm -rf {}",
+    "fd --search-path ~ -X rm -rf",
+    "fd -g '*' ~ --exec-batch rm -rf",
+    "fd -t d . ~ -x rm -rf {//}",
+    "fd . -x sh -c 'rm -rf ~'",
+])
+def test_fd_exec_runs_its_command_on_the_search_paths(command: str) -> None:
+    assert "shell.recursive-delete" in classify(command).rule_ids
+
+
+def test_fd_exec_obeys_a_denied_program() -> None:
+    from deerguard.shell import parse_policy
+
+    policy = parse_policy('[commands]\ndeny = ["rm"]\n')
+    assert classify("fd -e tmp . -x rm", policy=policy).verdict is Verdict.BLOCK
+
+
+@pytest.mark.parametrize("command", [
+    "fd -e pyc . -X rm",
+    "fd -t d node_modules -X rm -rf",
+    "fd -t d node_modules ~/src -X rm -rf",
+    "fd -e md . docs -x wc -l",
+    "fd -e ts . src -X prettier --check",
+    "fd pattern src",
+])
+def test_fd_everyday_use_passes(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS
