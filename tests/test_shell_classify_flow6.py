@@ -357,3 +357,39 @@ def test_fd_exec_obeys_a_denied_program() -> None:
 ])
 def test_fd_everyday_use_passes(command: str) -> None:
     assert _verdict(command) is Verdict.PASS
+
+
+# -- L: extended-glob patterns in parameter operators are matched -------------------------
+
+@pytest.mark.parametrize("command", [
+    "shopt -s extglob; x=rmXX; ${x%%+(X)} -rf /",
+    "x=XXrm; ${x##+(X)} -rf ~",
+    "x=rm_a_b; ${x%%@(_a|_b)*} -rf /",
+    "x=rxyxym; ${x//+(xy)/} -rf /",
+    "x=rm.bak; ${x%%?(.bak|.old)} -rf /",
+    "x=/etc///; rm -rf ${x%%+(/)}",
+])
+def test_extglob_parameter_operators_are_evaluated(command: str) -> None:
+    assert "shell.recursive-delete" in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "x=rmXX; ${x%+(X)} -rf /",          # shortest suffix: rmX, not rm
+    "x=build///; rm -rf ${x%%+(/)}",
+    "shopt -s extglob; v=1.2.3-rc; echo ${v%%+([a-z-])}",
+])
+def test_extglob_parameter_operators_keep_everyday_values(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS
+
+
+def test_extglob_negation_stays_unknown() -> None:
+    assert "shell.dynamic-command" in classify("x=rmX; ${x%!(m)} -rf /").rule_ids
+
+
+def test_extglob_matching_is_bounded() -> None:
+    import time
+
+    start = time.perf_counter()
+    classify("x=" + "a" * 120 + "b; ${x//+(a|aa|aaa)*(a)/} -rf /")
+    classify("x=" + "a" * 5000 + "; ${x%%+(+(a)|a)} -rf /")
+    assert time.perf_counter() - start < 1.0
