@@ -126,8 +126,8 @@ class _Matcher:
         self.memo: dict[tuple[int, int, int], frozenset[int]] = {}
         self.groups: dict[tuple[int, int], frozenset[int]] = {}
 
-    def _charge(self) -> None:
-        self.budget[0] -= 4
+    def _charge(self, work: int = 0) -> None:
+        self.budget[0] -= 20 + 2 * work  # an entry, and the positions it merges
         if self.budget[0] < 0:
             raise _Bad
 
@@ -144,16 +144,16 @@ class _Matcher:
         else:
             kind, data = seq[i]
             if kind == "*" and data is None:
-                result = frozenset().union(*(self.ends(seq, i + 1, p)
-                                             for p in range(pos, len(value) + 1)))
+                result = self._merge([self.ends(seq, i + 1, p)
+                                      for p in range(pos, len(value) + 1)])
             elif kind in ("c", "[") or data is None:
                 ok = pos < len(value) and (kind == "?" or (kind == "c" and value[pos] == data)
                                            or (kind == "[" and _in_set(data, value[pos])))
                 result = self.ends(seq, i + 1, pos + 1) if ok else frozenset()
             else:
                 assert isinstance(data, tuple)
-                result = frozenset().union(*(self.ends(seq, i + 1, e)
-                                             for e in self._group(kind, data, pos)))
+                result = self._merge([self.ends(seq, i + 1, e)
+                                      for e in self._group(kind, data, pos)])
         self.memo[key] = result
         return result
 
@@ -184,7 +184,11 @@ class _Matcher:
         return result
 
     def _once(self, alts: tuple[_Seq, ...], pos: int) -> frozenset[int]:
-        return frozenset().union(*(self.ends(a, 0, pos) for a in alts))
+        return self._merge([self.ends(a, 0, pos) for a in alts])
+
+    def _merge(self, parts: list[frozenset[int]]) -> frozenset[int]:
+        self._charge(sum(len(p) for p in parts))
+        return frozenset().union(*parts)
 
 
 def compile_extglob(text: str) -> ExtPattern | None:

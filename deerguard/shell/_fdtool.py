@@ -33,6 +33,7 @@ _NARROWING = frozenset({"-t", "--type", "-e", "--extension", "-S", "--size",
                         "--and", "-d", "--max-depth", "--exact-depth", "--min-depth",
                         "--max-results", "-1"})
 _MATCH_ALL = frozenset({"", ".", "^", ".*", "*", "**", "^.*$", "^.*"})
+_MAX_COMMANDS = 8
 _EXECS = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 _PLACEHOLDERS = ("{}", "{/}", "{//}", "{.}", "{/.}")
 # The name of an entry a narrowed search found: static (one entry somewhere below the search
@@ -57,7 +58,7 @@ def fd_commands(args: list[Field]) -> list[list[Field]]:
             while j < n and args[j].text != ";":
                 cmd.append(args[j])
                 j += 1
-            if cmd:
+            if cmd and len(commands) < _MAX_COMMANDS:
                 commands.append(cmd)
             k = j + 1
             continue

@@ -15,6 +15,8 @@ subcommand) are parsed by hand in git and take no abbreviations.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ._embedded import git_sub_index
 from ._resolve import Invocation
 from ._words import Field
@@ -209,6 +211,7 @@ def _options(sub: str) -> tuple[frozenset[str], tuple[str, ...]] | None:
     return found
 
 
+@lru_cache(maxsize=512)
 def expand(sub: str, text: str) -> str:
     """``text`` with an abbreviated long option of git ``sub`` written in full."""
     if not text.startswith("--") or len(text) < 3:

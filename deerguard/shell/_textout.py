@@ -288,6 +288,8 @@ def _sed_script(script: str, extended: bool, out: list[_Command]) -> None:
             raise ValueError("no command")
         cmd = script[i]
         i += 1
+        if len(out) >= 5:
+            raise ValueError("too many commands")
         if cmd in "pdq":
             out.append((addr, cmd, None, ""))
         elif cmd in "sy" and i < n:
@@ -382,9 +384,9 @@ def _sed(texts: list[str], stdin: str | None) -> str | None:
     if operands and operands != ["-"]:
         return None  # input files: not known
     commands: list[_Command] = []
-    for script in scripts:
+    for script in scripts[:4]:
         _sed_script(script, extended, commands)
-    if len(commands) > 4:
+    if len(commands) > 4 or len(scripts) > 4:
         return None
     lines = _lines(stdin)
     out: list[str] = []
