@@ -393,3 +393,19 @@ def test_extglob_matching_is_bounded() -> None:
     classify("x=" + "a" * 120 + "b; ${x//+(a|aa|aaa)*(a)/} -rf /")
     classify("x=" + "a" * 5000 + "; ${x%%+(+(a)|a)} -rf /")
     assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize(("sub", "text", "full"), [
+    ("reset", "--har", "--hard"),
+    ("push", "--mir", "--mirror"),
+    ("rebase", "--exe=make", "--exec=make"),
+    ("push", "--forc", "--forc"),      # --force, --force-with-lease, --force-if-includes
+    ("push", "--no-ver", "--no-ver"),  # --no-verify or --no-verbose: git refuses it
+    ("reset", "--hard", "--hard"),
+    ("log", "--onel", "--onel"),       # a subcommand not in the table is left alone
+])
+def test_git_prefix_expansion_takes_only_unambiguous_prefixes(sub: str, text: str,
+                                                              full: str) -> None:
+    from deerguard.shell._gitabbrev import expand
+
+    assert expand(sub, text) == full
