@@ -121,7 +121,7 @@ def test_parameter_operations_compute_what_bash_computes(command: str, program: 
 
 @pytest.mark.parametrize("command", [
     "x=ab; ${x@A} f",
-    "x=rm; ${x/@(r)/} f",
+    "x=rm; ${x/!(r)/} f",  # !( ) is not modelled (@( ) is: flow6 _extmatch)
     "x=rm; ${x//[[:nosuch:]]/} f",
     "x=rm; ${x:$n} f",
     "declare -A m=([k]=rm); ${m[$k]} f",

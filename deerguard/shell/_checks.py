@@ -15,6 +15,7 @@ from . import _rules as R
 from ._container import CGROUP_ESCAPE_FILES
 from ._deletes import NODE_DELETERS, check_find, check_node_delete, check_rm, opts_and_operands
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
+from ._fdtool import FD_NAMES, fd_commands
 from ._git import check_git
 from ._modes import acl_world_writable, mode_risk, umask_world_writable
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
@@ -311,7 +312,7 @@ _PROGRAM_CHECKED = frozenset({
     "pkill", "killall", "killall5", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
     "setfacl", "git", "rg", "ripgrep", "rga", "umask", "crontab", "nc", "ncat", "netcat",
     "nc.traditional", "nc.openbsd", "socat", "websocat"}) | frozenset(R.DISK_FORMATTERS) \
-    | COPIERS | EXTRACTORS | NODE_DELETERS
+    | COPIERS | EXTRACTORS | NODE_DELETERS | FD_NAMES
 
 
 def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
@@ -330,6 +331,8 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         check_rm(add, inv, cwd)
     elif name == "find":
         return check_find(add, inv, cwd)
+    elif name in FD_NAMES:
+        return fd_commands(inv.args)  # fd . ~ -X rm -rf runs rm -rf ~/*
     elif name in NODE_DELETERS:
         check_node_delete(add, inv, cwd)
     elif name == "dd":

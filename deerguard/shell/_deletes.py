@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._datadirs import data_dir_delete
+from ._digits import top_level_num
+from ._findargs import find_roots
 from ._harvest import found_taint
 from ._paths import glob_critical, is_critical, norm_path
 from ._resolve import Invocation, program_name
@@ -70,6 +72,8 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
         text = t.text
         if text.startswith("~/../") and text.count("/") == 2:
             text = "/home/" + text[5:]  # ~/../$USER: a directory beside the home, a home
+        elif text.startswith("~" + DYN) and "/" not in text.rstrip("/"):
+            text = "/home/" + text[1:].rstrip("/")  # eval echo ~$USER: a user's home
         path = norm_path(text, cwd)
         if path is None and recursive and text.startswith(("/home/", "/Users/", "/root/")) \
                 and text.count("/") == 2 and text.endswith(DYN):
@@ -90,7 +94,10 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
                 add("shell.dynamic-delete", t.span,
                     "recursive delete of a path that is not known statically", None)
             continue
-        if recursive and (is_critical(path) or no_preserve or glob_critical(path)):
+        if recursive and top_level_num(path):
+            add("shell.recursive-delete", t.span, "recursive delete of a top-level "
+                "directory that is not known statically", None)  # rm -rf /$RANDOM
+        elif recursive and (is_critical(path) or no_preserve or glob_critical(path)):
             add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
         elif recursive and (data := data_dir_delete(path)) is not None:
             add(data[0], t.span, data[1], None)  # /var/lib/postgresql, /srv/data
@@ -158,12 +165,8 @@ _NARROWING = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-re
 
 def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
-    roots: list[Field] = []
-    i = 0
     args = inv.args
-    while i < len(args) and not args[i].text.startswith(("-", "(", "!")):
-        roots.append(args[i])
-        i += 1
+    roots, i = find_roots(args)
     root_paths = [norm_path(r.text, cwd) for r in roots] or [norm_path(".", cwd)]
     critical = next((p for p in root_paths if p is not None and is_critical(p)), None)
     subs: list[list[Field]] = []

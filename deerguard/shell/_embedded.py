@@ -236,6 +236,10 @@ def decode_escapes(text: str) -> str:
                 out.append(chr(int(text[start:j], 8) & 0xFF))
                 i = j
                 continue
+            if nxt == "0":
+                out.append("\0")  # \0 alone is a NUL byte (printf '%s\0' a b)
+                i += 2
+                continue
         elif nxt in _SIMPLE_ESCAPES:
             out.append(_SIMPLE_ESCAPES[nxt])
             i += 2

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._findargs import find_roots
 from ._flow import Flow
 from ._paths import norm_path
 from ._values import NO_TAINT, Field, Source, Taint
@@ -101,11 +102,8 @@ _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-i
 
 
 def _find_search(args: list[Field], cwd: str | None) -> bool:
-    roots: list[str] = []
-    i = 0
-    while i < len(args) and not args[i].text.startswith(("-", "(", "!")):
-        roots.append(args[i].text)
-        i += 1
+    root_fields, i = find_roots(args)
+    roots = [f.text for f in root_fields]
     kinds = {_root_kind(r, cwd) for r in roots or ["."]}
     if kinds == {None}:
         return False

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._arith_eval import evaluate
+from ._digits import DIGIT_PARAMS, NUM
 from ._paramops import transform
 from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, secret_name, to_int
 
@@ -62,6 +63,8 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
     if var is not None and var.ref is not None and pe.prefix != "!":
         return _through_ref(exp, pe, choice)
     if var is None:
+        if name in DIGIT_PARAMS and pe.op is None and not pe.prefix and pe.index is None:
+            return (NUM,), NO_TAINT, False  # $$, $RANDOM: digits, not any text
         var = _DEFAULTS.get(name)
         if var is None and name in _LIST:
             var = _NO_ARGS
@@ -131,8 +134,11 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             _prompt(exp, pe, var, values, taint)
         args = _op_args(exp, pe, op, choice)
         values = tuple(transform(v, op, args, exp.glob_budget) for v in values)
-        if any(_USER in v for v in values):
-            values = tuple(v.replace(_USER, DYN) for v in values)
+        if any(_USER[0] in v for v in values):
+            # ${HOME%/}, ${HOME/#\/\//\/}: an operator that left the home unchanged gives
+            # the home itself; what cut into or past the user's name is not known.
+            values = tuple("~" if v == _HOME_SAMPLE else
+                           v.replace(_USER, DYN).replace(_USER[0], DYN) for v in values)
     return values, taint, is_list
 
 
@@ -308,6 +314,10 @@ def _named(exp: Expander, pe: ast.ParamExp, target: str, taint: Taint, choice: i
             return (DYN,), taint, False
         index = ast.Word(pe.span, (ast.Literal(pe.span, sub[:-1]),))
     if not _valid_name(name):
+        if DYN in name:
+            # ${!v} with v read from input (compgen -v | while read v): any variable's
+            # value, the secret ones included.
+            taint = taint | {Source("secret", "${!" + pe.name + "}", pe.span)}
         return (DYN,), taint, False
     inner = dataclasses.replace(pe, name=name, prefix="", index=index)
     values, more, is_list = lookup(exp, inner, choice)

@@ -15,6 +15,7 @@ from ._checks import check_write
 from ._embedded import decode_escapes
 from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
+from ._findargs import find_roots
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._printf import printf_format
@@ -29,6 +30,7 @@ from ._secrets import (
     secret_printer,
     sent_args,
 )
+from ._textout import TEXT_TOOLS, text_output
 from ._words import DYN, NO_TAINT, Field, Source, secret_name
 
 if TYPE_CHECKING:
@@ -59,7 +61,7 @@ def echo_output(inv: Invocation) -> Flow:
         text = ""  # no output: r"$(true)"m is rm
     if text is None:
         return Flow(taint, inv.name, inv.word.span) if taint else EMPTY
-    return Flow(taint, inv.name, inv.word.span, text if DYN not in text else None)
+    return Flow(taint, inv.name, inv.word.span, text)
 
 
 # Every program a branch of _named_output names: any other program's output is only its
@@ -68,7 +70,7 @@ _OUTPUT_NAMED = PRINTER_NAMES | BULK_READERS | R.NETWORK_SENDERS | R.FETCHERS | 
     R.ENV_DUMPERS | frozenset({
         "kubectl", "export", "declare", "printenv", "pwd", "mktemp", "git", "basename",
         "dirname", "which", "command", "type", "whence", "find", "scp", "rsync", "sftp", "cat",
-        "tee"})
+        "tee"}) | TEXT_TOOLS
 
 
 def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
@@ -97,16 +99,29 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
         track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
                      run.map_span(inv.word.span)), run.cwd)
     return Flow(frozenset(taint), name, inv.word.span,
-                _listed_paths(inv) if name == "ls" else None)
+                _listed_paths(inv, run.cwd) if name == "ls" else None)
 
 
-def _listed_paths(inv: Invocation) -> str | None:
+# ls options that keep its output one plain name a line (no long format, no headers).
+_NAME_LETTERS = frozenset("aA1rtSUXvcuhFpQNBG")
+
+
+def _listed_paths(inv: Invocation, cwd: str | None) -> str | None:
     """``ls -d PATHS`` prints the paths themselves (a glob: every path it matches), so
-    ``ls -d /* | xargs rm -rf`` deletes them; plain ``ls DIR`` prints names relative to DIR."""
+    ``ls -d /* | xargs rm -rf`` deletes them; plain ``ls DIR`` prints the names of DIR's
+    entries: ``*`` (every name, relative to DIR) and an unknown rest (its dot files), so
+    ``ls -A ~ | xargs -I{} rm -rf ~/{}`` deletes ``~/*``. ``ls`` alone lists the working
+    directory, whose entries are named when it is known."""
     texts = [f.text for f in inv.args]
     if not any(t == "--directory" or (t[:1] == "-" and t[1:2] != "-" and "d" in t)
                for t in texts):
-        return None
+        operands = [t for t in texts if not t.startswith("-")]
+        if len(operands) > 1 or any(c in t for t in operands for c in "*?[") or not all(
+                t[1:2] != "-" and set(t[1:]) <= _NAME_LETTERS for t in texts if t[:1] == "-"):
+            return None  # headers per directory, files, long format, options not modelled
+        if not operands and cwd is None:
+            return None  # names in an unknown directory
+        return "*\n" + DYN
     return "\n".join([*(t for t in texts if not t.startswith("-")), DYN])
 
 
@@ -173,7 +188,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
         return Flow(frozenset(taint), name, inv.word.span)
     if (name in R.ENV_DUMPERS and not args) or (name in ("export", "declare") and
                                                  texts in (["-p"], ["-x"], ["-px"])) or (
-            name == "printenv" and any(secret_name(t) for t in texts)):
+            name == "printenv" and any(secret_name(t) or DYN in t for t in texts)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if secret or printed is not None:
         src = Source("secret", name, run.map_span(inv.word.span))
@@ -192,6 +207,11 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
         passed = "."  # the repository holding the working directory
     elif name in ("basename", "dirname") and args and all(f.static for f in args):
         passed = basename_output(name, texts)
+    elif name == "dirname" and len(args) == 1 and "/" in texts[0] and \
+            DYN not in texts[0].rstrip("/").rpartition("/")[0]:
+        passed = basename_output(name, [texts[0].rstrip("/").rpartition("/")[0] + "/x"])
+    elif name in TEXT_TOOLS:  # $(sed 's/x/r/' <<< xm), $(cut -c2-3 <<< xrm), getent passwd
+        passed = text_output(name, texts, stdin.text if stdin is not None else None)
     elif name in ("which", "command", "type", "whence") and args and all(
             f.static for f in args) and (name == "which" or any(
             t in ("-v", "-p", "-P", "-a", "-pa") for t in texts)):
@@ -201,9 +221,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
                            if not t.startswith("-"))
     if name == "find":
         # find prints paths under its roots: xargs after it works on them (ROOT/*).
-        roots = [f.text for f in args[:next((i for i, f in enumerate(args)
-                                             if f.text.startswith(("-", "(", "!"))),
-                                            len(args))]] or ["."]
+        roots = [f.text for f in find_roots(args)[0]] or ["."]
         passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
     if taint or name in ("scp", "rsync", "sftp") or (name == "git" and "clone" in texts):
         track_writes(run.files, inv, frozenset(taint), Source("fetch", name,

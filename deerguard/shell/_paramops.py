@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from ._extmatch import ExtPattern, compile_extglob
 from ._glob import BUDGET, Pattern, compile_pattern
 from ._lexer import decode_ansi_c
 from ._values import DYN, to_int
@@ -53,7 +54,7 @@ def transform(value: str, op: str, args: list[str], budget: list[int] | None = N
     if not pattern_text:
         repl = args[1] if len(args) > 1 else ""
         return repl + value if op == "/#" else value + repl if op == "/%" else value
-    pattern = compile_pattern(pattern_text)
+    pattern = compile_pattern(pattern_text) or compile_extglob(pattern_text)
     if pattern is None:
         return DYN
     literal = pattern.literal()
@@ -111,7 +112,7 @@ def _substring(value: str, args: list[str]) -> str:
         return DYN
 
 
-def _replace(value: str, pattern: Pattern, op: str, repl: str, budget: list[int]
+def _replace(value: str, pattern: Pattern | ExtPattern, op: str, repl: str, budget: list[int]
              ) -> str | None:
     if op == "/#":
         ends = pattern.match_ends(value, 0, budget)

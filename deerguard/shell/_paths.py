@@ -17,7 +17,15 @@ from . import _rules as R
 from ._extglob import plain_glob
 from ._words import DYN
 
-__all__ = ["PathRules", "candidate_paths", "glob_critical", "is_critical", "norm_path"]
+__all__ = ["DEEP_CLIMB", "PathRules", "candidate_paths", "glob_critical", "is_critical",
+           "norm_path"]
+
+# A relative path that climbs this many levels above an unknown working directory is read
+# from /: it reaches / from any directory at most this deep, and agents work in directories
+# well above that (/home/USER/src/ORG/REPO/pkg is 6 deep). No everyday path climbs 8 levels
+# and then names a directory again; one that does names it from / (/etc, not
+# /a/b/c/d/e/f/g/h/etc), written so to dodge the absolute-path checks.
+DEEP_CLIMB = 8
 
 
 def norm_path(text: str, cwd: str | None = None) -> str | None:
@@ -49,17 +57,26 @@ def norm_path(text: str, cwd: str | None = None) -> str | None:
     else:
         parts, base, root = text.split("/"), [], "."
     stack = list(base)
+    ups = 0  # .. components that climb above the start (~ or the working directory)
     for part in parts:
         if part in ("", "."):
             continue
         if part == "..":
             if stack:
                 stack.pop()
+            else:
+                ups += 1
             continue
         stack.append(part)
     if root == "~":
+        if ups > 1 or (ups and stack):
+            # ~/../bob is /home/bob; ~/../../etc is /etc (from /home/u, and from /root). ~/..
+            # stays ~: it holds the home directory.
+            return ("/home/" if ups == 1 else "/") + "/".join(stack)
         return "~/" + "/".join(stack) if stack else "~"
     if root == ".":
+        if ups >= DEEP_CLIMB:  # ../../../../../../../../etc is /etc from any likely cwd
+            return "/" + "/".join(stack)
         return "/".join(stack) if stack else "."
     return "/" + "/".join(stack)
 

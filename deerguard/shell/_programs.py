@@ -18,11 +18,13 @@ from ._checks import check_args, check_inplace, check_program, check_write, inte
 from ._cwd import CWD_BUILTINS, change_dir
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
+from ._digits import NUM
 from ._embedded import OPTION_CODE_PROGRAMS, embedded_code
 from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
 from ._files import file_taint
 from ._flow import EMPTY, Flow
+from ._gitabbrev import expand_git_options
 from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
 from ._hookvars import hook_files
@@ -63,6 +65,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if run.printed and stdin is not None and stdin.taint:
         run.printed.difference_update(stdin.taint)  # a token a program reads is not shown
     name = inv.name
+    if name == "git":
+        inv = expand_git_options(inv)  # git reset --har is --hard
     word = inv.word
     if not name and word.static:
         return EMPTY  # an empty program name ("") runs nothing
@@ -81,6 +85,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         check_args(run.add, run.cp.paths, "?", inv.args, run.cwd)
         return exec_flow(run, inv) if src is not None else Flow(producer="a command",
                                                                   span=word.span)
+    if NUM in name:  # $RANDOM, $$: a number chosen at run time names the program
+        run.add("shell.dynamic-command", word.span, "the program name is not known "
+                "statically", None)
     if word.static and is_glob(name):
         return glob_program(run, inv, stdin, program)  # /???/r? is /bin/rm
     if not word.static:
@@ -156,7 +163,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             # comes before the literal arguments: the span covers all of them, in order.
             code = Field(text, (min(f.span[0] for f in fields), max(f.span[1] for f in fields)),
                          taint)
-            run.run_code(code, "eval", word.span, stdin, positional=[], shared_env=True)
+            out = run.run_code(code, "eval", word.span, stdin, positional=[], shared_env=True)
+            return out if out is not None else EMPTY  # $(eval echo ~bob): what the code prints
         return EMPTY
     if name in ("source", "."):
         if inv.args:

@@ -15,6 +15,7 @@ from . import _rules as R
 from . import ast
 from ._checks import check_args, check_write, interpreter_family
 from ._defense import defense_write
+from ._fdopen import FD_OPENS, name_fd, open_fd
 from ._files import file_taint
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
@@ -30,7 +31,9 @@ __all__ = ["redirect_input", "redirect_output", "subst_read"]
 def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | None
                    ) -> Flow | None:
     for r in redirects:
-        if r.op in ("<<", "<<-") and r.heredoc is not None:
+        if r.fd not in (None, "0") and r.op in FD_OPENS and r.target is not None:
+            open_fd(run, r, redirect_input)  # exec 3<<< 'code', exec {fd}< <(curl u)
+        elif r.op in ("<<", "<<-") and r.heredoc is not None:
             hd = r.heredoc
             if hd.quoted:
                 stdin = Flow(text=hd.text, via="heredoc", span=hd.span, producer="heredoc")
@@ -48,11 +51,6 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
             # exec 3< <(curl u); bash <&3: stdin is what descriptor 3 was opened on
             # (sh <&${COPROC[0]}: a coprocess's output).
             stdin = run.fds[_fd_name(run, r.target) or ""]
-        elif r.op in ("<", "<>") and r.target is not None and r.fd is not None and \
-                r.fd.isdigit() and r.fd != "0" and len(run.fds) < 16:
-            opened = redirect_input(run, (ast.Redirect(r.span, r.op, r.target),), None)
-            if opened is not None:
-                run.fds[r.fd] = opened
         elif r.op in ("<", "<>") and r.target is not None and r.fd in (None, "0"):
             for f in run.exp.expand(r.target):
                 check_args(run.add, run.cp.paths, "<", [f], run.cwd)
@@ -105,6 +103,8 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
     for r in redirects:
         if r.target is None or r.op not in (">", ">>", ">|", "&>", "&>>", "<>", ">&"):
             continue
+        if r.fd is not None and r.fd.startswith("{"):
+            name_fd(run, r.fd)  # exec {lock}>f: $lock is a descriptor number
         for f in run.exp.expand(r.target):
             if r.op == ">&" and (f.text.isdigit() or f.text == "-"):
                 continue

@@ -20,6 +20,7 @@ from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._sinks import STDIN_PATHS, download_exec, interp_code, stdin_sink
+from ._textout import text_output
 from ._words import DYN, NO_TAINT, Field, first_source
 
 if TYPE_CHECKING:
@@ -432,4 +433,5 @@ def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         for f in args[i:]:
             if not f.text.startswith("-") and "=" not in f.text:
                 check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i inplace edits")
-    return Flow(stdin.taint if stdin is not None else NO_TAINT, inv.name, inv.word.span)
+    return Flow(stdin.taint if stdin is not None else NO_TAINT, inv.name, inv.word.span,
+                text_output("awk", [f.text for f in args], stdin.text if stdin else None))

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._deletes import opts_and_operands
+from ._findargs import find_roots
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, Field
@@ -186,8 +187,8 @@ def _find(run: Run, inv: Invocation) -> None:
     if "-delete" not in texts and not any(t in ("rm", "truncate", "shred", "unlink", "srm")
                                           for t in texts):
         return
-    for f in args:
-        if f.text.startswith(("-", "(", "!")) or _check(run, f, "find deletes"):
+    for f in find_roots(args)[0]:
+        if _check(run, f, "find deletes"):
             break
 
 

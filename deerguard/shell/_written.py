@@ -13,7 +13,7 @@ from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field
-from ._xargs import xargs_arg_file, xargs_words
+from ._xargs import XARGS_PATH_TOOLS, xargs_arg_file, xargs_replaces, xargs_words
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -64,5 +64,14 @@ def xargs_runs(run: Run, chain: list[Invocation], stdin: Flow | None) -> list[In
             if target is not None:
                 taint = taint | file_taint(run.files, norm_path(target.text, run.cwd))
         batches = [[Field(DYN, last.word.span, taint)]]
+    if last.name in XARGS_PATH_TOOLS and xargs_replaces(chain) and \
+            any("{}" in f.text for f in last.args):
+        # xargs -I{} rm -rf ~/{}: each line goes where {} is written, nothing is appended.
+        # (Programs that run {} as code keep it: the sinks splice the lines in.)
+        return [Invocation(last.name, last.word, [
+            Field(f.text.replace("{}", " ".join(w.text for w in extra) if extra else ""),
+                  f.span, f.taint.union(*(w.taint for w in extra)), f.proc, f.quoted)
+            if "{}" in f.text else f for f in last.args], last.wrappers, last.assigns,
+            last.privileged, True) for extra in batches]
     return [Invocation(last.name, last.word, [*last.args, *extra], last.wrappers, last.assigns,
                        last.privileged, True) for extra in batches]

@@ -15,7 +15,7 @@ from ._wrappers import WRAPPERS
 if TYPE_CHECKING:
     from ._resolve import Invocation
 
-__all__ = ["xargs_arg_file", "xargs_replace", "xargs_words"]
+__all__ = ["XARGS_PATH_TOOLS", "xargs_arg_file", "xargs_replace", "xargs_replaces", "xargs_words"]
 
 
 def xargs_replace(fields: list[Field], start: int, end: int) -> str | None:
@@ -236,3 +236,41 @@ def xargs_words(chain: list[Invocation], text: str) -> list[list[str]]:
                 for k in range(0, len(lines), size)][:16] or [[]]
     words = [w for line in lines for w in line]
     return [words[k:k + size] for k in range(0, len(words), size)][:16] or [[]]
+
+
+# Programs whose -I operands are paths: each input line is spliced into them (rm -rf ~/{}).
+XARGS_PATH_TOOLS = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "wipe", "truncate", "cp",
+                              "mv", "ln", "chmod", "chown", "chgrp", "cat", "tar", "rsync",
+                              "scp", "install", "dd", "tee", "touch", "mkdir", "rimraf"})
+
+
+def xargs_replaces(chain: list[Invocation]) -> bool:
+    """True when the xargs of ``chain`` runs with ``-I R``/``-i``/``--replace``: each input
+    line goes where ``{}`` is written (the resolver spells any R as ``{}``), not at the end."""
+    inv = next((c for c in reversed(chain) if c.name == "xargs"), None)
+    if inv is None:
+        return False
+    spec = WRAPPERS["xargs"]
+    args = inv.args
+    k = 0
+    n = len(args)
+    while k < n:
+        text = args[k].text
+        if not text.startswith("-") or text in ("-", "--"):
+            return False
+        if text.startswith("--"):
+            opt, eq, _ = text.partition("=")
+            if opt == "--replace":
+                return True
+            k += 2 if opt in spec.long_arg and not eq else 1
+            continue
+        step = 1
+        for pos in range(1, len(text)):
+            letter = text[pos]
+            if letter in "iI":
+                return True
+            if letter in spec.short_arg:
+                step = 1 if text[pos + 1:] else 2
+                break
+        k += step
+    return False
