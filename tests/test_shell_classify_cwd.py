@@ -55,3 +55,30 @@ def test_tilde_of_a_fetched_home_carries_the_taint() -> None:
     """HOME=$(curl u); source ~/x: the file sourced is chosen by fetched data."""
     result = classify("HOME=$(curl -s https://x.example/h); bash ~/setup.sh")
     assert result.verdict is not Verdict.PASS, result.to_dict()
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ('cd "$(dirname "$HOME")" && rm -rf ./*', Verdict.BLOCK),   # the directory above homes
+    ('cd "/$(cat name.txt)" && rm -rf .', Verdict.BLOCK),  # a top-level directory
+    ('cd "$X" && rm -rf *', Verdict.WARN),
+    ('cd "$TARGET"; cd sub; rm -rf ./*', Verdict.WARN),
+    ('cd "${DEPLOY_DIR}" && rm -rf .* *', Verdict.WARN),
+])
+def test_deleting_everything_in_a_directory_chosen_at_run_time(
+        command: str, verdict: Verdict) -> None:
+    """cd "$X" && rm -rf * deletes $X/*: judged like that path (a top-level directory
+    blocks, another unknown directory warns as shell.dynamic-delete)."""
+    result = classify(command)
+    assert result.verdict is verdict, result.to_dict()
+
+
+@pytest.mark.parametrize("command", [
+    'cd "$(mktemp -d)" && rm -rf *',          # a fresh temporary directory
+    'cd "$X" && rm -f *.log',                 # not recursive, not everything
+    'cd "$(git rev-parse --show-toplevel)" && rm -rf build dist',
+    'cd "$X"; cd /tmp/work; rm -rf *',        # a known directory again
+    "cd build && rm -rf *",                   # below the (unknown) workspace, as before
+])
+def test_everyday_deletes_after_a_computed_cd_stay_quiet(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.PASS, result.to_dict()

@@ -7,21 +7,27 @@ a relative operand that does not start with ``.`` or ``..`` is looked up in ``$C
 attacker who sets ``CDPATH`` means); ``pushd DIR`` saves the directory it leaves on the
 directory stack and ``popd`` returns to it. ``$PWD`` follows the directory (``~+`` reads it) and
 ``$OLDPWD`` the previous one (``~-``). Unknown values stay unknown, never a default.
+
+A ``cd`` to a directory computed at run time (``cd "$X"``, ``cd "$(dirname "$HOME")"``) is
+remembered as the operand's text (``Run.cwd_text``): deleting everything there (``rm -rf *``,
+``rm -rf .``) is then deleting ``$X/*``, judged like that path (a top-level directory
+blocks, any other unknown directory warns as ``shell.dynamic-delete``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._deletes import check_rm, opts_and_operands
 from ._files import dir_key
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import DYN, Var
+from ._words import DYN, Field, Var
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["CWD_BUILTINS", "change_dir"]
+__all__ = ["CWD_BUILTINS", "change_dir", "whole_dir_delete"]
 
 CWD_BUILTINS = frozenset({"cd", "pushd", "popd"})
 _MAX_STACK = 64
@@ -55,7 +61,10 @@ def change_dir(run: Run, inv: Invocation) -> None:
     """Apply ``cd``/``pushd``/``popd`` (``inv.name``) to the run's working directory."""
     name = inv.name
     operands = [f.text for f in inv.args if f.text == "-" or not f.text.startswith("-")]
+    if name == "cd" and operands == [""]:
+        return  # cd "" stays where it is (an unset $X's alternative: the other one counts)
     prev = run.cwd
+    prev_text, run.cwd_text = run.cwd_text, None
     if name == "popd":
         if any(f.text[:1] in "+-" for f in inv.args):
             return  # popd +N / -N / -n: drops a stack entry, the directory stays
@@ -68,7 +77,13 @@ def change_dir(run: Run, inv: Invocation) -> None:
     elif name == "pushd" and operands[-1][:1] in "+" and operands[-1][1:].isdigit():
         new = None  # pushd +N rotates the stack: not followed
     else:
-        new = _target(run, operands[-1] if operands else "~")
+        operand = operands[-1] if operands else "~"
+        new = _target(run, operand)
+        if new is None and DYN in operand:
+            run.cwd_text = operand  # cd "$X": a directory chosen at run time
+        elif prev_text is not None and (new is None or not new.startswith(("/", "~"))) and \
+                not operand.startswith(("/", "~", "-")):
+            run.cwd_text = prev_text.rstrip("/") + "/" + operand  # cd "$X"; cd sub
         if name == "pushd" and len(run.dirstack) < _MAX_STACK:
             run.dirstack.append(prev)
     if new is not None and not new.startswith(("/", "~")):
@@ -83,3 +98,20 @@ def change_dir(run: Run, inv: Invocation) -> None:
     run.env["OLDPWD"] = Var(alts=(prev,)) if prev is not None else Var(alts=(DYN,))
     run.env["PWD"] = Var(alts=(new,)) if new is not None else Var(alts=(DYN,))
     run.env_version += 1
+
+
+# Operands that name everything in the working directory.
+_WHOLE_DIR = frozenset({"*", ".", "./", "./*", ".*", "./.*", "{*,.*}", "{.*,*}"})
+
+
+def whole_dir_delete(run: Run, inv: Invocation) -> None:
+    """``rm -r`` of everything in a directory that ``cd`` chose at run time: judged as a
+    delete of ``DIR/*`` (``inv.name`` is ``rm``; ``run.cwd_text`` is set)."""
+    opts, operands = opts_and_operands(inv.args)
+    if run.cwd_text is None or not any(f.text in _WHOLE_DIR for f in operands):
+        return
+    span = next(f.span for f in operands if f.text in _WHOLE_DIR)
+    target = Field(run.cwd_text.rstrip("/") + "/*", span)
+    check_rm(run.add, Invocation(inv.name, inv.word, [*(Field(o, span) for o in opts), target],
+                                 inv.wrappers, inv.assigns, inv.privileged, inv.from_stdin),
+             None)

@@ -15,7 +15,7 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
-from ._cwd import CWD_BUILTINS, change_dir
+from ._cwd import CWD_BUILTINS, change_dir, whole_dir_delete
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
 from ._digits import NUM
@@ -246,6 +246,8 @@ _DISPATCHED = frozenset({
 def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """The rules of a program that is not a shell, interpreter or builtin with a sink."""
     name = inv.name
+    if run.cwd_text is not None and name == "rm":
+        whole_dir_delete(run, inv)  # cd "$X" && rm -rf *: everything in $X
     if name in TOOL_NAMES:
         tool(run, inv, stdin)
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):

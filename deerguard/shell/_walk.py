@@ -58,7 +58,7 @@ class Run:
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
                  "config_options", "hook_dirs", "printed", "runner_copies", "secret_repos",
-                 "dirstack")
+                 "dirstack", "cwd_text")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -79,6 +79,7 @@ class Run:
         self.stdin_now: Flow | None = None  # the stdin $(cat) inherits while expanding
         self.cwd: str | None = None
         self.dirstack: list[str | None] = []  # pushd's saved directories (_cwd)
+        self.cwd_text: str | None = None  # cd "$X": the directory's text, not known (_cwd)
         self.cond = 0
         self.code_depth = 0
         self.node_depth = 0
