@@ -263,15 +263,21 @@ _EVALS_BY_LANGUAGE = {"python": frozenset({"exec", "eval"}),
 _EVALS_BY_LANGUAGE["deno"] = _EVALS_BY_LANGUAGE["bun"] = _EVALS_BY_LANGUAGE["node"]
 
 
+# Per language, one C-level search for a sink as a whole name token as tokens() reads names
+# ([A-Za-z_$@] then [\w$]*, compared lowercased): "uploads" or "json.loads" holds none.
+_EVAL_GATES = {
+    language: re.compile(r"(?<![A-Za-z_$@])(?:" + "|".join(sorted(sinks, key=len, reverse=True))
+                         + r")(?![\w$])", re.IGNORECASE)
+    for language, sinks in _EVALS_BY_LANGUAGE.items()}
+
+
 def eval_literals(code: str, language: str) -> list[str]:
     """The constant code strings ``code`` evaluates in its own language (at most 16):
     a literal argument of an eval call (``exec(compile("..", ..))`` counts only under an
     eval: ``re.compile("..")`` is a pattern), or a name bound to a literal and evaluated
     (``c = ".."; exec(c)``)."""
     sinks = _EVALS_BY_LANGUAGE.get(language)
-    if sinks is None or len(code) > 20000 or not any(
-            s in code.lower() for s in ("eval", "exec", "function", "load", "assert",
-                                        "settimeout", "dostring", "setinterval")):
+    if sinks is None or len(code) > 20000 or _EVAL_GATES[language].search(code) is None:
         return []
     toks = tokens(code, language)
     if not toks:

@@ -24,6 +24,7 @@ identifier search, bounded windows after each hit, bounded hit counts).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ._code import Snippet, literals
@@ -108,7 +109,8 @@ def more_snippets(text: str, language: str, snippets: list[Snippet], dynamic: bo
     shell = _SHELL_CALLS.get(language, frozenset())
     argv = _ARGV_CALLS.get(language, frozenset())
     hits = 0
-    for m in _IDENT.finditer(text):
+    gate = _call_gate(language)
+    for m in _IDENT.finditer(text) if gate is not None and gate.search(text) else ():
         if len(found) >= _MAX:
             break
         name = m.group()
@@ -177,6 +179,16 @@ def more_snippets(text: str, language: str, snippets: list[Snippet], dynamic: bo
     known = {s.text for s in snippets}
     extra = [Snippet(c, 0, 0) for c in dict.fromkeys(found) if c.strip() and c not in known]
     return [*snippets, *extra], dynamic
+
+
+@functools.cache
+def _call_gate(language: str) -> re.Pattern[str] | None:
+    """One C-level search for the last components of ``language``'s call names: code that
+    names none of them skips the per-identifier scan (the common case: ``node -e`` code
+    without ``$`cmd```, ``Deno.Command`` or a process call)."""
+    names = _SHELL_CALLS.get(language, frozenset()) | _ARGV_CALLS.get(language, frozenset())
+    lasts = sorted({n.rsplit(".", 1)[-1] for n in names if n}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, lasts))) if lasts else None
 
 
 def _arg_start(text: str, k: int) -> int:

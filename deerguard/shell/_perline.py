@@ -136,6 +136,13 @@ _INPUT_GATE = ("stdin", "STDIN", "input", "$0", "<>", "<ARGV>", "gets", "ARGF", 
                "line", "data", "readFileSync", "argn", "io.read", "io.lines")
 
 
+# The gates as one C-level search each (a substring test per entry, in Python, cost more
+# than the rest of the check on ordinary code).
+_RUN_RE = re.compile("|".join(map(re.escape, _RUN_GATE)))
+_INPUT_RE = re.compile("|".join(map(re.escape, _INPUT_GATE)))
+_READS_RE = re.compile("|".join(map(re.escape, _READS)))
+
+
 def _reads_input(code: str, at: int) -> bool:
     """Whether the argument at offset ``at`` of ``code`` reads the program's input."""
     head = code[at:at + 40]
@@ -218,13 +225,12 @@ def line_operands(args: list[Field], code: Field, text: str, language: str
     """The language ``text`` (the code of ``code``, an argument of ``args``) runs its input
     as (``sh`` for shell calls; None when it does not), and the input files named after it
     (awk's ``NAME=VALUE`` operands left out)."""
-    if not any(r in text for r in _RUN_GATE):
+    if _RUN_RE.search(text) is None:
         return None, []
     letters, index = _flags(args, code)
-    names = line_names(text, language, letters) if any(
-        m in text for m in _INPUT_GATE) or ("n" in letters or "p" in letters or
-                                            "R" in letters or "F" in letters) else set()
-    if not names and not any(r in text for r in _READS):
+    names = line_names(text, language, letters) if _INPUT_RE.search(text) or (
+        "n" in letters or "p" in letters or "R" in letters or "F" in letters) else set()
+    if not names and _READS_RE.search(text) is None:
         return None, []
     kind = runs_lines(text, language, names | {"\0"})
     if kind is None:

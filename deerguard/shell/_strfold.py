@@ -58,6 +58,11 @@ _GATE = re.compile(r"""["'`][ \t]{0,8}(?:\+|\.|%)|(?:\+|\.\.?)[ \t]{0,8}["'`]|["
                    r"|\buc\b|upper|lower|rot13|\\[0-7xuU]|#\{|concat|\bmap\b|reversed")
 
 
+# Calls that make strings from character codes without any literal (chr(114), pack("c*")
+# has one): without a quote or one of these, code holds no string to fold.
+_CHAR_CODES = re.compile(r"chr|[Cc]har|pack|\\[0-7xuU]")
+
+
 # Operators joining strings, by language; ``adjacent`` languages also join juxtaposed terms.
 _CONCAT = {"python": "+", "node": "+", "deno": "+", "bun": "+", "ruby": "+", "perl": ".",
            "php": ".", "lua": "..", "awk": ""}
@@ -367,6 +372,9 @@ def fold_strings(code: str, language: str) -> str:
     itself when nothing folds (the common case: no gate substring, or no expression)."""
     if language not in FOLDED or len(code) > _MAX_CODE or _GATE.search(code) is None:
         return code
+    if "'" not in code and '"' not in code and "`" not in code and \
+            _CHAR_CODES.search(code) is None:
+        return code  # no literal and no character-code call: nothing can fold (print(1+1))
     if language == "ruby" and "#{" in code:
         code = ruby_interpolations(code, fold_strings)
     toks = tokens(code, language)
