@@ -21,6 +21,7 @@ from ._chars import (
     GT_CHARS,
     LT_CHARS,
     SLASH_CHARS,
+    STROKE,
     char_skeleton,
     is_ignorable,
     skeleton,
@@ -65,6 +66,7 @@ class Compiled:
     emoji: frozenset[str]
     marker: Any
     marker_skeletons: tuple[str, ...]
+    plain: dict[str, str]  # a stroke spelling -> the name as written (shown in findings)
     longest: int
     max_words: int
 
@@ -73,6 +75,22 @@ class Compiled:
 def _spellings(names: frozenset[str] | tuple[str, ...]) -> frozenset[str]:
     """The skeletons of ``names``, each also with its i/l/1 letters read as strokes."""
     return frozenset(v for n in names for v in stroke_variants(skeleton(n)))
+
+
+def _plain_spellings(profile: TagProfile) -> dict[str, str]:
+    """Each stroke spelling of a profile name (or its start) -> the name as written.
+
+    Only spellings of one name are listed, so a name read this way is in every set (names,
+    prefixes, starts, tokens) that its stroke spelling is in.
+    """
+    names = (*profile.tags, *profile.tag_prefixes, *profile.template_tokens)
+    out: dict[str, set[str]] = {}
+    for name in (*names, *profile.double_angle_tokens, *profile.bracket_tokens):
+        plain = skeleton(name)
+        for i in range(1, len(plain) + 1):
+            for variant in stroke_variants(plain[:i]):
+                out.setdefault(variant, set()).add(plain[:i])
+    return {variant: next(iter(p)) for variant, p in out.items() if len(p) == 1}
 
 
 def compile_profile(profile: TagProfile) -> Compiled:
@@ -92,6 +110,7 @@ def compile_profile(profile: TagProfile) -> Compiled:
         emoji=frozenset(profile.emoji_tag_sequences),
         marker=marker_pattern(markers),
         marker_skeletons=markers,
+        plain=_plain_spellings(profile),
         longest=max([len(n) for n in names | prefixes] + [1]),
         max_words=max([len(n) for n in names | prefixes] + [1]) + 1,
     )
@@ -246,14 +265,18 @@ class Reader:
                 break
             for position, size in cuts:
                 inner = tuple(len(joined) + c for c in word_colons if c <= size)
-                found.append((position, joined + word[:size], colons + inner, False))
+                found.append((position, self._plain(joined + word[:size]), colons + inner, False))
             if word_colons:
                 colons = colons + tuple(len(joined) + c for c in word_colons)
             joined += word
-            found.append((end, joined, colons, True))
+            found.append((end, self._plain(joined), colons, True))
             words += 1
             k = end
         return found
+
+    def _plain(self, read: str) -> str:
+        """``read`` with its strokes as the letters of the profile name it spells, if any."""
+        return read if STROKE not in read else self.c.plain.get(read, read)
 
     # -- names and tag ends ---------------------------------------------------------
     def locals_of(self, full: str, colons: tuple[int, ...]) -> list[str]:
