@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GAP_OPENER", "backslash_run_end", "json_escape_at", "markup_gap_end", "strip_gaps"]
+__all__ = [
+    "GAP_OPENER",
+    "backslash_run_end",
+    "json_escape_at",
+    "markup_gap_end",
+    "strip_gaps",
+    "written_in_capitals",
+]
 
 _RUN = re.compile(r"\\+")
 # \uXXXX and \xXX (JSON, JavaScript, Python), \u{X...} (JavaScript, Rust, Swift) and
@@ -79,9 +86,12 @@ def strip_gaps(text: str, /) -> str:
     """
     if "<" not in text:
         return text
+    first = GAP_OPENER.search(text)
+    if first is None or ("-->" not in text and "?>" not in text and "]]>" not in text):
+        return text  # no opener or no closer: no gap (a flood of `<?` is read in C only)
     parts: list[str] = []
     last = 0
-    for m in GAP_OPENER.finditer(text):
+    for m in GAP_OPENER.finditer(text, first.start()):
         k = m.start()
         if k < last:
             continue
@@ -93,3 +103,10 @@ def strip_gaps(text: str, /) -> str:
         return text
     parts.append(text[last:])
     return "".join(parts)
+
+
+def written_in_capitals(word: str, /) -> bool:
+    """Whether a bracket token's name is written as the tokens are: in capitals, not ending in
+    ``.`` or ``:``, judged outside the gaps it is read through (``IN<!-- x -->ST``)."""
+    word = strip_gaps(word)
+    return word == word.upper() and word[-1:] not in ".:"

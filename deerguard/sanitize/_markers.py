@@ -80,10 +80,11 @@ def marker_pattern(skeletons: tuple[str, ...]) -> Any:
     # controls and lone surrogates read as gaps too (see char_skeleton)
     # and so do short comments, CDATA sections and processing instructions (`IN<!-- -->PUT`),
     # bounded like ``markup_gap_end`` (each is read in bounded steps: linear time)
-    gap = (
-        f"(?:[\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff{regex.escape(seps)}"
-        f"{IGNORABLE_CLASS}{_MARKS}]|{_GAP_MARKUP})*"
+    blank = (
+        f"[\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff{regex.escape(seps)}"
+        f"{IGNORABLE_CLASS}{_MARKS}]*"
     )
+    gap = f"{blank}(?:(?:{_GAP_MARKUP}){blank})*"  # the class first: as fast as before
     alts = []
     for sk in sorted(skeletons, key=len, reverse=True):
         parts = []
@@ -95,8 +96,8 @@ def marker_pattern(skeletons: tuple[str, ...]) -> Any:
 
 
 _GAP_MARKUP = (
-    r"<!--(?:(?!-->)[\s\S]){0,249}-->|<!\[CDATA\[(?:(?!\]\]>)[\s\S]){0,244}\]\]>"
-    r"|<\?(?:(?!\?>)[\s\S]){0,252}\?>"
+    r"<(?:!--(?:(?!-->)[\s\S]){0,249}-->|!\[CDATA\[(?:(?!\]\]>)[\s\S]){0,244}\]\]>"
+    r"|\?(?:(?!\?>)[\s\S]){0,252}\?>)"
 )
 
 
@@ -116,7 +117,7 @@ def _compact_table() -> dict[int, int | None]:
         for cp in range(low, high + 1):
             table[cp] = None
     for ch in STROKES:  # i, l or 1: the phrases are searched with strokes too
-        table[ord(ch)] = ord(STROKE)
+        table[ord(ch)] = ord(_COMPACT_STROKE)
     return table
 
 
@@ -129,6 +130,7 @@ _ASCII_COMPACT = {
 
 
 MARKER_CHUNK = 1 << 16
+_COMPACT_STROKE = "\x01"  # a stroke in the compact skeleton (`|` is kept there)
 
 
 def _compact(chunk: str) -> str:
@@ -156,7 +158,11 @@ def marker_chunks(text: str, skeletons: tuple[str, ...]) -> list[int]:
         total += len(part)
     compact = "".join(parts)
     found: set[int] = set()
-    for sk in {v for name in skeletons for v in stroke_variants(name)}:
+    phrases = set(skeletons)
+    if _COMPACT_STROKE in compact:  # never in ASCII text (controls are deleted there)
+        spelled = (v for p in skeletons for v in stroke_variants(p))
+        phrases = {v.replace(STROKE, _COMPACT_STROKE) for v in spelled}
+    for sk in phrases:
         at = compact.find(sk)
         while at != -1:
             found.add(starts[bisect_right(offsets, at) - 1])

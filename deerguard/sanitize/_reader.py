@@ -71,7 +71,6 @@ class Compiled:
     max_words: int
 
 
-@lru_cache(maxsize=64)
 def _spellings(names: frozenset[str] | tuple[str, ...]) -> frozenset[str]:
     """The skeletons of ``names``, each also with its i/l/1 letters read as strokes."""
     return frozenset(v for n in names for v in stroke_variants(skeleton(n)))
@@ -93,6 +92,7 @@ def _plain_spellings(profile: TagProfile) -> dict[str, str]:
     return {variant: next(iter(p)) for variant, p in out.items() if len(p) == 1}
 
 
+@lru_cache(maxsize=64)
 def compile_profile(profile: TagProfile) -> Compiled:
     """Prepare ``profile`` for scanning (cached per profile value)."""
     names = _spellings(profile.tags)
