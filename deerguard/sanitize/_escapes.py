@@ -75,6 +75,7 @@ def markup_gap_end(text: str, k: int, /) -> int:
 
 # where a gap may start: found by one compiled search, so text without gaps costs one scan
 GAP_OPENER = re.compile(r"<(?:!--|!\[CDATA\[|\?)")
+_GAP_HINT = re.compile(r"<[!?]")  # a cheaper first search (faster than str.find here)
 
 
 def strip_gaps(text: str, /) -> str:
@@ -84,11 +85,11 @@ def strip_gaps(text: str, /) -> str:
     written in capitals) and for the marker prefilter. Linear: each gap opener is read once,
     with a bounded search for its closer.
     """
-    if "<" not in text:
+    if "<" not in text or ">" not in text:
+        return text  # one-character searches first (memchr): a flood of `<` ends here
+    first = _GAP_HINT.search(text)
+    if first is None:
         return text
-    first = GAP_OPENER.search(text)
-    if first is None or ("-->" not in text and "?>" not in text and "]]>" not in text):
-        return text  # no opener or no closer: no gap (a flood of `<?` is read in C only)
     parts: list[str] = []
     last = 0
     for m in GAP_OPENER.finditer(text, first.start()):
