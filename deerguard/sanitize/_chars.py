@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from ._confusables import LOOKALIKES
+from ._confusables import LOOKALIKES, STROKES
 
 __all__ = [
     "CONFUSABLES",
@@ -27,6 +27,7 @@ __all__ = [
     "PIPE_CHARS",
     "SEPARATORS",
     "SLASH_CHARS",
+    "STROKE",
     "char_skeleton",
     "fold_name",
     "is_ignorable",
@@ -34,6 +35,7 @@ __all__ = [
     "is_variation_selector",
     "letter_equivalents",
     "skeleton",
+    "stroke_variants",
 ]
 
 # `<`-equivalents: ASCII, fullwidth, small form, and the look-alike brackets a model reads as
@@ -127,9 +129,13 @@ CONFUSABLES: dict[str, str] = {
     "ʈ": "t", "ĸ": "k", "ⲧ": "t", "ⲕ": "k", "ⲓ": "i", "ⲣ": "p", "ⲥ": "c", "ⲟ": "o",
     "ⲏ": "h", "ⲛ": "n",
 }  # fmt: skip
-# Vertical strokes: confusables.txt gives one prototype (l) for I, l and 1 look-alikes; where
-# the hand table above says i (Greek iota, Ukrainian i), it wins.
-_STROKES = frozenset("il1")
+# Vertical strokes (Greek capital iota, palochka, Lisu I, runic isaz...): confusables.txt gives
+# one prototype (l) for I, l and 1 look-alikes, so a reader may take a stroke for any of them.
+# Their skeleton is this placeholder (never produced otherwise: `|` is punctuation), and each
+# profile name is also compiled with its i/l/1 letters as strokes (see ``stroke_variants``).
+STROKE = "|"
+_STROKE_LETTERS = frozenset("il1")
+_MAX_STROKE_LETTERS = 8  # i/l/1 letters of one name varied (2**8 spellings at most)
 
 
 # The same set as characters: one hash lookup per character on hot paths (a few thousand).
@@ -181,8 +187,10 @@ def char_skeleton(ch: str) -> str | None:
         return " "
     if ch in _PUNCT:
         return None  # bracket look-alikes such as U+1438 are letters, but end a name
+    if ch in STROKES:
+        return STROKE  # read as i, l or 1
     look = LOOKALIKES.get(ch)
-    if look is not None and not (look in _STROKES and ch.casefold() in CONFUSABLES):
+    if look is not None:
         return look  # applied before case folding: capital eta reads h, small eta n
     out: list[str] = []
     # NFKD, not NFKC: a precomposed letter reads as its base letter (the mark is dropped),
@@ -216,8 +224,32 @@ def skeleton(name: str, /) -> str:
         sk = char_skeleton(ch)
         if sk is None or sk == " ":
             continue
+        if sk == STROKE:
+            # in a name written by hand, a stroke is its usual letter (Greek capital iota i,
+            # palochka l); profiles are compiled with every stroke spelling anyway
+            sk = "i" if CONFUSABLES.get(ch.casefold()) == "i" else "l"
         out.append(sk)
     return "".join(out)
+
+
+def stroke_variants(name: str, /) -> list[str]:
+    """``name`` and its spellings with any of its i/l/1 letters read as a stroke.
+
+    Only the first 8 such letters vary (at most 256 spellings), so a compiled profile stays
+    small; the profile names have at most 6.
+
+    >>> stroke_variants("lit")
+    ['lit', '|it', 'l|t', '||t']
+    """
+    places = [k for k, ch in enumerate(name) if ch in _STROKE_LETTERS][:_MAX_STROKE_LETTERS]
+    out = []
+    for mask in range(1 << len(places)):
+        chars = list(name)
+        for bit, k in enumerate(places):
+            if mask >> bit & 1:
+                chars[k] = STROKE
+        out.append("".join(chars))
+    return out
 
 
 # Unicode pages holding characters whose skeleton is a single ASCII letter or digit
@@ -241,8 +273,13 @@ def letter_equivalents() -> dict[str, str]:
     candidates.extend(CONFUSABLES)
     candidates.extend(ch.upper() for ch in CONFUSABLES)
     candidates.extend(LOOKALIKES)
+    candidates.extend(STROKES)
     for ch in candidates:
         sk = char_skeleton(ch)
+        if sk == STROKE:
+            for letter in _STROKE_LETTERS:
+                table.setdefault(letter, []).append(ch)
+            continue
         if sk is not None and len(sk) == 1 and sk.isascii() and sk.isalnum():
             table.setdefault(sk, []).append(ch)
     return {key: "".join(sorted(set(chars))) for key, chars in table.items()}

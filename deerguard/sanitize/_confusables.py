@@ -11,7 +11,7 @@ capital Eta reads as ``h`` while small eta reads as ``n``.
 
 from __future__ import annotations
 
-__all__ = ["LOOKALIKES"]
+__all__ = ["LOOKALIKES", "STROKES"]
 
 _GROUPS: tuple[tuple[str, str], ...] = (
     ("0", "\U0001f10d"),
@@ -109,7 +109,52 @@ _GROUPS: tuple[tuple[str, str], ...] = (
     ("z", "\u01b5\u01b6\u0224\u0225\u0290\u0396\u13c3\u1646\u1d22\u1d76\u24b5\ua4dc\uab93"),
     ("z", "\U000102f5\U000118a9\U000118c4\U000118e5\U0001d6ad\U0001d6e7\U0001d721\U0001d75b"),
     ("z", "\U0001d795\U0001f169\U0001f189\U0001f1ff"),
+    # third red-team round (same list): letters whose prototype is a Latin small capital
+    # (``ҭ`` -> ``ᴛ``, ``ᴩ`` -> ``ᴘ``), Cherokee and Coptic small letters whose capital is a
+    # look-alike (case folding maps them elsewhere), and letter-like symbols (``×``, ``¢``)
+    ("1", "\u2474"),
+    ("2", "\u03e9\u2475"),
+    ("3", "\u2476\u2ccd"),
+    ("4", "\u2477\uab9e"),
+    ("5", "\u2478"),
+    ("6", "\u2479\u2cd3\uabbe"),
+    ("7", "\u247a"),
+    ("8", "\u0b03\u247b\U0001e8cb"),
+    ("9", "\u247c\u2ccb"),
+    ("a", "\uab7a"),
+    ("b", "\u13fc\uab9f"),
+    ("c", "\u00a2\u20a1\U0001f16e"),
+    ("d", "\u20ab\uab70\uabb7"),
+    ("e", "\u22ff\uab7c"),
+    ("g", "\u050d\u13fb\uab90"),
+    ("h", "\u04a3\u04c8\u04ca\u13fa\uab8b\uab92"),
+    ("i", "\u02db"),
+    ("j", "\uab7b"),
+    ("k", "\u20ad\uabb6"),
+    ("m", "\u2c99\uab87"),
+    ("o", "\u05e1\u0647\u0665\u06be\u06c1\u06d5\u06ff\u07c0\u0c02\u0c82\u0d02\u0d82"),
+    ("o", "\u2296\u229d\ufba6\ufba7\ufba8\ufba9\ufbaa\ufbab\ufbac\ufbad\ufcd9\ufee9"),
+    ("o", "\ufeea\ufeeb\ufeec\U0001ee24\U0001ee64\U0001ee84"),
+    ("p", "\u1d29\uabb2"),
+    ("q", "\ua7af"),
+    ("r", "\uab71\uaba2"),
+    ("s", "\uaba5"),
+    ("t", "\u04ad\u20ae\u22a4\u27d9\uab72"),
+    ("u", "\u222a\u22c3"),
+    ("v", "\u05d8\u0667\u2228\u22c1"),
+    ("w", "\u20a9\uaba4"),
+    ("x", "\u00d7\u166e\u292b\u292c\u2a2f\u2a30\u2cad"),
+    ("y", "\u00a5\u2ca9\uab79\uab8d"),
 )
 
 #: character -> the ASCII letters/digits it imitates (lowercase)
 LOOKALIKES: dict[str, str] = {ch: target for target, chars in _GROUPS for ch in chars}
+
+#: Vertical strokes: characters whose confusable prototype is ``l`` (Unicode puts I, l, 1 and
+#: ``|`` in one class), plus the small palochka. Each reads as i, l or 1 (see ``_chars``).
+STROKES = frozenset(
+    "\u0142\u0196\u0197\u019a\u026b\u026d\u0399\u0406\u04c0\u04cf\u05c0\u05d5"
+    "\u05df\u0625\u0627\u0661\u0673\u06f1\u07ca\u16c1\u23fd\u2c92\u2c93\u2cd1"
+    "\u2d4f\ua4f2\uabae\ufd3c\ufd3d\ufe87\ufe88\ufe8d\ufe8e\U0001028a\U00010309\U00010320"
+    "\U00010443\U00016f28\U0001d6b0\U0001d6ea\U0001d724\U0001d75e\U0001d798\U0001e8c7\U0001ee00\U0001ee80"
+)

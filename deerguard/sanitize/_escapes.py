@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["backslash_run_end", "json_escape_at", "markup_gap_end"]
+__all__ = [
+    "GAP_OPENER",
+    "backslash_run_end",
+    "json_escape_at",
+    "markup_gap_end",
+    "strip_gaps",
+    "written_in_capitals",
+]
 
 _RUN = re.compile(r"\\+")
 # \uXXXX and \xXX (JSON, JavaScript, Python), \u{X...} (JavaScript, Rust, Swift) and
@@ -64,3 +71,43 @@ def markup_gap_end(text: str, k: int, /) -> int:
             end = text.find(closer, k + len(opener), k + _MAX_GAP)
             return -1 if end == -1 else end + len(closer)
     return -1
+
+
+# where a gap may start: found by one compiled search, so text without gaps costs one scan
+GAP_OPENER = re.compile(r"<(?:!--|!\[CDATA\[|\?)")
+_GAP_HINT = re.compile(r"<[!?]")  # a cheaper first search (faster than str.find here)
+
+
+def strip_gaps(text: str, /) -> str:
+    """``text`` without the short comments, CDATA sections and processing instructions in it.
+
+    Used where the gaps a name is read through must not count (``[IN<!-- x -->ST`` is
+    written in capitals) and for the marker prefilter. Linear: each gap opener is read once,
+    with a bounded search for its closer.
+    """
+    if "<" not in text or ">" not in text:
+        return text  # one-character searches first (memchr): a flood of `<` ends here
+    first = _GAP_HINT.search(text)
+    if first is None:
+        return text
+    parts: list[str] = []
+    last = 0
+    for m in GAP_OPENER.finditer(text, first.start()):
+        k = m.start()
+        if k < last:
+            continue
+        end = markup_gap_end(text, k)
+        if end != -1:
+            parts.append(text[last:k])
+            last = end
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def written_in_capitals(word: str, /) -> bool:
+    """Whether a bracket token's name is written as the tokens are: in capitals, not ending in
+    ``.`` or ``:``, judged outside the gaps it is read through (``IN<!-- x -->ST``)."""
+    word = strip_gaps(word)
+    return word == word.upper() and word[-1:] not in ".:"

@@ -25,9 +25,13 @@ from ._chars import (
     PIPE_CHARS,
     SEPARATORS,
     SLASH_CHARS,
+    STROKE,
     char_skeleton,
     letter_equivalents,
+    stroke_variants,
 )
+from ._confusables import STROKES
+from ._escapes import GAP_OPENER, markup_gap_end, strip_gaps
 
 __all__ = [
     "MARKER_CHUNK",
@@ -74,10 +78,13 @@ def marker_pattern(skeletons: tuple[str, ...]) -> Any:
     table = letter_equivalents()
     seps = "".join(sorted(SEPARATORS))
     # controls and lone surrogates read as gaps too (see char_skeleton)
-    gap = (
+    # and so do short comments, CDATA sections and processing instructions (`IN<!-- -->PUT`),
+    # bounded like ``markup_gap_end`` (each is read in bounded steps: linear time)
+    blank = (
         f"[\\s\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff{regex.escape(seps)}"
         f"{IGNORABLE_CLASS}{_MARKS}]*"
     )
+    gap = f"{blank}(?:(?:{_GAP_MARKUP}){blank})*"  # the class first: as fast as before
     alts = []
     for sk in sorted(skeletons, key=len, reverse=True):
         parts = []
@@ -86,6 +93,12 @@ def marker_pattern(skeletons: tuple[str, ...]) -> Any:
             parts.append("[" + regex.escape(chars) + "]")
         alts.append(gap.join(parts))
     return regex.compile("(?:" + "|".join(alts) + ")", regex.V0)
+
+
+_GAP_MARKUP = (
+    r"<(?:!--(?:(?!-->)[\s\S]){0,249}-->|!\[CDATA\[(?:(?!\]\]>)[\s\S]){0,244}\]\]>"
+    r"|\?(?:(?!\?>)[\s\S]){0,252}\?>)"
+)
 
 
 @lru_cache(maxsize=1)
@@ -103,6 +116,8 @@ def _compact_table() -> dict[int, int | None]:
     for low, high in (*IGNORABLE_RANGES, *_MARK_RANGES, *_GAP_RANGES):
         for cp in range(low, high + 1):
             table[cp] = None
+    for ch in STROKES:  # i, l or 1: the phrases are searched with strokes too
+        table[ord(ch)] = ord(_COMPACT_STROKE)
     return table
 
 
@@ -115,9 +130,11 @@ _ASCII_COMPACT = {
 
 
 MARKER_CHUNK = 1 << 16
+_COMPACT_STROKE = "\x01"  # a stroke in the compact skeleton (`|` is kept there)
 
 
 def _compact(chunk: str) -> str:
+    chunk = strip_gaps(chunk)  # the pattern reads through them
     if chunk.isascii():
         return chunk.lower().translate(_ASCII_COMPACT)
     return chunk.translate(_compact_table()).lower()
@@ -141,11 +158,21 @@ def marker_chunks(text: str, skeletons: tuple[str, ...]) -> list[int]:
         total += len(part)
     compact = "".join(parts)
     found: set[int] = set()
-    for sk in skeletons:
+    phrases = set(skeletons)
+    if _COMPACT_STROKE in compact:  # never in ASCII text (controls are deleted there)
+        spelled = (v for p in skeletons for v in stroke_variants(p))
+        phrases = {v.replace(STROKE, _COMPACT_STROKE) for v in spelled}
+    for sk in phrases:
         at = compact.find(sk)
         while at != -1:
             found.add(starts[bisect_right(offsets, at) - 1])
             at = compact.find(sk, at + 1)
+    for index, start in enumerate(starts[1:], 1):
+        # a gap across a chunk edge is not stripped: both chunks are read with the pattern
+        for m in GAP_OPENER.finditer(text, max(0, start - 256), start):
+            if markup_gap_end(text, m.start()) > start:
+                found.update((starts[index - 1], start))
+                break
     return sorted(found)
 
 
@@ -153,7 +180,13 @@ def fallback_markers(text: str, skeletons: tuple[str, ...]) -> list[tuple[int, i
     """Every place the skeleton of ``text`` spells a marker (no fence check: a superset)."""
     letters: list[str] = []
     where: list[int] = []
-    for k, ch in enumerate(text):
+    k = -1
+    while k + 1 < len(text):
+        k += 1
+        ch = text[k]
+        if ch == "<" and markup_gap_end(text, k) != -1:
+            k = markup_gap_end(text, k) - 1  # a comment between letters is skipped
+            continue
         sk = char_skeleton(ch)
         if sk is None:
             letters.append("\x00")
@@ -164,7 +197,7 @@ def fallback_markers(text: str, skeletons: tuple[str, ...]) -> list[tuple[int, i
                 where.append(k)
     compact = "".join(letters)
     found: list[tuple[int, int]] = []
-    for sk in skeletons:
+    for sk in {v for name in skeletons for v in stroke_variants(name)}:
         at = compact.find(sk)
         while at != -1:
             found.append((where[at], where[at + len(sk) - 1] + 1))

@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ._chars import GT_CHARS, LT_CHARS, SLASH_CHARS, char_skeleton, is_ignorable, skeleton
+from ._chars import (
+    GT_CHARS,
+    LT_CHARS,
+    SLASH_CHARS,
+    STROKE,
+    char_skeleton,
+    is_ignorable,
+    skeleton,
+    stroke_variants,
+)
 from ._escapes import json_escape_at, markup_gap_end
 from ._markers import marker_pattern
 from ._profile import TagProfile
@@ -29,13 +38,18 @@ _MAX_GAPS = 4  # comments/CDATA/processing instructions read inside one name wor
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 _ASCII_NEXT = re.compile(r"[ \t\r\n]+([A-Za-z0-9]+)(?=[ \t\r\n>/=\"'])")
-_JSON_SLASH = re.compile(r"\\+(?:/|[uU]002[fF]|[xX]2[fF])")
+_JSON_SLASH = re.compile(r"\\+/")  # JSON's escaped slash; \u002f, \u{2f}... via json_escape_at
 
 
 @lru_cache(maxsize=4096)
 def _leaves_mark(ch: str) -> bool:
     """Whether ``ch`` folds (NFKC, case folding) to letters followed by a combining mark."""
     return any(unicodedata.combining(c) for c in unicodedata.normalize("NFKC", ch).casefold())
+
+
+@lru_cache(maxsize=256)
+def _is_slash(ch: str) -> bool:
+    return ch in SLASH_CHARS or unicodedata.normalize("NFKC", ch) == "/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,28 +66,51 @@ class Compiled:
     emoji: frozenset[str]
     marker: Any
     marker_skeletons: tuple[str, ...]
+    plain: dict[str, str]  # a stroke spelling -> the name as written (shown in findings)
     longest: int
     max_words: int
+
+
+def _spellings(names: frozenset[str] | tuple[str, ...]) -> frozenset[str]:
+    """The skeletons of ``names``, each also with its i/l/1 letters read as strokes."""
+    return frozenset(v for n in names for v in stroke_variants(skeleton(n)))
+
+
+def _plain_spellings(profile: TagProfile) -> dict[str, str]:
+    """Each stroke spelling of a profile name (or its start) -> the name as written.
+
+    Only spellings of one name are listed, so a name read this way is in every set (names,
+    prefixes, starts, tokens) that its stroke spelling is in.
+    """
+    names = (*profile.tags, *profile.tag_prefixes, *profile.template_tokens)
+    out: dict[str, set[str]] = {}
+    for name in (*names, *profile.double_angle_tokens, *profile.bracket_tokens):
+        plain = skeleton(name)
+        for i in range(1, len(plain) + 1):
+            for variant in stroke_variants(plain[:i]):
+                out.setdefault(variant, set()).add(plain[:i])
+    return {variant: next(iter(p)) for variant, p in out.items() if len(p) == 1}
 
 
 @lru_cache(maxsize=64)
 def compile_profile(profile: TagProfile) -> Compiled:
     """Prepare ``profile`` for scanning (cached per profile value)."""
-    names = frozenset(skeleton(n) for n in profile.tags)
-    prefixes = frozenset(skeleton(p) for p in profile.tag_prefixes)
+    names = _spellings(profile.tags)
+    prefixes = _spellings(profile.tag_prefixes)
     partial = frozenset(n[:i] for n in names | prefixes for i in range(1, len(n)))
     markers = tuple(sorted({skeleton(m) for m in profile.markers} - {""}))
     return Compiled(
         names=names,
         partial=partial,
         prefixes=tuple(sorted(prefixes)),
-        template=frozenset(skeleton(n) for n in profile.template_tokens),
+        template=_spellings(profile.template_tokens),
         any_template=profile.any_template_token,
-        double_angle=frozenset(skeleton(n) for n in profile.double_angle_tokens),
-        bracket=frozenset(skeleton(n) for n in profile.bracket_tokens),
+        double_angle=_spellings(profile.double_angle_tokens),
+        bracket=_spellings(profile.bracket_tokens),
         emoji=frozenset(profile.emoji_tag_sequences),
         marker=marker_pattern(markers),
         marker_skeletons=markers,
+        plain=_plain_spellings(profile),
         longest=max([len(n) for n in names | prefixes] + [1]),
         max_words=max([len(n) for n in names | prefixes] + [1]) + 1,
     )
@@ -125,7 +162,11 @@ class Reader:
             return k + 1
         if ch == "\\":
             m = _JSON_SLASH.match(self.text, k)
-            return m.end() if m else -1
+            if m is not None:
+                return m.end()
+            # any escape of a slash or a look-alike: \u002f, \x2f, \u{2f}, \U0000002f, \u2215
+            end, char = json_escape_at(self.text, k)
+            return end if char is not None and _is_slash(char) else -1
         return -1
 
     def skip_space(self, k: int) -> int:
@@ -224,14 +265,18 @@ class Reader:
                 break
             for position, size in cuts:
                 inner = tuple(len(joined) + c for c in word_colons if c <= size)
-                found.append((position, joined + word[:size], colons + inner, False))
+                found.append((position, self._plain(joined + word[:size]), colons + inner, False))
             if word_colons:
                 colons = colons + tuple(len(joined) + c for c in word_colons)
             joined += word
-            found.append((end, joined, colons, True))
+            found.append((end, self._plain(joined), colons, True))
             words += 1
             k = end
         return found
+
+    def _plain(self, read: str) -> str:
+        """``read`` with its strokes as the letters of the profile name it spells, if any."""
+        return read if STROKE not in read else self.c.plain.get(read, read)
 
     # -- names and tag ends ---------------------------------------------------------
     def locals_of(self, full: str, colons: tuple[int, ...]) -> list[str]:

@@ -32,7 +32,7 @@ from ._chars import (
     is_tag_block,
     is_variation_selector,
 )
-from ._escapes import json_escape_at
+from ._escapes import json_escape_at, written_in_capitals
 from ._markers import MARKER_CHUNK, fences_side, marker_chunks
 from ._plan import (
     BRACKET_CLOSE,
@@ -312,8 +312,8 @@ class _Scanner(Reader):
         # and each cut inside it (before a non-ASCII character, which a revealed invisible
         # turns into `&#x...;`) are tried, so the rewrite stays idempotent.
         for word_end, word, _, at_word_end in words:
-            written = text[k:word_end]
-            if word in c.bracket and written == written.upper() and written[-1:] not in ".:":
+            written = text[k:word_end]  # judged by its capitals outside comments
+            if word in c.bracket and written_in_capitals(written):
                 self.add(RULE_TOKEN, start, word_end, f"chat-template token [{word} escaped")
                 return word_end
             if at_word_end:
