@@ -14,7 +14,7 @@ import html
 import unicodedata
 
 import pytest
-from _sanitize_disguise import KNOWN_MISSED_LETTERS
+from _sanitize_disguise import ONCE_MISSED_LETTERS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_sanitize_reader import _STROKE, _letter, find_forgeries
@@ -136,7 +136,7 @@ def test_strokes_in_benign_text_are_left_alone(text: str) -> None:
 
 
 # -- 2. look-alike letters not read before ----------------------------------------------------
-@pytest.mark.parametrize("ch", list(KNOWN_MISSED_LETTERS), ids=lambda ch: f"U+{ord(ch):04X}")
+@pytest.mark.parametrize("ch", list(ONCE_MISSED_LETTERS), ids=lambda ch: f"U+{ord(ch):04X}")
 def test_letters_the_reader_reads_are_read(ch: str) -> None:
     _assert_neutralized(_with_letter(ch))
 
