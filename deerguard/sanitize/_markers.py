@@ -35,6 +35,7 @@ from ._escapes import GAP_OPENER, markup_gap_end, strip_gaps
 
 __all__ = [
     "MARKER_CHUNK",
+    "LazyMarkers",
     "fallback_markers",
     "fences_side",
     "is_fence",
@@ -72,9 +73,35 @@ def fences_side(ch: str, *, before: bool) -> bool:
     return len(norm) > 1 and (norm[-1] if before else norm[0]) in _FENCE
 
 
-def marker_pattern(skeletons: tuple[str, ...]) -> Any:
-    if not skeletons:
-        return None
+class LazyMarkers:
+    """The marker pattern of ``skeletons``, compiled on its first search.
+
+    Compiling it takes a few hundred milliseconds (a class of look-alikes per letter, gaps
+    between letters); ``marker_chunks`` finds the chunks worth searching first, so text with
+    no marker-like phrase never pays for it. Compiling twice from two threads is harmless.
+    """
+
+    __slots__ = ("_skeletons", "_pattern")
+
+    def __init__(self, skeletons: tuple[str, ...]) -> None:
+        self._skeletons = skeletons
+        self._pattern: Any = None
+
+    def search(self, text: str, pos: int, *, timeout: float) -> Any:
+        pattern = self._pattern
+        if pattern is None:
+            pattern = self._pattern = _compile_markers(self._skeletons)
+        return pattern.search(text, pos, timeout=timeout)
+
+
+def marker_pattern(skeletons: tuple[str, ...]) -> LazyMarkers | None:
+    """The boundary-marker matcher of a profile (None when it has no markers)."""
+    return LazyMarkers(skeletons) if skeletons else None
+
+
+def _compile_markers(skeletons: tuple[str, ...]) -> Any:
+    """One regex for every marker phrase: each letter as its class of look-alikes, with
+    separators, invisibles, marks and short markup gaps allowed between letters."""
     table = letter_equivalents()
     seps = "".join(sorted(SEPARATORS))
     # controls and lone surrogates read as gaps too (see char_skeleton)
