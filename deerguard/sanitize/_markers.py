@@ -161,7 +161,6 @@ _COMPACT_STROKE = "\x01"  # a stroke in the compact skeleton (`|` is kept there)
 
 
 def _compact(chunk: str) -> str:
-    chunk = strip_gaps(chunk)  # the pattern reads through them
     if chunk.isascii():
         return chunk.lower().translate(_ASCII_COMPACT)
     return chunk.translate(_compact_table()).lower()
@@ -173,27 +172,33 @@ def marker_chunks(text: str, skeletons: tuple[str, ...]) -> list[int]:
     The compact skeleton deletes exactly what the marker pattern lets sit between letters,
     so a pattern match begins in a returned chunk; the pattern then runs only from there.
     """
-    starts: list[int] = []
-    offsets: list[int] = []
-    parts: list[str] = []
-    total = 0
-    for start in range(0, len(text), MARKER_CHUNK):
-        part = _compact(text[start : start + MARKER_CHUNK])
-        starts.append(start)
-        offsets.append(total)
-        parts.append(part)
-        total += len(part)
-    compact = "".join(parts)
+    starts = list(range(0, len(text), MARKER_CHUNK))
+    chunks = [text[start : start + MARKER_CHUNK] for start in starts]
     found: set[int] = set()
-    phrases = set(skeletons)
-    if _COMPACT_STROKE in compact:  # never in ASCII text (controls are deleted there)
-        spelled = (v for p in skeletons for v in stroke_variants(p))
-        phrases = {v.replace(STROKE, _COMPACT_STROKE) for v in spelled}
-    for sk in phrases:
-        at = compact.find(sk)
-        while at != -1:
-            found.add(starts[bisect_right(offsets, at) - 1])
-            at = compact.find(sk, at + 1)
+    stripped = [strip_gaps(chunk) for chunk in chunks]
+    # Read through short comments (`IN<!-- -->PUT`), and also into them: a marker written
+    # inside a comment (`<!-- END USER INPUT -->`) is read by a model all the same.
+    variants = [stripped] if all(s is c for s, c in zip(stripped, chunks, strict=True)) \
+        else [stripped, chunks]
+    for variant in variants:
+        offsets: list[int] = []
+        parts: list[str] = []
+        total = 0
+        for chunk in variant:
+            part = _compact(chunk)
+            offsets.append(total)
+            parts.append(part)
+            total += len(part)
+        compact = "".join(parts)
+        phrases = set(skeletons)
+        if _COMPACT_STROKE in compact:  # never in ASCII text (controls are deleted there)
+            spelled = (v for p in skeletons for v in stroke_variants(p))
+            phrases = {v.replace(STROKE, _COMPACT_STROKE) for v in spelled}
+        for sk in phrases:
+            at = compact.find(sk)
+            while at != -1:
+                found.add(starts[bisect_right(offsets, at) - 1])
+                at = compact.find(sk, at + 1)
     for index, start in enumerate(starts[1:], 1):
         # a gap across a chunk edge is not stripped: both chunks are read with the pattern
         for m in GAP_OPENER.finditer(text, max(0, start - 256), start):

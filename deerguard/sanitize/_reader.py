@@ -195,6 +195,7 @@ class Reader:
         cuts: list[tuple[int, int]] = []
         gaps = 0
         marks = self.marks
+        begin = k
         while k < n:
             if size and k in marks:
                 break
@@ -211,8 +212,10 @@ class Reader:
                 continue
             ch = text[k]
             sk = char_skeleton(ch)
-            if sk is None and ch == "<" and size and gaps < _MAX_GAPS:
-                gap = markup_gap_end(text, k)  # <sys<!-- -->tem-reminder>: one name
+            if sk is None and ch == "<" and (size or k > begin) and gaps < _MAX_GAPS:
+                # <sys<!-- -->tem-reminder>: one name; also after separators that begin a
+                # word (<command\x00-<?x?>name>: the control ends a word, - vanishes)
+                gap = markup_gap_end(text, k)
                 if gap != -1:
                     # the name may also end before the gap (a reader that keeps the comment)
                     # or right after it (a rewrite there, such as a marker's first letter)
