@@ -118,5 +118,34 @@ def test_function_fan_out_stays_linear_and_fails_closed_past_the_cap() -> None:
     assert "shell.nesting-too-deep" in classify(distinct).rule_ids
 
 
+_DEPLOY = """deploy() {
+  local host=$1 dir=$2
+  echo "deploying to $host:$dir"
+  rsync -az ./build/ "$host:$dir/"
+  ssh "$host" "systemctl restart app-$dir"
+  curl -fsS "https://$host/health" >/dev/null && echo ok
+  git tag "deploy-$host-$(date +%s)"
+  rm -rf "/srv/$dir"
+  echo done with $host
+}
+"""
+
+
+@pytest.mark.parametrize("calls", [20, 40, 80])
+def test_a_short_script_calling_one_function_many_times_is_followed_at_every_call(
+        calls: int) -> None:
+    # The nested-work budget has a floor (what a max_length command gets), so a short
+    # script is never cut off sooner than a long one: each call is classified with its own
+    # arguments instead of blocking as too deep.
+    benign = "".join(f"deploy web{i}.example.com app{i}\n" for i in range(calls))
+    result = classify(_DEPLOY + benign)
+    assert "shell.nesting-too-deep" not in result.rule_ids
+    assert result.verdict is not Verdict.BLOCK
+    # The last call's arguments still decide: its rm -rf reaches / itself.
+    bad = classify(_DEPLOY + benign + "deploy web0.example.com ..\n")
+    assert "shell.nesting-too-deep" not in bad.rule_ids
+    assert "shell.recursive-delete" in bad.rule_ids
+
+
 def test_a_function_is_rechecked_when_a_variable_it_reads_changes() -> None:
     assert classify("f(){ rm -rf $D; }; D=/tmp/x; f; D=/; f").verdict is Verdict.BLOCK

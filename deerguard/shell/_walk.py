@@ -46,6 +46,8 @@ class _Frame:
         self.index = index
 
 
+_BUDGET_FLOOR = 3 * 10_000 + 4096
+
 _ASSIGN_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
 
@@ -84,7 +86,12 @@ class Run:
         self.code_depth = 0
         self.node_depth = 0
         self.too_deep = False
-        self.budget = 3 * len(source) + 4096
+        # Nested work (function calls, nested code, files run): proportional to the input,
+        # with a floor of what a command of the default max_length (10,000) gets, so a
+        # short script calling a function 20-80 times is followed at every call instead of
+        # blocking as too deep. The floor keeps any input's work under that of a 10,000-
+        # character one: it raises no worst case, only short inputs' share of it.
+        self.budget = max(3 * len(source) + 4096, _BUDGET_FLOOR)
         self.frames: list[_Frame] = []
         self.subst_cache: dict[int, tuple[Taint, str | None]] = {}
         self.proc_text: dict[tuple[int, int, int], str] = {}  # (frame serial, span) -> text
