@@ -119,7 +119,10 @@ SHELLS = _fs("sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "fish", 
              # Other builds and forks of the Bourne/Korn shells (AT&T ksh93 and ksh2020,
              # OpenBSD ksh ports, Debian's posh, schily's bosh, busybox hush, static builds).
              "ksh93", "ksh2020", "ksh88", "lksh", "oksh", "loksh", "posh", "bosh", "jsh",
-             "hush", "rksh", "rzsh", "bash-static", "zsh-static", "sash")
+             "hush", "rksh", "rzsh", "bash-static", "zsh-static", "sash",
+             # Shells of their own syntax whose simple commands read like sh's (``nu -c``,
+             # ``elvish -c``), and the Oils shells (osh runs bash scripts, ysh its own).
+             "nu", "nushell", "elvish", "osh", "ysh")
 """Programs that run shell code: from ``-c``, a script file, or stdin."""
 
 # Interpreter -> the flags whose argument is inline code.

@@ -90,6 +90,12 @@ def startup_files(run: Run, inv: Invocation) -> None:
                 return
 
 
+# Per shell, the options besides -c whose value is code (bash's -C is noclobber, not this).
+_FISH_CODE = frozenset({"--command", "-C", "--init-command"})
+_NU_CODE = frozenset({"--commands", "-e", "--execute"})
+_CODE_OPTIONS = {"fish": _FISH_CODE, "nu": _NU_CODE, "nushell": _NU_CODE}
+
+
 def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if run.files:
         startup_files(run, inv)
@@ -107,6 +113,16 @@ def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             break
         if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
             i += 2
+            continue
+        name, eq, value = t.partition("=")
+        if name in _CODE_OPTIONS.get(inv.name, ()):
+            # fish --command CODE, nu --commands CODE, fish -C/--init-command and nu -e
+            # CODE (run before the rest): the option's value is code, like -c's operand.
+            code = Field(value, f.span, f.taint) if eq else \
+                args[i + 1] if i + 1 < len(args) else None
+            if code is not None:
+                run.run_code(code, inv.name, inv.word.span, stdin, positional=[])
+            i += 1 if eq else 2
             continue
         if t.startswith("--") and t[2:].replace("-", "").isalpha():
             i += 1
