@@ -31,6 +31,7 @@ from ._secrets import (
     sent_args,
 )
 from ._textout import TEXT_TOOLS, text_output
+from ._winfetch import WIN_FETCHERS, win_download_targets
 from ._words import DYN, NO_TAINT, Field, Source, secret_name
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ _OUTPUT_NAMED = PRINTER_NAMES | BULK_READERS | R.NETWORK_SENDERS | R.FETCHERS | 
     R.ENV_DUMPERS | frozenset({
         "kubectl", "export", "declare", "printenv", "pwd", "mktemp", "git", "basename",
         "dirname", "which", "command", "type", "whence", "find", "scp", "rsync", "sftp", "cat",
-        "tee"}) | TEXT_TOOLS
+        "tee"}) | TEXT_TOOLS | WIN_FETCHERS
 
 
 def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
@@ -168,6 +169,15 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             src = min(leaked, key=lambda s: s.span)
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
+    if name in WIN_FETCHERS:  # certutil -urlcache, bitsadmin /transfer: files, not stdout
+        for written in win_download_targets(name, texts):
+            where = next((f for f in args if f.text == written), inv.word)
+            check_write(run.add, run.cp.paths, Field(written, where.span), run.cwd,
+                        f"{name} downloads into")
+            local = norm_path(written, run.cwd)
+            if local is not None:
+                run.files[local] = frozenset({Source("fetch", name, run.map_span(
+                    inv.word.span))})
     if name in R.FETCHERS and (name not in ("openssl", "ssh") or stdin is None):
         src = Source("fetch", name, run.map_span(inv.word.span))
         if name in HTTP_CLIENTS and metadata_secret(texts):  # IMDS role credentials

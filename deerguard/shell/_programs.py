@@ -52,6 +52,7 @@ from ._sinks import (
     su_program,
 )
 from ._tools import TOOL_NAMES, tool
+from ._winfetch import WIN_RUNNABLE, WIN_RUNNERS, win_runner_target
 from ._words import Field, Source, Var, first_source
 
 if TYPE_CHECKING:
@@ -110,6 +111,12 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         text = run.file_text.get(path or "")
         if text is not None:
             run.run_code(Field(text, word.span), word.text, word.span, stdin, positional=[])
+    elif run.files and word.text.lower().endswith(WIN_RUNNABLE):
+        # a.exe after certutil/curl wrote it: cmd.exe runs a bare name from the current
+        # directory, so a Windows agent's shell runs the fetched file.
+        taint = file_taint(run.files, norm_path(word.text, run.cwd))
+        if taint:
+            download_exec(run, word, taint, name)
     if run.files:
         hook_files(run, name, word.span)  # NODE_OPTIONS=-r FILE set before FILE was fetched
     if name in run.aliases and not inv.wrappers and "alias " + name not in run.active:
@@ -263,6 +270,11 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         git_push(run, inv)  # git remote add x URL && git push x --all
     if name in SOURCE_PROGRAMS:
         package_source(run, name, inv.args, inv.word.span)
+    if name in WIN_RUNNERS and run.files:  # cmd /c a.bat, start a.exe: a fetched file?
+        target = win_runner_target(name, [f.text for f in inv.args])
+        taint = file_taint(run.files, norm_path(target, run.cwd)) if target else None
+        if taint and target:
+            download_exec(run, Field(target, inv.word.span), taint, name)
     if name in DEFENSE_PROGRAMS:  # security controls off, log/history wipes, TLS off
         defense_program(run, inv, stdin.text if stdin is not None else None)
     if name in DESTROYERS:
