@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 __all__ = ["Marker", "Snippet", "destructive_paths", "eval_sources", "literals",
@@ -242,7 +243,11 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
     # A shell-running call whose argument is not a literal at all: dynamic code.
     calling = _CALLING if language == "python" else _CALLING_NOT_PYTHON \
         if language != "osascript" else _CALLING_OSASCRIPT
+    starts = [start for start, _end, _value in lits]
     for m in calling.finditer(code):
+        at = bisect_right(starts, m.start()) - 1
+        if at >= 0 and m.start() < lits[at][1]:
+            continue  # inside a string literal: "qx(...) is text" calls nothing
         k = m.end()
         while k < len(code) and code[k] in " \t[":
             k += 1

@@ -55,9 +55,24 @@ def requote(code: str, language: str) -> str:
     i = 0
     n = len(code)
     last = 0
+    unclosed = ""  # quote characters seen without a close: never scanned for again
     while i < n:
         ch = code[i]
-        if ch not in "q%" or (i > 0 and (code[i - 1].isalnum() or code[i - 1] in "_$@%")):
+        prev = code[i - 1] if i > 0 else " "
+        if ch in "\"'" and ch not in unclosed and not prev.isalnum() and prev not in "_$\\":
+            # A string literal is data: eval "system(q(rm -rf /))" keeps its q() for the
+            # evaluated code's own pass (rewriting it here would break the outer string).
+            end = _close(code, i)
+            if end == -1:
+                unclosed += ch
+            else:
+                i = end + 1
+                continue
+        if ch == "#" and prev in " \t\n;":  # a comment: its apostrophes open no string
+            end = code.find("\n", i)
+            i = n if end == -1 else end
+            continue
+        if ch not in "q%" or (i > 0 and (prev.isalnum() or prev in "_$@%")):
             i += 1
             continue
         op = next((o for o in ops if code.startswith(o, i)), None)
@@ -84,6 +99,30 @@ def requote(code: str, language: str) -> str:
         return code
     out.append(code[last:])
     return "".join(out)
+
+
+# Code run inside a string: Ruby "#{code}" (also in backticks and %x), Perl "@{[ code ]}"
+# and "${\ code}". (opener, characters of it before the brace-opening body).
+_INTERPOLATIONS: dict[str, tuple[str, ...]] = {"ruby": ("#{",), "perl": ("@{[", "${\\")}
+
+
+def interpolated(code: str, language: str) -> list[str]:
+    """The code bodies interpolated into ``code``'s strings (at most 16), requoted; linear:
+    each search resumes past the body it found, and an unclosed one ends the search."""
+    bodies: list[str] = []
+    for opener in _INTERPOLATIONS.get(language, ()):
+        i = code.find(opener)
+        while i != -1 and len(bodies) < 16:
+            end = _close(code, i + 1)  # the brace after # @ $
+            if end == -1:
+                break
+            body = code[i + len(opener):end]
+            if opener == "@{[":
+                body = body.rstrip().removesuffix("]")
+            if body.strip():
+                bodies.append(requote(body, language))
+            i = code.find(opener, end + 1)
+    return bodies
 
 
 # (language, socket markers, spawn markers): both in one code string is a reverse shell.

@@ -30,6 +30,7 @@ from ._interp import (
     awk_dynamic_pipe,
     constant_commands,
     deletes_home,
+    interpolated,
     package_install_call,
     requote,
     socket_shell,
@@ -69,7 +70,10 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         run.add("shell.package-install", code.span, f"{inv.name} code installs packages "
                 f"({call})", None)
     if language in ("perl", "ruby"):
+        inner = interpolated(text, language) if "{" in text else []
         text = requote(text, language)
+        if inner:  # "#{`rm -rf ~`}": code a string runs, read as lines of its own
+            text = "\n".join((text, *inner))
     text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
     built = rewrite_code(text, language)  # "r" + "m", chr(114), getattr(os, "sys" + "tem")
     was_dynamic = built != text and shell_strings(text, language=language)[1]
