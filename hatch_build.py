@@ -29,8 +29,11 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 ENV_FLAG = "DEERGUARD_COMPILE"
 # mypyc ships inside mypy: the version that type-checks the package in CI compiles it.
+# mypy follows the shell package's imports into the rest of deerguard, so the build
+# environment needs every runtime dependency those modules import (pycasbin for authz):
+# without it a fresh machine's ``DEERGUARD_COMPILE=1 pip install .`` stops in mypy.
 BUILD_REQUIRES = ["mypy==2.4.1", "setuptools>=70", "types-regex", "types-PyYAML",
-                  "pydantic>=2.6,<3", "regex>=2024.4.16"]
+                  "pydantic>=2.6,<3", "regex>=2024.4.16", "pycasbin>=2.8,<3"]
 _PACKAGE = "deerguard/shell"
 # The AST node classes live in ast.py and _ast_words.py (the word nodes): both stay Python.
 _INTERPRETED = frozenset({"__init__.py", "__main__.py", "ast.py", "_ast_words.py",

@@ -58,12 +58,14 @@ def compiled_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("compiled")
     wheels = tmp / "wheels"
     env = {**os.environ, "DEERGUARD_COMPILE": "1"}
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
+    # Built by a fresh environment's pip, as on a user's machine: the test suite's own
+    # environment holds every dependency and could hide one missing from the build's.
+    venv.create(tmp / "venv", with_pip=True)
+    python = tmp / "venv" / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
                     str(ROOT)], check=True, env=env)
     (wheel,) = wheels.glob("deerguard-*.whl")
     assert "-cp3" in wheel.name, f"{wheel.name}: the compiled wheel is platform-specific"
-    venv.create(tmp / "venv", with_pip=True)
-    python = tmp / "venv" / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel), "atheris>=2.3"],
                    check=True)
     return python
