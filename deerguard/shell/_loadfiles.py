@@ -178,17 +178,42 @@ def _gdb(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             _gdb_lines(run, inv, text, None, 1)
 
 
+class _PyBlocks:
+    """The multi-line Python blocks of a debugger script (gdb ``python`` ... ``end``, lldb
+    ``script`` ... ``quit()``): each is classified as Python code when it closes (or at the
+    script's end)."""
+
+    __slots__ = ("run", "inv", "field", "ends", "lines")
+
+    def __init__(self, run: Run, inv: Invocation, field: Field, ends: tuple[str, ...]) -> None:
+        self.run, self.inv, self.field, self.ends = run, inv, field, ends
+        self.lines: list[str] | None = None
+
+    def open(self) -> None:
+        self.lines = []
+
+    def take(self, line: str, cmd: str) -> bool:
+        """Whether ``line`` belongs to an open block (its end line included)."""
+        if self.lines is None:
+            return False
+        if cmd in self.ends:
+            self.close()
+        else:
+            self.lines.append(line)
+        return True
+
+    def close(self) -> None:
+        if self.lines:
+            python_code(self.run, self.inv, "\n".join(self.lines), self.field)
+        self.lines = None
+
+
 def _gdb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, depth: int
                ) -> None:
-    block: list[str] | None = None
+    blocks = _PyBlocks(run, inv, field, ("end",))
     for line in script_lines(field):
         cmd = line.strip()
-        if block is not None:
-            if cmd == "end":
-                python_code(run, inv, "\n".join(block), field)
-                block = None
-            else:
-                block.append(line)
+        if blocks.take(line, cmd):
             continue
         head, _, rest = cmd.partition(" ")
         if cmd.startswith("!"):
@@ -202,13 +227,12 @@ def _gdb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, dept
             if rest.strip():
                 python_code(run, inv, rest, field)
             else:
-                block = []  # python ... end
+                blocks.open()  # python ... end
         elif head in ("source", "so") and rest and depth < _MAX_DEPTH:
             text = script_file(run, inv, Field(rest.split()[-1], field.span, field.taint), stdin)
             if text is not None:
                 _gdb_lines(run, inv, text, None, depth + 1)
-    if block:
-        python_code(run, inv, "\n".join(block), field)
+    blocks.close()
 
 
 # --- lldb ---------------------------------------------------------------------------------
@@ -236,15 +260,10 @@ def _lldb(run: Run, inv: Invocation, stdin: Flow | None) -> None:
 
 def _lldb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, depth: int
                 ) -> None:
-    block: list[str] | None = None
+    blocks = _PyBlocks(run, inv, field, ("quit", "quit()", "exit()", "DONE"))
     for line in script_lines(field):
         cmd = line.strip()
-        if block is not None:
-            if cmd in ("quit", "quit()", "exit()", "DONE"):
-                python_code(run, inv, "\n".join(block), field)
-                block = None
-            else:
-                block.append(line)
+        if blocks.take(line, cmd):
             continue
         words = cmd.split()
         if not words:
@@ -262,7 +281,7 @@ def _lldb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, dep
             if code.strip():
                 python_code(run, inv, code, field)
             else:
-                block = []
+                blocks.open()  # script ... quit()
         elif words[:2] == ["command", "source"] and len(words) > 2 and depth < _MAX_DEPTH:
             text = script_file(run, inv, Field(words[-1], field.span, field.taint), stdin)
             if text is not None:
@@ -271,8 +290,7 @@ def _lldb_lines(run: Run, inv: Invocation, field: Field, stdin: Flow | None, dep
             text = script_file(run, inv, Field(words[-1], field.span, field.taint), stdin)
             if text is not None:
                 python_code(run, inv, text.text, field)
-    if block:
-        python_code(run, inv, "\n".join(block), field)
+    blocks.close()
 
 
 # --- vim ----------------------------------------------------------------------------------

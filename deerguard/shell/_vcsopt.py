@@ -24,6 +24,8 @@ Linear in the number of words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ._words import Field
 
 __all__ = ["VCS_PROGRAMS", "vcs_option_codes"]
@@ -90,39 +92,49 @@ def _opt(args: list[Field], k: int, names: frozenset[str]) -> tuple[Field | None
     return None, k + 1
 
 
+_HG_SSH = frozenset({"--ssh", "--remotecmd"})
+_HG_SSH_REMOTE = frozenset({"-e", "--ssh", "--remotecmd"})  # after a remote subcommand
+
+
 def _hg(args: list[Field]) -> list[Found]:
+    return _walk_options(args, frozenset({"--config"}), _hg_setting, hg=True)
+
+
+def _walk_options(args: list[Field], config: frozenset[str],
+                  setting: Callable[[Field], Found | None], *, hg: bool) -> list[Found]:
+    """One pass over hg's or svn's words: each configuration option's setting (``setting``
+    says whether it runs a program) and each option whose value is a command line."""
     out: list[Found] = []
+    code_opts = _HG_SSH if hg else _SVN_CODE_OPTS
     sub = None
     n = len(args)
     k = 0
-    ssh_opts = frozenset({"--ssh", "--remotecmd"})
     while k < n:
         f = args[k]
         t = f.text
         if t == "--":
             break
-        if not t.startswith("-") or len(t) < 2:
-            if sub is None:
+        if hg and (not t.startswith("-") or len(t) < 2):
+            if sub is None:  # hg's subcommand: a remote one takes -e CMD too
                 sub = t
-                if t in _HG_REMOTE:
-                    ssh_opts = frozenset({"-e", "--ssh", "--remotecmd"})
+                code_opts = _HG_SSH_REMOTE if t in _HG_REMOTE else code_opts
             k += 1
             continue
-        value, nxt = _opt(args, k, frozenset({"--config"}))
+        value, nxt = _opt(args, k, config)
         if value is not None:
-            found = _hg_setting(value)
+            found = setting(value)
             if found is not None:
                 out.append(found)
             k = nxt
             continue
-        value, nxt = _opt(args, k, ssh_opts)
+        value, nxt = _opt(args, k, code_opts)
         if value is not None:
             out.append((value, None))
             k = nxt
             continue
-        if t.startswith("-e") and len(t) > 2 and "-e" in ssh_opts:
+        if hg and t.startswith("-e") and len(t) > 2 and "-e" in code_opts:
             out.append((Field(t[2:], f.span, f.taint), None))  # -eCMD
-        k += 2 if t in _HG_GLOBAL_ARG else 1
+        k += 2 if hg and t in _HG_GLOBAL_ARG else 1
     return out
 
 
@@ -157,25 +169,7 @@ def _hg_setting(value: Field) -> Found | None:
 
 
 def _svn(args: list[Field]) -> list[Found]:
-    out: list[Found] = []
-    n = len(args)
-    k = 0
-    while k < n:
-        t = args[k].text
-        if t == "--":
-            break
-        value, nxt = _opt(args, k, frozenset({"--config-option"}))
-        if value is not None:
-            found = _svn_setting(value)
-            if found is not None:
-                out.append(found)
-            k = nxt
-            continue
-        value, nxt = _opt(args, k, _SVN_CODE_OPTS)
-        if value is not None:
-            out.append((value, None))
-        k = nxt
-    return out
+    return _walk_options(args, frozenset({"--config-option"}), _svn_setting, hg=False)
 
 
 def _svn_setting(value: Field) -> Found | None:
