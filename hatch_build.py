@@ -79,6 +79,9 @@ class CompileHook(BuildHookInterface):
             extensions = mypycify(
                 [f"--cache-dir={os.path.join(out, 'mypy-cache')}", *sources],
                 opt_level="3", target_dir=generated,
+                # One C file per module, compiled in parallel: 2 min 50 s on 2 cores, where
+                # one file for all took 7 min 35 s (gcc is superlinear in a file's size).
+                multi_file=True,
             )
             # A bare Distribution: setuptools' setup() would also read pyproject.toml.
             dist = Distribution({"name": "deerguard-compiled", "ext_modules": extensions})
