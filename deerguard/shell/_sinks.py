@@ -8,6 +8,7 @@ fetched or decoded data reaching a sink blocks, unknown but untainted code warns
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from . import _rules as R
@@ -96,6 +97,22 @@ _NU_CODE = frozenset({"--commands", "-e", "--execute"})
 _CODE_OPTIONS = {"fish": _FISH_CODE, "nu": _NU_CODE, "nushell": _NU_CODE}
 
 
+# Sigils that make the next word an external program: nushell ``^rm``, elvish ``e:rm``.
+_EXTERNAL_SIGILS = {"nu": re.compile(r"(?<![\w$^])\^(?=[\w./~-])"),
+                    "elvish": re.compile(r"(?<![\w:$])e:(?=[\w./~-])")}
+_EXTERNAL_SIGILS["nushell"] = _EXTERNAL_SIGILS["nu"]
+
+
+def _dialect(shell: str, code: Field) -> Field:
+    """Code for nushell or elvish with their external-command sigils dropped, so ``^rm -rf
+    /`` reads as ``rm -rf /`` (other shells' code is returned as it is)."""
+    sigil = _EXTERNAL_SIGILS.get(shell)
+    if sigil is None:
+        return code
+    text = sigil.sub("", code.text)
+    return code if text == code.text else Field(text, code.span, code.taint)
+
+
 def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if run.files:
         startup_files(run, inv)
@@ -121,7 +138,8 @@ def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             code = Field(value, f.span, f.taint) if eq else \
                 args[i + 1] if i + 1 < len(args) else None
             if code is not None:
-                run.run_code(code, inv.name, inv.word.span, stdin, positional=[])
+                run.run_code(_dialect(inv.name, code), inv.name, inv.word.span, stdin,
+                             positional=[])
             i += 1 if eq else 2
             continue
         if t.startswith("--") and t[2:].replace("-", "").isalpha():
@@ -140,7 +158,7 @@ def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         _xargs_splice(run, operands[0], inv, stdin)
     if want_code:
         if operands:
-            run.run_code(operands[0], inv.name, inv.word.span, stdin,
+            run.run_code(_dialect(inv.name, operands[0]), inv.name, inv.word.span, stdin,
                          positional=operands[1:])
     elif operands and not read_stdin:
         script_sink(run, operands[0], inv, stdin, shell=True)
