@@ -52,7 +52,7 @@ from ._sinks import (
     su_program,
 )
 from ._tools import TOOL_NAMES, tool
-from ._winfetch import WIN_RUNNABLE, WIN_RUNNERS, win_runner_target
+from ._winfetch import WIN_RUNNABLE, WIN_RUNNERS, cmd_code, win_runner_target
 from ._words import Field, Source, Var, first_source
 
 if TYPE_CHECKING:
@@ -270,11 +270,15 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         git_push(run, inv)  # git remote add x URL && git push x --all
     if name in SOURCE_PROGRAMS:
         package_source(run, name, inv.args, inv.word.span)
-    if name in WIN_RUNNERS and run.files:  # cmd /c a.bat, start a.exe: a fetched file?
-        target = win_runner_target(name, [f.text for f in inv.args])
-        taint = file_taint(run.files, norm_path(target, run.cwd)) if target else None
-        if taint and target:
-            download_exec(run, Field(target, inv.word.span), taint, name)
+    if name in WIN_RUNNERS:
+        cmd_line = cmd_code(name, inv.args)
+        if cmd_line is not None:  # cmd /c CODE: its commands read like sh's (&&, |, > ...)
+            run.run_code(cmd_line, name, inv.word.span, None, positional=[])
+        elif run.files:  # start a.exe: a fetched file?
+            target = win_runner_target(name, [f.text for f in inv.args])
+            taint = file_taint(run.files, norm_path(target, run.cwd)) if target else None
+            if taint and target:
+                download_exec(run, Field(target, inv.word.span), taint, name)
     if name in DEFENSE_PROGRAMS:  # security controls off, log/history wipes, TLS off
         defense_program(run, inv, stdin.text if stdin is not None else None)
     if name in DESTROYERS:

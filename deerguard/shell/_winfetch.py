@@ -4,12 +4,15 @@
 Both are classic "living off the land" download steps (MITRE ATT&CK T1105): the file they
 write is fetched data, so running it later in the same command is ``shell.download-exec``.
 Options start with ``-`` or ``/`` and are case-insensitive. Only the downloading verbs
-count: ``certutil -hashfile`` or ``bitsadmin /list`` write nothing fetched.
+count: ``certutil -hashfile`` or ``bitsadmin /list`` write nothing fetched. ``cmd /c CODE``
+runs CODE, whose simple commands, ``&&``, ``|`` and redirections read like sh's: it is
+classified as shell code; ``start X`` runs X.
 """
 
 from __future__ import annotations
 
 from ._files import download_name
+from ._words import Field
 
 WIN_FETCHERS = frozenset({"certutil", "certutil.exe", "CertUtil", "CertUtil.exe", "CERTUTIL",
                           "CERTUTIL.EXE", "bitsadmin", "bitsadmin.exe", "BitsAdmin",
@@ -75,15 +78,21 @@ WIN_RUNNERS = frozenset({"cmd", "cmd.exe", "CMD", "CMD.EXE", "start", "START"})
 _START_VALUED = frozenset({"d", "affinity", "node"})
 
 
-def win_runner_target(name: str, texts: list[str]) -> str | None:
-    """The program or file ``cmd /c X`` / ``cmd /k X`` / ``start X`` runs first, or None."""
-    program = name.lower().removesuffix(".exe")
-    if program == "cmd":
-        for index, t in enumerate(texts[:-1]):
-            if t.lower() in ("/c", "/k", "/r"):
-                words = texts[index + 1].split()
-                return words[0].strip("\"'") if words else None
+def cmd_code(name: str, args: list[Field]) -> Field | None:
+    """The command line ``cmd /c CODE`` (``/k``, ``/r``) runs: the rest of the words."""
+    if name.lower().removesuffix(".exe") != "cmd":
         return None
+    for index, f in enumerate(args[:-1]):
+        if f.text.lower() in ("/c", "/k", "/r"):
+            rest = args[index + 1:]
+            text = " ".join(r.text for r in rest)
+            return Field(text, (rest[0].span[0], rest[-1].span[1]),
+                         frozenset().union(*(r.taint for r in rest)))
+    return None
+
+
+def win_runner_target(name: str, texts: list[str]) -> str | None:
+    """The program or file ``start X`` runs, or None."""
     skip = False
     for t in texts:
         option = _option(t)
