@@ -23,6 +23,7 @@ from ._code import (
     tcl_commands,
     written_paths,
 )
+from ._comments import COMMENTED, blank_comments
 from ._evalcode import eval_code
 from ._flow import Flow
 from ._interp import (
@@ -74,6 +75,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         text = requote(text, language)
         if inner:  # "#{`rm -rf ~`}": code a string runs, read as lines of its own
             text = "\n".join((text, *inner))
+    if language in COMMENTED and (bare := blank_comments(text, language)) != text:
+        interp_code(run, Field(bare, code.span, code.taint), language, inv, stdin)  # "# don't"
     text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
     built = rewrite_code(text, language)  # "r" + "m", chr(114), getattr(os, "sys" + "tem")
     was_dynamic = built != text and shell_strings(text, language=language)[1]
