@@ -77,3 +77,96 @@ def test_blank_comments_reads_each_language(language: str, code: str,
     out = blank_comments(code, language)
     assert out == (code if blanked is None else blanked)
     assert len(out) == len(code)
+
+
+# -- classes 1, 2 and 4: f-strings, format calls and template literals over constant names -
+
+_EXEC = 'require("child_process").execSync'
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'import os; c = \"rm -rf /\"; os.system(f\"{c}\")'",
+    "python3 -c 'import os; a = \"rm\"; b = \"-rf ~\"; os.system(f\"{a} {b}\")'",
+    "python3 -c 'import subprocess; cmd = \"rm -rf /\"; subprocess.run(f\"{cmd}\", shell=True)'",
+    "python3 -c 'import os; a, b = \"rm\", \"-rf /\"; os.system(f\"{a} {b}\")'",
+    "python3 -c 'import os; a, b = \"rm\", \"/\"; os.system(\"%s -rf %s\" % (a, b))'",
+    "python3 -c 'import os; p = \"rm\"; p += \" -rf\"; t = \"~\"; "
+    "os.system(\"{} {}\".format(p, t))'",
+    "python3 -c 'import os; c = \"rm\"; c += \" -rf /\"; os.system(f\"{c}\")'",
+    "python3 -c 'import os; a = \"rm\"; b = f\"{a} -rf /\"; os.system(f\"{b}\")'",
+    "python3 -c 'import os; d = \"/\"; os.system(f\"rm -rf {d}\")'",
+    "python3 -c 'import os; d: str = \"~\"; os.system(f\"rm -rf {d.strip()}\")'",
+    "python3 -c 'import os; x = y = \"rm -rf ~\"; os.system(f\"{x}\")'",
+    "python3 -c 'import os; h = os.path.expanduser(\"~\"); os.system(f\"rm -rf {h}\")'",
+    "python3 -c $'import os\\nbase = \"rm\"\\nbase += \" -rf\"\\nbase += \" /\"\\n"
+    "os.system(f\"{base}\")'",
+    # class 2: Python 3.12 fields that reuse the enclosing quote
+    "python3 -c 'import os; os.system(f\"{\"rm\"} -rf /\")'",
+    "python3 -c 'import os; os.system(f\"{'\"'\"'rm'\"'\"' + \" -rf ~\"}\")'",
+    "python3 -c 'import os; os.system(f\"{\"\".join([\"r\", \"m\"])} -rf ~\")'",
+    "python3 -c 'import os; os.system(f\"rm -rf {os.path.expanduser(\"~\")}\")'",
+    # class 4: JavaScript template literals and String.raw
+    f"node -e 'const c = \"rm -rf ~\"; {_EXEC}(`${{c}}`)'",
+    f"node -e 'const a = \"rm\", b = \"-rf /\"; {_EXEC}(`${{a}} ${{b}}`)'",
+    f"node -e 'let c = \"rm\"; c += \" -rf ~\"; {_EXEC}(`${{c}}`)'",
+    f"node -e 'const c = \"rm -rf ~\"; {_EXEC}(String.raw`${{c}}`)'",
+    f"node -e '{_EXEC}(String.raw`rm -rf ~`)'",
+    f"node -e 'const d = \"/\"; {_EXEC}(`rm -rf ${{d}}`)'",
+    f"node -e 'const h = require(\"os\").homedir(); {_EXEC}(`rm -rf ${{h}}`)'",
+    "bun -e 'const c = \"rm -rf ~\"; Bun.spawnSync([\"sh\", \"-c\", `${c}`])'",
+])
+def test_strings_built_from_constant_names_are_classified(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.findings
+    assert "shell.recursive-delete" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    # rebound to something not constant: never the stale value
+    "python3 -c 'import os,sys; c = \"rm -rf /\"; c = sys.argv[1]; os.system(f\"{c}\")'",
+    "python3 -c 'import os; c = \"ls\"; c = input(); os.system(f\"{c}\")'",
+    "python3 -c 'import os; c = \"ls\"; c += input(); os.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = \"rm -rf /\"\\nif 1: c = \"ls\"\\nos.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = \"rm -rf /\"\\nif 0:\\n    c += \"tmp/x\"\\nos.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = \"ls\"\\nfor c in [\"rm -rf /\"]: pass\\nos.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = \"ls\"\\nfor i in range(2):\\n    os.system(f\"{c}\")\\n"
+    "    c = input()'",
+    "python3 -c $'import os\\nc = \"ls\"\\ndef f(c):\\n    os.system(f\"{c}\")\\nf(input())'",
+    "python3 -c $'import os\\nc = \"ls\"\\nglobals()[\"c\"] = input()\\nos.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = \"ls\"\\n(c, d) = (input(), 1)\\nos.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = \"ls\"\\nx, *c = input().split()\\nos.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = \"ls\"\\n[c := input()]\\nos.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = \"ls\"\\nwith open(\"x\") as c: pass\\nos.system(f\"{c}\")'",
+    "python3 -c $'import os\\nc = d = \"ls\"\\nd = input()\\nos.system(f\"{d}\")'",
+    "python3 -c 'import os; os.system(f\"{input()}\")'",
+    f"node -e $'let c = \"ls\"\\nif (process.argv[2]) c = process.argv[2]\\n{_EXEC}(`${{c}}`)'",
+    f"node -e $'let c = \"rm -rf ~\"\\nif (0) c += \"/tmp/x\"\\n{_EXEC}(`${{c}}`)'",
+    f"node -e $'let c = \"ls\"\\nconst g = c => {_EXEC}(`${{c}}`)\\ng(process.argv[2])'",
+    f"node -e $'let c = \"ls\"\\n;[c] = process.argv.slice(2)\\n{_EXEC}(`${{c}}`)'",
+    f"node -e $'let c = \"ls\"\\nfor (c of process.argv) {{}}\\n{_EXEC}(`${{c}}`)'",
+    f"node -e $'let c = \"ls\"\\nc ||= process.argv[2]\\n{_EXEC}(`${{c}}`)'",
+    f"node -e $'let c = \"rm\"\\nfor (const x of [1]) {{ c += \" -rf ~\" }}\\n{_EXEC}(`${{c}}`)'",
+])
+def test_names_rebound_to_unknown_values_stay_dynamic(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.findings
+    assert "shell.dynamic-code" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'import os; c = \"ls -la\"; os.system(f\"{c}\")'",
+    "python3 -c 'import os; branch = \"main\"; os.system(f\"git checkout {branch}\")'",
+    "python3 -c 'import subprocess; v = \"3.11\"; "
+    "subprocess.run(f\"python{v} --version\", shell=True)'",
+    "python3 -c 'import os; d = \"build\"; os.system(f\"rm -rf {d}\")'",
+    "python3 -c 'import os; h = os.environ[\"HOME\"]; os.system(f\"rm -rf {h}/.cache/pip\")'",
+    "python3 -c 'x = 1; y = 2; print(f\"{x} + {y} = {x + y}\")'",
+    "python3 -c 'd = {\"a\": 1}; print(f\"{d[\"a\"]:>4} {d!r}\")'",
+    "python3 -c 'import sys; print(f\"{sys.version_info.major}.{sys.version_info.minor}\")'",
+    "python3 -c 'import subprocess; subprocess.run(f\"echo {1 + 1}\", shell=True)'",
+    f"node -e 'const dir = \"dist\"; {_EXEC}(`rm -rf ${{dir}}`)'",
+    "node -e 'const name = \"x\"; console.log(`hi ${name}`, `${name}-${1 + 1}`)'",
+    "node -e 'console.log(String.raw`C:\\path\\to`)'",
+])
+def test_everyday_templates_stay_quiet(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS, classify(command).findings

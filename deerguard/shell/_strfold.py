@@ -18,7 +18,9 @@ characters, and the whole fold reads at most 40,000 tokens.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
+from ._names import SCOPED, Scope
 from ._strfuncs import (
     FUNCTIONS,
     Fail,
@@ -41,7 +43,7 @@ from ._strfuncs import (
 from ._strperl import comprehension, map_args, perl_args, perl_map
 from ._words import DYN
 
-__all__ = ["FOLDED", "Tok", "fold_strings", "tokens"]
+__all__ = ["FOLDED", "Tok", "fold_strings", "scope_of", "tokens"]
 
 FOLDED = frozenset({"python", "node", "deno", "bun", "ruby", "perl", "php", "lua", "awk"})
 _MAX_CODE = 20000
@@ -78,7 +80,7 @@ def _bounded(v: Val) -> None:
 
 
 class Parser:
-    def __init__(self, toks: list[Tok], language: str, consts: dict[str, str]) -> None:
+    def __init__(self, toks: list[Tok], language: str, consts: Mapping[str, str]) -> None:
         self.toks = toks
         self.lang = language
         self.consts = consts
@@ -367,6 +369,19 @@ class Parser:
         return out
 
 
+def scope_of(toks: list[Tok], code: str, language: str) -> Scope:
+    """The names of Python or JavaScript ``code`` bound to constants (``_names``)."""
+    def fold(k: int, scope: Scope) -> tuple[str | None, int]:
+        p = Parser(toks, language, scope)
+        p.code, p.escaped, p.i, p.limit = code, escaped(code, language), k, _ATTEMPT
+        try:
+            value = p.expr()
+        except (Fail, ValueError, OverflowError, IndexError):
+            return None, k
+        return (value if isinstance(value, str) else None), p.i
+    return Scope(toks, code, language, fold)
+
+
 def fold_strings(code: str, language: str) -> str:
     """``code`` with each constant string expression written as one literal; ``code``
     itself when nothing folds (the common case: no gate substring, or no expression)."""
@@ -382,7 +397,8 @@ def fold_strings(code: str, language: str) -> str:
         return code
     consts: dict[str, str] = {}
     dropped: set[str] = set()
-    parser = Parser(toks, language, consts)
+    scope = scope_of(toks, code, language) if language in SCOPED else None
+    parser = Parser(toks, language, scope if scope is not None else consts)
     parser.code = code
     parser.escaped = escaped(code, language)
     edits: list[tuple[int, int, str]] = []
@@ -395,6 +411,8 @@ def fold_strings(code: str, language: str) -> str:
             continue
         parser.i, parser.work, parser.limit, parser.depth, parser.nest = k, 0, _ATTEMPT, 0, 0
         parser.folded = False
+        if scope is not None:
+            scope.pos = k  # names read here hold what every binding before gave them
         try:
             value = parser.expr()
             end = parser.i
@@ -406,7 +424,8 @@ def fold_strings(code: str, language: str) -> str:
         if not isinstance(value, str) or end <= k:
             k += 1
             continue
-        bind(toks, k, end, value, consts, dropped)
+        if scope is None:
+            bind(toks, k, end, value, consts, dropped)
         if parser.folded:
             edits.append((toks[k][2], toks[end - 1][3], quote(value)))
             k = end
