@@ -60,9 +60,9 @@ def _string_end(code: str, i: int, quote: str) -> int:
         j = k + 1
 
 
-def _python_string(code: str, i: int) -> int:
+def _python_string(code: str, i: int, level: int = 0) -> int:
     """End of the Python literal at ``i``: triple quotes, and f-strings whose fields hold
-    literals in the same quote (Python 3.12)."""
+    literals in the same quote (Python 3.12), nested at most 16 deep."""
     q = code[i]
     if code.startswith(q * 3, i):
         end = code.find(q * 3, i + 3)
@@ -74,7 +74,7 @@ def _python_string(code: str, i: int) -> int:
         p -= 1
     fstring = "f" in code[p:i].lower() and (p == 0 or not (code[p - 1].isalnum() or
                                                             code[p - 1] == "_"))
-    if not fstring:
+    if not fstring or level > 16:
         return _string_end(code, i, q)
     depth = 0
     j = i + 1
@@ -96,8 +96,7 @@ def _python_string(code: str, i: int) -> int:
         elif c == "}" and depth > 0:
             depth -= 1
         elif depth > 0 and c in "'\"":
-            j = _python_string(code, j) if code[j - 1:j] not in "fF" else \
-                _string_end(code, j, c)
+            j = _python_string(code, j, level + 1)
             continue
         j += 1
     return n
@@ -222,12 +221,14 @@ def blank_comments(code: str, language: str) -> str:
     a quote character; ``code`` itself otherwise (the common case)."""
     lang = "js" if language in ("node", "deno", "bun") else language
     finder = _NEXT.get(lang)
-    if finder is None or len(code) > _MAX_CODE or not any(q in code for q in _QUOTES):
+    if finder is None or len(code) > _MAX_CODE or (
+            "'" not in code and '"' not in code and "`" not in code):
         return code
-    if lang in ("js", "php") and "/" not in code and "#" not in code:
-        return code
-    if lang in ("python", "perl", "ruby") and "#" not in code and "=" not in code:
-        return code
+    if "#" not in code and (lang == "python" or (lang == "js" or lang == "php") and
+                            "/" not in code or lang in ("perl", "ruby") and
+                            "\n=" not in code and "__END__" not in code and
+                            "__DATA__" not in code and not code.startswith("=")):
+        return code  # nothing can open a comment
     spans: list[tuple[int, int]] = []
     i = 0
     n = len(code)

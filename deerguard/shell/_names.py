@@ -29,7 +29,9 @@ __all__ = ["Scope", "SCOPED"]
 
 SCOPED = frozenset({"python", "node", "deno", "bun"})
 _MAX_SITES = 256
+_MAX_NAME_SITES = 32
 _MAX_DEPTH = 8
+_MAX_WORK = 40000  # tokens the binding scans may look at, over the whole code
 # Code that writes names without binding syntax: no name is known constant in it.
 _NAMESPACE = frozenset({"globals", "locals", "vars", "setattr", "exec", "eval", "__dict__",
                         "__builtins__", "globalThis", "window", "global", "Function",
@@ -59,9 +61,10 @@ class Scope(Mapping[str, str]):
         self.pos = len(toks)
         self.sites: dict[str, list[Site]] = {}
         self.cache: dict[tuple[int, int], str | None] = {}
+        self.final: dict[str, str | None] = {}
         self.depth = 0
-        self.off = any(t[0] == "name" and (t[1] in _NAMESPACE or (self.js and t[1] == "with"))
-                       for t in toks)
+        self.work = 0
+        self.off = "=" not in code  # no binding gives a name a value
         if not self.off:
             self._scan()
 
@@ -116,7 +119,14 @@ class Scope(Mapping[str, str]):
         binders = _JS_BINDERS if self.js else _PY_BINDERS
         k = 0
         while k < n and not self.off:
+            self.work += 1
+            if self.work > _MAX_WORK:
+                self.off = True  # hostile code: no name is read as constant
+                break
             kind, text = toks[k][0], toks[k][1]
+            if kind == "name" and (text in _NAMESPACE or (self.js and text == "with")):
+                self.off = True  # globals()["c"] = .., setattr, exec: names written by name
+                break
             if kind == "name" and text in binders:
                 k = self._binder(k, text)
                 continue
@@ -154,6 +164,7 @@ class Scope(Mapping[str, str]):
 
     def _group(self, k: int) -> None:
         depth = 0
+        self.work += 64
         for j in range(k, max(-1, k - 64), -1):
             t = self.toks[j]
             if t[1] in (")", "]", "}"):
@@ -169,6 +180,7 @@ class Scope(Mapping[str, str]):
         """``f(c="x")``: a keyword argument of a call binds nothing in the caller."""
         depth = 0
         for j in range(k - 1, max(-1, k - 400), -1):
+            self.work += 1
             t = self.toks[j][1]
             if t in (")", "]", "}"):
                 depth += 1
@@ -190,6 +202,7 @@ class Scope(Mapping[str, str]):
     def _rhs_end(self, j: int) -> int:
         depth = 0
         for m in range(j, min(len(self.toks), j + 400)):
+            self.work += 1
             t = self.toks[m]
             if t[0] != "op":
                 continue
@@ -289,6 +302,7 @@ class Scope(Mapping[str, str]):
         depth = 0
         j = k + 1
         while j < len(toks) and j < k + 400:
+            self.work += 1
             t = toks[j]
             if t[1] in ("(", "[", "{") and not (self.js and t[1] == "{" and depth == 0
                                                   and word == "function"):
@@ -309,6 +323,7 @@ class Scope(Mapping[str, str]):
         if self.toks[k][1] != "(":
             return
         depth = 0
+        self.work += 64
         for j in range(k, min(len(self.toks), k + 64)):
             t = self.toks[j][1]
             if t == "(":
@@ -350,8 +365,17 @@ class Scope(Mapping[str, str]):
         sites = self.sites.get(name)
         if not sites or sites[-1][1] >= pos or self.depth >= _MAX_DEPTH:
             return None
-        if any(s[0] == "other" for s in sites) or sites[0][0] == "aug":
+        if name in self.final:  # read after every binding: the same value wherever
+            return self.final[name]
+        if any(s[0] == "other" for s in sites) or sites[0][0] == "aug" or \
+                len(sites) > _MAX_NAME_SITES:
             return None
+        value = self._value(name, sites)
+        if self.depth == 0:
+            self.final[name] = value
+        return value
+
+    def _value(self, name: str, sites: list[Site]) -> str | None:
         self.depth += 1
         try:
             augs = [s for s in sites if s[0] == "aug"]
