@@ -170,3 +170,28 @@ def test_names_rebound_to_unknown_values_stay_dynamic(command: str) -> None:
 ])
 def test_everyday_templates_stay_quiet(command: str) -> None:
     assert _verdict(command) is Verdict.PASS, classify(command).findings
+
+
+# A blank literal joined to a value that does not fold, or a format whose first field is
+# unknown, starts a command built at run time (warn), never an empty, harmless one.
+@pytest.mark.parametrize("command", [
+    "python3 -c 'import os; c = \"rm -rf /\"; c = input(); os.system(\"\" + c)'",
+    "python3 -c 'import os; os.system(\" \" + input() + \" -rf /\")'",
+    "python3 -c 'import os; os.system(\"%s -rf /\" % input())'",
+    "python3 -c 'import os; os.system(\"{} -rf /\".format(input()))'",
+    "perl -e '$c = <STDIN>; system(\"\" . $c)'",
+    f"node -e '{_EXEC}(\"\" + process.argv[1])'",
+])
+def test_an_unknown_value_behind_a_blank_prefix_stays_dynamic(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.findings
+    assert {"shell.dynamic-code", "shell.dynamic-command"} & set(result.rule_ids)
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'import os; c = \"ls\"; os.system(\"\" + c)'",
+    "python3 -c 'import os; print(\"\" + os.getcwd())'",
+    "python3 -c 'print(\"%s items\" % len([1]), \"{} items\".format(3))'",
+])
+def test_blank_prefixes_outside_shell_calls_stay_quiet(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS, classify(command).findings

@@ -40,7 +40,7 @@ from ._strfuncs import (
     text_of,
     tokens,
 )
-from ._strperl import comprehension, map_args, perl_args, perl_map
+from ._strperl import comprehension, map_args, perl_args, perl_map, unknown_head
 from ._words import DYN
 
 __all__ = ["FOLDED", "Tok", "fold_strings", "scope_of", "tokens"]
@@ -417,10 +417,13 @@ def fold_strings(code: str, language: str) -> str:
             value = parser.expr()
             end = parser.i
         except (Fail, ValueError, OverflowError, IndexError):
-            total += parser.work + 1
-            k += 1
-            continue
+            value, end = None, k
         total += parser.work + 1
+        head = unknown_head(toks, k, end, value, parser.concat)
+        if head is not None:  # "" + input(), "%s -rf /" % x: a command not known statically
+            edits.append((toks[k][2], toks[k if value is None else end - 1][3], head))
+            k = max(end, k + 1)
+            continue
         if not isinstance(value, str) or end <= k:
             k += 1
             continue
