@@ -105,6 +105,15 @@ _EXEC = 'require("child_process").execSync'
     "python3 -c 'import os; os.system(f\"{'\"'\"'rm'\"'\"' + \" -rf ~\"}\")'",
     "python3 -c 'import os; os.system(f\"{\"\".join([\"r\", \"m\"])} -rf ~\")'",
     "python3 -c 'import os; os.system(f\"rm -rf {os.path.expanduser(\"~\")}\")'",
+    # prefixed and triple-quoted literals read as the plain literal they are
+    "python3 -c 'import os; a = \"rm\"; os.system(F\"{a} -rf /\")'",
+    "python3 -c 'import os; a = \"rm\"; os.system(rf\"{a} -rf /\")'",
+    "python3 -c 'import os; a = \"rm\"; os.system(f\"{a:s} -rf /\")'",
+    "python3 -c 'import os; a = \"rm\"; os.system(f\"{a}\" f\" -rf /\")'",
+    "python3 -c $'import os\\na = \"rm\"\\nos.system(f\"\"\"{a} -rf /\"\"\")'",
+    "python3 -c 'import os; os.system(\"\"\"rm -rf /\"\"\")'",
+    "python3 -c 'import os; os.system(r\"rm -rf /\")'",
+    "python3 -c 'import os; os.system(b\"rm -rf ~\")'",
     # class 4: JavaScript template literals and String.raw
     f"node -e 'const c = \"rm -rf ~\"; {_EXEC}(`${{c}}`)'",
     f"node -e 'const a = \"rm\", b = \"-rf /\"; {_EXEC}(`${{a}} ${{b}}`)'",
@@ -167,6 +176,9 @@ def test_names_rebound_to_unknown_values_stay_dynamic(command: str) -> None:
     f"node -e 'const dir = \"dist\"; {_EXEC}(`rm -rf ${{dir}}`)'",
     "node -e 'const name = \"x\"; console.log(`hi ${name}`, `${name}-${1 + 1}`)'",
     "node -e 'console.log(String.raw`C:\\path\\to`)'",
+    "python3 -c 'import re; print(re.sub(r\"\\d+\", \"N\", \"a1\"), rb\"\\x00\".hex())'",
+    "python3 -c $'\"\"\"doc with \"quotes\" and\\nlines\"\"\"\\nprint(1)'",
+    "python3 -c 'import os; os.system(r\"echo C:\\path\")'",
 ])
 def test_everyday_templates_stay_quiet(command: str) -> None:
     assert _verdict(command) is Verdict.PASS, classify(command).findings

@@ -26,13 +26,15 @@ from ._strfold import Parser, scope_of
 from ._strfuncs import Fail, escaped, text_of, tokens
 from ._words import DYN
 
-__all__ = ["read_templates"]
+__all__ = ["PY_GATE", "read_templates"]
 
 _MAX_CODE = 20000
 _MAX_TEMPLATES = 256
 _MAX_FIELD = 400
 _JS = frozenset({"node", "deno", "bun"})
 _PY_NEXT = re.compile(r"""['"#]""")
+# A Python literal other than a plain one: prefixed (f, r, b, rf..) or triple-quoted.
+PY_GATE = re.compile(r"(?<!\w)[rRbBuUfF]{1,2}[\"']|'''|\"\"\"")
 _JS_NEXT = re.compile(r"""['"`/]""")
 
 # A field: (expression text, whether its value prints as itself: no !r, no format spec).
@@ -93,7 +95,7 @@ def _split_field(body: str) -> Field:
         elif depth == 0 and c == "!" and body[k + 1:k + 2] != "=":
             return body[:k], body[k + 1:] == "s"
         elif depth == 0 and c == ":":
-            return body[:k], body[k + 1:] == ""
+            return body[:k], body[k + 1:] in ("", "s")
         elif depth == 0 and c == "=" and body[k + 1:k + 2] != "=" and \
                 body[k - 1:k] not in ("=", "!", "<", ">"):
             return body[:k], False  # f"{c=}" prints the expression and its repr
@@ -118,17 +120,22 @@ def _python_templates(code: str) -> list[_Template]:
         while p > 0 and i - p < 2 and code[p - 1] in "rRbBuUfF":
             p -= 1
         prefix = code[p:i].lower()
-        if "f" not in prefix or (p > 0 and (code[p - 1].isalnum() or code[p - 1] == "_")):
-            i = end
-            continue
+        if p > 0 and (code[p - 1].isalnum() or code[p - 1] == "_"):
+            prefix = ""  # a name ending in r, b or f before a plain literal
         q = code[i] * 3 if code.startswith(code[i] * 3, i) else code[i]
+        if not prefix and len(q) == 1:
+            i = end
+            continue  # a plain literal: the readers take it as it is
         if not code.endswith(q, 0, end) or end - i < 2 * len(q):
             break  # not closed: left to the plain reading
-        t = _Template(p, end, prefix.replace("f", "") + q, q, "r" in prefix)
-        if not _python_parts(code, i + len(q), end - len(q), t):
-            break
-        if any(not isinstance(part, str) for part in t.parts):
-            found.append(t)
+        # f"..", r"..", b"..", """..""": one plain literal in double quotes.
+        t = _Template(p if prefix else i, end, '"', '"', "r" in prefix)
+        if "f" in prefix:
+            if not _python_parts(code, i + len(q), end - len(q), t):
+                break
+        else:
+            t.parts.append(code[i + len(q):end - len(q)])
+        found.append(t)
         i = end
     return found
 
@@ -245,13 +252,28 @@ def _constant(expr: str, language: str, scope: Scope | None) -> str | None:
     return text_of(value, True)
 
 
-def _escape(value: str, t: _Template) -> str | None:
-    if t.raw and ("\\" in value or t.quote[0] in value or "\n" in value):
-        return None
-    if t.raw:
-        return value
-    out = value.replace("\\", "\\\\").replace(t.quote[0], "\\" + t.quote[0])
-    return out.replace("\n", "\\n") if len(t.quote) == 1 else out
+def _escape(value: str) -> str:
+    """``value`` as the body of a double-quoted literal."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _static(text: str, raw: bool) -> str:
+    """A template's static source text as the body of a plain double-quoted literal: its
+    escapes kept (a raw string's backslashes are themselves), bare quotes and newlines
+    escaped."""
+    if raw:
+        return _escape(text)
+    out: list[str] = []
+    k = 0
+    while k < len(text):
+        c = text[k]
+        if c == "\\":
+            out.append(text[k:k + 2])
+            k += 2
+            continue
+        out.append('\\"' if c == '"' else "\\n" if c == "\n" else c)
+        k += 1
+    return "".join(out)
 
 
 def read_templates(code: str, language: str, field: Callable[[str, str], str],
@@ -287,14 +309,15 @@ def read_templates(code: str, language: str, field: Callable[[str, str], str],
         constant = True
         for part in t.parts:
             if isinstance(part, str):
-                text.append(part)
+                text.append(part if language in _JS else _static(part, t.raw))
                 continue
             if scope is not None and k is not None:
                 scope.pos = k
             value = _constant(part[0], language, scope if k is not None else None) \
                 if part[1] else None
-            written = _escape(value, t) if value is not None else None
-            if written is None:
+            if value is not None:
+                written = _escape(value)
+            else:
                 constant = False
                 written = field(part[0].strip(), language)
             text.append(written)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 
 from ._code import literals
-from ._fstr import read_templates
+from ._fstr import PY_GATE, read_templates
 from ._strfold import fold_strings
 from ._words import DYN
 
@@ -300,8 +300,8 @@ def spell_paths(code: str, language: str) -> str:
     ``code`` itself when it holds none (the common case)."""
     if len(code) > 20000:
         return code
-    if (language in _JS and "`" in code) or (language == "python" and ("f'" in code or
-                                                                       'f"' in code)):
+    if (language in _JS and "`" in code) or (language == "python" and
+                                             PY_GATE.search(code) is not None):
         code = read_templates(code, language, _interpolated, _spell_home)
     return _spell_home(code, language)
 
