@@ -207,3 +207,44 @@ def test_an_unknown_value_behind_a_blank_prefix_stays_dynamic(command: str) -> N
 ])
 def test_blank_prefixes_outside_shell_calls_stay_quiet(command: str) -> None:
     assert _verdict(command) is Verdict.PASS, classify(command).findings
+
+
+# Ruby "#{..}" and `..#{..}..` over constant names (fields may reuse the enclosing quote);
+# a String changed in place (<<, replace, sub!, []=) or rebound is not constant.
+@pytest.mark.parametrize("command", [
+    "ruby -e 'c = \"rm -rf /\"; system(\"#{c}\")'",
+    "ruby -e 'a = \"rm\"; b = \"-rf ~\"; `#{a} #{b}`'",
+    "ruby -e 'system(\"#{\"r\" + \"m\"} -rf ~\")'",
+    "ruby -e 'c = \"rm\"; c += \" -rf /\"; exec(\"#{c}\")'",
+    "ruby -e 'a, b = \"rm\", \"/\"; system(\"#{a} -rf #{b}\")'",
+])
+def test_ruby_interpolated_constant_names_are_classified(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.findings
+    assert "shell.recursive-delete" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "ruby -e 'c = \"rm\"; c += \" -rf /\" if false; system(\"#{c}\")'",
+    "ruby -e 'c = \"ls\"; c << gets; system(\"#{c}\")'",
+    "ruby -e 'c = \"ls\"; c.replace(gets); system(\"#{c}\")'",
+    "ruby -e 'c = \"ls\"; c.sub!(\"ls\", gets); system(\"#{c}\")'",
+    "ruby -e 'c = \"ls\"; c[0..] = gets; system(\"#{c}\")'",
+    "ruby -e 'c = \"ls\"; [gets].each { |c| system(\"#{c}\") }'",
+    "ruby -e 'c = \"ls\"; c = gets; system(\"#{c}\")'",
+])
+def test_ruby_names_changed_at_run_time_stay_dynamic(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN, result.findings
+    assert "shell.dynamic-code" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "ruby -e 'c = \"ls -la\"; system(\"#{c}\")'",
+    "ruby -e 'd = \"build\"; system(\"rm -rf #{d}\")'",
+    "ruby -e 'name = \"x\"; puts \"hi #{name}\"; puts \"a\\\"b #{name}\"'",
+    "ruby -e 'puts `git log -1 --format=#{\"%H\"}`'",
+    "ruby -e 'puts \"Hello #{ENV[\"USER\"]}, #{1 + 2}\"'",
+])
+def test_everyday_ruby_interpolation_stays_quiet(command: str) -> None:
+    assert _verdict(command) is Verdict.PASS, classify(command).findings

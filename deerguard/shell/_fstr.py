@@ -233,6 +233,58 @@ def _js_parts(code: str, j: int, stop: int, t: _Template) -> bool:
     return True
 
 
+_RB_NEXT = re.compile(r"""['"`#/]""")
+
+
+def _ruby_templates(code: str) -> list[_Template]:
+    """Ruby double-quoted and backtick literals holding ``#{..}`` fields (fields may hold
+    literals in the same quote: ``"#{"r" + "m"} -rf ~"``)."""
+    found: list[_Template] = []
+    i = 0
+    n = len(code)
+    while len(found) < _MAX_TEMPLATES:
+        m = _RB_NEXT.search(code, i)
+        if m is None:
+            break
+        i = m.start()
+        c = code[i]
+        if c == "#":
+            nl = code.find("\n", i)
+            i = n if nl < 0 else nl
+            continue
+        if c == "/":
+            i = _regex_end(code, i) if _regex_here(code, i) else i + 1
+            continue
+        if c == "'" or (i > 0 and code[i - 1] in "?$"):
+            i = _string_end(code, i, c) if c == "'" else i + 1
+            continue
+        t = _Template(i, n, c, c, False)
+        buf: list[str] = []
+        j = i + 1
+        while j < n and code[j] != c:
+            if code[j] == "\\":
+                buf.append(code[j:j + 2])
+                j += 2
+            elif code.startswith("#{", j):
+                close = _field_end(code, j + 2, False)
+                if close < 0:
+                    return found
+                t.parts += ["".join(buf), (code[j + 2:close], True)]
+                buf = []
+                j = close + 1
+            else:
+                buf.append(code[j])
+                j += 1
+        if j >= n:
+            break
+        t.parts.append("".join(buf))
+        t.end = j + 1
+        if len(t.parts) > 1:
+            found.append(t)
+        i = j + 1
+    return found
+
+
 def _constant(expr: str, language: str, scope: Scope | None) -> str | None:
     """The value of a field's expression when it is a constant string expression."""
     expr = expr.strip()
@@ -252,9 +304,9 @@ def _constant(expr: str, language: str, scope: Scope | None) -> str | None:
     return text_of(value, True)
 
 
-def _escape(value: str) -> str:
-    """``value`` as the body of a double-quoted literal."""
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+def _escape(value: str, quote: str = '"') -> str:
+    """``value`` as the body of a literal in ``quote`` (double quotes or backticks)."""
+    return value.replace("\\", "\\\\").replace(quote, "\\" + quote).replace("\n", "\\n")
 
 
 def _static(text: str, raw: bool) -> str:
@@ -285,7 +337,8 @@ def read_templates(code: str, language: str, field: Callable[[str, str], str],
     if len(code) > _MAX_CODE:
         return code
     found = _python_templates(code) if language == "python" else \
-        _js_templates(code) if language in _JS else []
+        _js_templates(code) if language in _JS else \
+        _ruby_templates(code) if language == "ruby" else []
     if not found:
         return code
     # The code with each template as an unknown literal, for the bindings of its names.
@@ -309,14 +362,15 @@ def read_templates(code: str, language: str, field: Callable[[str, str], str],
         constant = True
         for part in t.parts:
             if isinstance(part, str):
-                text.append(part if language in _JS else _static(part, t.raw))
+                text.append(part if language in _JS or t.quote == "`" else
+                            _static(part, t.raw))
                 continue
             if scope is not None and k is not None:
                 scope.pos = k
             value = _constant(part[0], language, scope if k is not None else None) \
                 if part[1] else None
             if value is not None:
-                written = _escape(value)
+                written = _escape(value, t.quote)
             else:
                 constant = False
                 written = field(part[0].strip(), language)

@@ -300,8 +300,8 @@ def spell_paths(code: str, language: str) -> str:
     ``code`` itself when it holds none (the common case)."""
     if len(code) > 20000:
         return code
-    if (language in _JS and "`" in code) or (language == "python" and
-                                             PY_GATE.search(code) is not None):
+    if (language in _JS and "`" in code) or (language == "ruby" and "#{" in code) or (
+            language == "python" and PY_GATE.search(code) is not None):
         code = read_templates(code, language, _interpolated, _spell_home)
     return _spell_home(code, language)
 

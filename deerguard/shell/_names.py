@@ -27,7 +27,7 @@ from ._strfuncs import Tok
 
 __all__ = ["Scope", "SCOPED"]
 
-SCOPED = frozenset({"python", "node", "deno", "bun"})
+SCOPED = frozenset({"python", "node", "deno", "bun", "ruby"})
 _MAX_SITES = 256
 _MAX_NAME_SITES = 32
 _MAX_DEPTH = 8
@@ -39,6 +39,17 @@ _NAMESPACE = frozenset({"globals", "locals", "vars", "setattr", "exec", "eval", 
 _PY_BINDERS = frozenset({"for", "as", "import", "def", "class", "del", "lambda", "case",
                          "except", "from"})
 _JS_BINDERS = frozenset({"function", "class", "catch", "import", "of", "in", "delete"})
+_RB_BINDERS = frozenset({"for", "def", "class", "module"})
+# Ruby: names written by reflection, and the String methods that change a string in place.
+_RB_NAMESPACE = frozenset({"binding", "instance_variable_set", "local_variable_set", "send",
+                           "public_send", "__send__", "define_method", "instance_eval",
+                           "class_eval", "module_eval", "const_set", "class_variable_set"})
+_RB_MUTATORS = frozenset({"replace", "concat", "insert", "prepend", "clear", "setbyte",
+                          "force_encoding", "encode", "slice", "squeeze", "tr", "delete"})
+# After these a Ruby statement runs only sometimes (c += "x" if y) or may stop before it.
+_RB_MODIFIERS = frozenset({"if", "unless", "while", "until", "rescue", "and", "or", "then",
+                           "do", "begin", "case", "when", "else", "elsif", "end", "{", "}",
+                           "def", "class", "module", "for", "ensure", "&&", "||", "?"})
 _DECL = frozenset({"const", "let", "var"})
 _COMPOUND = ("if ", "elif ", "else", "for ", "while ", "with ", "try", "except", "finally",
              "def ", "class ", "match ", "case ", "async ")
@@ -56,7 +67,8 @@ class Scope(Mapping[str, str]):
     def __init__(self, toks: list[Tok], code: str, language: str, fold: Fold) -> None:
         self.toks = toks
         self.code = code
-        self.js = language != "python"
+        self.js = language in ("node", "deno", "bun")
+        self.ruby = language == "ruby"
         self.fold = fold
         self.pos = len(toks)
         self.sites: dict[str, list[Site]] = {}
@@ -96,6 +108,10 @@ class Scope(Mapping[str, str]):
         ``else``, ``if (x)`` or inside an expression)."""
         toks = self.toks
         j = k - 1
+        if self.ruby:  # c += "x" if y: a modifier makes the statement conditional
+            end = self._rhs_end(k)
+            return (j < 0 or toks[j][1] in (";", "\n")) and \
+                not any(toks[m][1] in _RB_MODIFIERS for m in range(k, end))
         if not self.js:
             if j >= 0 and toks[j][1] not in (";", "\n"):
                 return False
@@ -116,7 +132,8 @@ class Scope(Mapping[str, str]):
     def _scan(self) -> None:
         toks = self.toks
         n = len(toks)
-        binders = _JS_BINDERS if self.js else _PY_BINDERS
+        binders = _JS_BINDERS if self.js else _RB_BINDERS if self.ruby else _PY_BINDERS
+        py = not self.js and not self.ruby
         k = 0
         while k < n and not self.off:
             self.work += 1
@@ -124,7 +141,8 @@ class Scope(Mapping[str, str]):
                 self.off = True  # hostile code: no name is read as constant
                 break
             kind, text = toks[k][0], toks[k][1]
-            if kind == "name" and (text in _NAMESPACE or (self.js and text == "with")):
+            if kind == "name" and ((text in _NAMESPACE and (py or text != "exec")) or (
+                    self.js and text == "with") or (self.ruby and text in _RB_NAMESPACE)):
                 self.off = True  # globals()["c"] = .., setattr, exec: names written by name
                 break
             if kind == "name" and text in binders:
@@ -132,6 +150,9 @@ class Scope(Mapping[str, str]):
                 continue
             if kind == "op" and text == "(" and self.js:
                 self._arrow(k)
+            if self.ruby and self._ruby_other(k):
+                k += 1
+                continue
             if kind == "op" and text in (")", "]", "}") and k + 1 < n and toks[k + 1][1] == "=":
                 self._group(k)  # (a, b) = .., [a, b] = .., ({a} = o): targets in a group
             if kind == "name" and k > 1 and toks[k - 1][1] in ("+", "-") and \
@@ -147,20 +168,51 @@ class Scope(Mapping[str, str]):
                 self._add(text, "other", k, k, False)  # c => ...: a parameter
             elif nxt[1] == "=" and not self._keyword(k):
                 self._assign(k)
-            elif nxt[1] == ":" and not self.js and k + 2 < n and toks[k + 2][1] == "=" \
+            elif nxt[1] == ":" and py and k + 2 < n and toks[k + 2][1] == "=" \
                     and toks[k + 2][2] == nxt[3]:
                 self._add(text, "other", k, k, False)  # c := ...
-            elif nxt[1] == ":" and not self.js and self._plain(k):
+            elif nxt[1] == ":" and py and self._plain(k):
                 self._annotated(k)
             elif nxt[1] in _AUG_OPS or nxt[1] in ("<", ">"):
                 self._augmented(k)
-            elif nxt[1] == "," and self._plain(k) and not self.js:
+            elif nxt[1] == "," and not self.js and self._plain(k):
                 k = self._tuple(k)
                 continue
             elif nxt[1] in ("++", "--") or (nxt[1] in ("+", "-") and k + 2 < n and
                                              toks[k + 2][1] == nxt[1] and self.js):
                 self._add(text, "other", k, k, False)
             k += 1
+
+    def _ruby_other(self, k: int) -> bool:
+        """Ruby bindings of other shapes: ``c << "x"``, ``c.sub!(..)``, ``c.replace(..)``,
+        ``c[0] = ..``, block parameters ``|a, b|``, ``rescue => e``."""
+        toks = self.toks
+        kind, text = toks[k][0], toks[k][1]
+        if kind == "op" and text == "|" and k > 0 and toks[k - 1][1] in ("{", "do"):
+            j = k + 1
+            while j < len(toks) and j < k + 32 and toks[j][1] != "|":
+                if toks[j][0] == "name":
+                    self._add(toks[j][1], "other", j, j, False)
+                j += 1
+            return True
+        if kind != "name" or k + 1 >= len(toks):
+            return False
+        nxt = toks[k + 1][1]
+        other = (nxt == "<<" or (k > 0 and toks[k - 1][1] == "=>") or (
+            nxt == "." and k + 2 < len(toks) and (toks[k + 2][1] in _RB_MUTATORS or (
+                k + 3 < len(toks) and toks[k + 3][1] == "!" and
+                toks[k + 3][2] == toks[k + 2][3]))))
+        if nxt == "[":
+            depth = 0
+            for j in range(k + 1, min(len(toks), k + 64)):
+                depth += toks[j][1] == "["
+                depth -= toks[j][1] == "]"
+                if depth == 0:
+                    other = j + 1 < len(toks) and toks[j + 1][1] == "="
+                    break
+        if other:
+            self._add(text, "other", k, k, False)
+        return other
 
     def _group(self, k: int) -> None:
         depth = 0
@@ -178,6 +230,8 @@ class Scope(Mapping[str, str]):
 
     def _keyword(self, k: int) -> bool:
         """``f(c="x")``: a keyword argument of a call binds nothing in the caller."""
+        if self.ruby:
+            return False  # f(c = "x") assigns c in Ruby
         depth = 0
         for j in range(k - 1, max(-1, k - 400), -1):
             self.work += 1
@@ -396,6 +450,8 @@ class Scope(Mapping[str, str]):
     def _same_block(self, a: int, b: int) -> bool:
         """Whether tokens ``a`` < ``b`` are statements of one block, nothing between them
         leaving it (a brace closed, or a line indented less)."""
+        if self.ruby:  # no block opens or closes between them
+            return not any(self.toks[j][1] in _RB_MODIFIERS for j in range(a, b))
         if self.js:
             depth = 0
             for j in range(a, b):
