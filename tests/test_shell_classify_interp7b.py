@@ -37,6 +37,8 @@ def _verdict(command: str) -> Verdict:
     "node -e $'// don\\'t\\nrequire(\"child_process\").execSync(\"rm -rf ~\")'",
     "node -e $'/* it\\'s */ require(\"child_process\").execSync(\"rm -rf /\")'",
     "python3 -c $'x = 1#don\\'t\\nimport os; os.system(\"rm -rf /\")'",
+    "perl -e $'print 1# q(\\nsystem(\"rm -rf /\");\\n#)'",  # q( in a comment opens no text
+    "ruby -e $'puts 1# %q(\\nsystem(\"rm -rf /\")\\n#)'",
 ])
 def test_a_quote_in_a_comment_hides_no_code(command: str) -> None:
     result = classify(command)

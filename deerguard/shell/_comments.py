@@ -11,9 +11,9 @@ length, so every offset stays where it was.
 
 The blanked text is a second reading: the caller classifies it besides the original one,
 so a comment this lexer gets wrong can only add a reading, never hide one. It is returned
-only when a blanked comment holds a quote character (the only comments that change what
-the literal readers see). One pass, linear: each step jumps (C-level search) to the next
-character that matters; nesting of template literals is bounded.
+only when a blanked comment holds a quote character (or Perl's ``q(``, Ruby's ``%q(``:
+the only comments that change what the literal readers see). One pass, linear: each step
+jumps (C-level search) to the next character that matters; template nesting is bounded.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ _NEXT = {
     "js": re.compile(r"""['"`/]"""),
 }
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
+# Quote-like operators that open text for the requoting reader (q(, %q( in a comment).
+_OPENS = {"perl": re.compile(r"(?<![\w$@%])q[qwx]?(?=[^\w\s,;=)])"),
+          "ruby": re.compile(r"(?<!\w)%[qQwWxiI]?(?=[^\w\s])")}
 # After these characters (or these words) a ``/`` starts a regex literal, not a division.
 _REGEX_AFTER = frozenset("(,=~!&|?:;{}[+-*%<>^")
 _REGEX_WORDS = frozenset({"split", "grep", "if", "unless", "and", "or", "not", "return",
@@ -222,7 +225,8 @@ def blank_comments(code: str, language: str) -> str:
     lang = "js" if language in ("node", "deno", "bun") else language
     finder = _NEXT.get(lang)
     if finder is None or len(code) > _MAX_CODE or (
-            "'" not in code and '"' not in code and "`" not in code):
+            "'" not in code and '"' not in code and "`" not in code and
+            lang not in ("perl", "ruby")):
         return code
     if "#" not in code and (lang == "python" or (lang == "js" or lang == "php") and
                             "/" not in code or lang in ("perl", "ruby") and
@@ -294,7 +298,8 @@ def blank_comments(code: str, language: str) -> str:
         if end < 0:
             return code  # an unclosed literal: no reading of it is safer than the original
         i = end
-    if not any(q in code[s:e] for s, e in spans for q in _QUOTES):
+    if not any(q in code[s:e] for s, e in spans for q in _QUOTES) and not (
+            lang in _OPENS and any(_OPENS[lang].search(code, s, e) for s, e in spans)):
         return code
     out: list[str] = []
     last = 0

@@ -70,13 +70,13 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     if call is not None:
         run.add("shell.package-install", code.span, f"{inv.name} code installs packages "
                 f"({call})", None)
+    if language in COMMENTED and (bare := blank_comments(text, language)) != text:
+        interp_code(run, Field(bare, code.span, code.taint), language, inv, stdin)  # "# don't"
     if language in ("perl", "ruby"):
         inner = interpolated(text, language) if "{" in text else []
         text = requote(text, language)
         if inner:  # "#{`rm -rf ~`}": code a string runs, read as lines of its own
             text = "\n".join((text, *inner))
-    if language in COMMENTED and (bare := blank_comments(text, language)) != text:
-        interp_code(run, Field(bare, code.span, code.taint), language, inv, stdin)  # "# don't"
     text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
     built = rewrite_code(text, language)  # "r" + "m", chr(114), getattr(os, "sys" + "tem")
     was_dynamic = built != text and shell_strings(text, language=language)[1]
