@@ -193,6 +193,8 @@ def test_everyday_templates_stay_quiet(command: str) -> None:
     "python3 -c 'import os; os.system(\" \" + input() + \" -rf /\")'",
     "python3 -c 'import os; os.system(\"%s -rf /\" % input())'",
     "python3 -c 'import os; os.system(\"{} -rf /\".format(input()))'",
+    "python3 -c 'import os; os.system(\"{a} -rf {b}\".format(a=input(), b=\"/\"))'",
+    "python3 -c 'import os; os.system(\"%(a)s -rf /\" % {\"a\": input()})'",
     "perl -e '$c = <STDIN>; system(\"\" . $c)'",
     f"node -e '{_EXEC}(\"\" + process.argv[1])'",
 ])
@@ -206,6 +208,7 @@ def test_an_unknown_value_behind_a_blank_prefix_stays_dynamic(command: str) -> N
     "python3 -c 'import os; c = \"ls\"; os.system(\"\" + c)'",
     "python3 -c 'import os; print(\"\" + os.getcwd())'",
     "python3 -c 'print(\"%s items\" % len([1]), \"{} items\".format(3))'",
+    "python3 -c 'print(\"{name} is {n}\".format(name=\"x\", n=1), \"%(a)s\" % {\"a\": 1})'",
 ])
 def test_blank_prefixes_outside_shell_calls_stay_quiet(command: str) -> None:
     assert _verdict(command) is Verdict.PASS, classify(command).findings

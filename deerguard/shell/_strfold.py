@@ -8,7 +8,9 @@ Ruby), ``chr(114)``, ``String.fromCharCode(114, 109)``, ``string.char(114, 109)`
 ``"~ fr- mr"[::-1]``, ``"".join(reversed("mr"))``, ``"%s" % "rm"``, ``.format``.
 :func:`fold_strings` evaluates such an expression (never with ``eval``: a small interpreter
 over literals, numbers, pure string functions (``_strfuncs``) and names bound earlier to a
-constant) and writes it back as one literal: ``os.system("rm -rf ~")``.
+constant: in Python, JavaScript and Ruby the value every binding of the name gives it where
+it is read, ``_names``) and writes it back as one literal: ``os.system("rm -rf ~")``. A blank
+literal leading into a value that does not fold (``"" + input()``) is written as unknown.
 
 Work is bounded: code longer than 20,000 characters is left alone, at most 6,000 tokens
 are read, each expression attempt reads at most 400 tokens, every value is at most 4,096

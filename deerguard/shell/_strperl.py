@@ -123,8 +123,10 @@ def unknown_head(toks: list[Tok], k: int, end: int, value: Val | None, concat: s
         return None
     text = toks[k][1].lstrip()
     nxt = toks[k + 1][1]
-    if (nxt == "%" and text.startswith(("%s", "%c"))) or (
+    if (nxt == "%" and text.startswith(("%s", "%c", "%("))) or (
             nxt == "." and k + 2 < len(toks) and toks[k + 2][1] == "format" and
-            text.startswith(("{}", "{0}", "{0:", "{:", "{!"))):
-        return quote(DYN + text[text.find("}") + 1 if text[0] == "{" else 2:])
+            text.startswith("{") and not text.startswith("{{")):
+        rest = text[text.find("}") + 1:] if text[0] == "{" else \
+            text[text.find(")") + 2:] if text[1] == "(" else text[2:]
+        return quote(DYN + rest)
     return None
