@@ -372,7 +372,7 @@ class Parser:
 
 
 def scope_of(toks: list[Tok], code: str, language: str) -> Scope:
-    """The names of Python or JavaScript ``code`` bound to constants (``_names``)."""
+    """The names of Python, JavaScript or Ruby ``code`` bound to constants (``_names``)."""
     def fold(k: int, scope: Scope) -> tuple[str | None, int]:
         p = Parser(toks, language, scope)
         p.code, p.escaped, p.i, p.limit = code, escaped(code, language), k, _ATTEMPT
