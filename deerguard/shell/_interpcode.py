@@ -23,6 +23,7 @@ from ._code import (
     tcl_commands,
     written_paths,
 )
+from ._comments import COMMENTED, blank_comments
 from ._evalcode import eval_code
 from ._flow import Flow
 from ._interp import (
@@ -69,6 +70,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     if call is not None:
         run.add("shell.package-install", code.span, f"{inv.name} code installs packages "
                 f"({call})", None)
+    if language in COMMENTED and (bare := blank_comments(text, language)) != text:
+        interp_code(run, Field(bare, code.span, code.taint), language, inv, stdin)  # "# don't"
     if language in ("perl", "ruby"):
         inner = interpolated(text, language) if "{" in text else []
         text = requote(text, language)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 
 from ._code import literals
+from ._fstr import PY_GATE, read_templates
 from ._strfold import fold_strings
 from ._words import DYN
 
@@ -276,25 +277,6 @@ _HOME_GATE = ("home", "HOME", "USERPROFILE", "expanduser", "expand_path", "join"
 _JS = frozenset({"node", "deno", "bun"})
 
 
-def _field_expr(field: str) -> str:
-    """An f-string field without its ``!r``/``:spec`` (those outside brackets and quotes:
-    ``"abc"[::-1]`` keeps its slice)."""
-    depth = 0
-    quote = ""
-    for k, c in enumerate(field):
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "'\"":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c in "!:" and depth == 0 and field[k + 1:k + 2] != "=":
-            return field[:k]
-    return field
-
-
 def _interpolated(expr: str, language: str) -> str:
     """What an interpolated expression stands for in a string: ``~`` for the home
     directory, a constant string expression's value (``f"{'r' + 'm'} -rf ~"``, escaped for
@@ -312,86 +294,19 @@ def _interpolated(expr: str, language: str) -> str:
     return DYN
 
 
-def _templates(code: str, language: str) -> str:
-    """JavaScript template literals (`` `rm -rf ${os.homedir()}` ``) and Python f-strings
-    (``f"rm -rf {path}"``) as plain double-quoted literals, each interpolation written as
-    ``~`` (the home directory) or ``DYN`` (unknown). Linear: one pass, bounded segments."""
-    out: list[str] = []
-    last = 0
-    n = len(code)
-    if language in _JS:
-        i = code.find("`")
-        while i != -1 and len(out) < 256:
-            j = i + 1
-            buf: list[str] = []
-            while j < n:
-                c = code[j]
-                if c == "\\" and j + 1 < n:
-                    buf.append(code[j:j + 2])
-                    j += 2
-                    continue
-                if c == "`":
-                    break
-                if c == "$" and code[j + 1:j + 2] == "{":
-                    close = code.find("}", j + 2, j + 2 + 400)
-                    if close == -1:
-                        break
-                    buf.append(_interpolated(code[j + 2:close], language))
-                    j = close + 1
-                    continue
-                buf.append(c)
-                j += 1
-            if j >= n or code[j] != "`":
-                break
-            text = "".join(buf).replace('"', '\\"')
-            out.append(code[last:i])
-            out.append('"' + text + '"')
-            last = j + 1
-            i = code.find("`", last)
-    else:
-        for start, end, value in literals(code, False)[:512]:
-            if value[:1] not in "'\"" or start == 0 or code[start - 1] not in "fF" or (
-                    start > 1 and (code[start - 2].isalnum() or code[start - 2] == "_")
-                    and code[start - 2] not in "rR"):
-                continue
-            body = code[start + 1:end - 1]
-            if "{" not in body:
-                continue
-            buf = []
-            k = 0
-            while k < len(body):
-                c = body[k]
-                if c in "{}" and body[k + 1:k + 2] == c:
-                    buf.append(c)
-                    k += 2
-                    continue
-                if c == "{":
-                    close = body.find("}", k + 1, k + 401)
-                    if close == -1:
-                        break
-                    buf.append(_interpolated(_field_expr(body[k + 1:close]), language))
-                    k = close + 1
-                    continue
-                buf.append(c)
-                k += 1
-            out.append(code[last:start - 1])
-            out.append(code[start] + "".join(buf) + code[start])
-            last = end
-    if not out:
-        return code
-    out.append(code[last:])
-    return "".join(out)
-
-
 def spell_paths(code: str, language: str) -> str:
     """``code`` with its home-directory expressions, path spellers and literal path joins
     written as plain literals (template literals and f-strings as plain literals too);
     ``code`` itself when it holds none (the common case)."""
     if len(code) > 20000:
         return code
-    if (language in _JS and "`" in code) or (language == "python" and ("f'" in code or
-                                                                       'f"' in code)):
-        code = _templates(code, language)
+    if (language in _JS and "`" in code) or (language == "ruby" and "#{" in code) or (
+            language == "python" and PY_GATE.search(code) is not None):
+        code = read_templates(code, language, _interpolated, _spell_home)
+    return _spell_home(code, language)
+
+
+def _spell_home(code: str, language: str) -> str:
     if not any(g in code for g in _HOME_GATE):
         return code
     for _ in range(3):  # join(expanduser('~'), '.ssh'): inner rewrites enable outer ones

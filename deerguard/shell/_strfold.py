@@ -8,7 +8,9 @@ Ruby), ``chr(114)``, ``String.fromCharCode(114, 109)``, ``string.char(114, 109)`
 ``"~ fr- mr"[::-1]``, ``"".join(reversed("mr"))``, ``"%s" % "rm"``, ``.format``.
 :func:`fold_strings` evaluates such an expression (never with ``eval``: a small interpreter
 over literals, numbers, pure string functions (``_strfuncs``) and names bound earlier to a
-constant) and writes it back as one literal: ``os.system("rm -rf ~")``.
+constant: in Python, JavaScript and Ruby the value every binding of the name gives it where
+it is read, ``_names``) and writes it back as one literal: ``os.system("rm -rf ~")``. A blank
+literal leading into a value that does not fold (``"" + input()``) is written as unknown.
 
 Work is bounded: code longer than 20,000 characters is left alone, at most 6,000 tokens
 are read, each expression attempt reads at most 400 tokens, every value is at most 4,096
@@ -18,7 +20,9 @@ characters, and the whole fold reads at most 40,000 tokens.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
+from ._names import SCOPED, Scope
 from ._strfuncs import (
     FUNCTIONS,
     Fail,
@@ -38,10 +42,10 @@ from ._strfuncs import (
     text_of,
     tokens,
 )
-from ._strperl import comprehension, map_args, perl_args, perl_map
+from ._strperl import comprehension, map_args, perl_args, perl_map, unknown_head
 from ._words import DYN
 
-__all__ = ["FOLDED", "Tok", "fold_strings", "tokens"]
+__all__ = ["FOLDED", "Tok", "fold_strings", "scope_of", "tokens"]
 
 FOLDED = frozenset({"python", "node", "deno", "bun", "ruby", "perl", "php", "lua", "awk"})
 _MAX_CODE = 20000
@@ -78,7 +82,7 @@ def _bounded(v: Val) -> None:
 
 
 class Parser:
-    def __init__(self, toks: list[Tok], language: str, consts: dict[str, str]) -> None:
+    def __init__(self, toks: list[Tok], language: str, consts: Mapping[str, str]) -> None:
         self.toks = toks
         self.lang = language
         self.consts = consts
@@ -367,6 +371,19 @@ class Parser:
         return out
 
 
+def scope_of(toks: list[Tok], code: str, language: str) -> Scope:
+    """The names of Python, JavaScript or Ruby ``code`` bound to constants (``_names``)."""
+    def fold(k: int, scope: Scope) -> tuple[str | None, int]:
+        p = Parser(toks, language, scope)
+        p.code, p.escaped, p.i, p.limit = code, escaped(code, language), k, _ATTEMPT
+        try:
+            value = p.expr()
+        except (Fail, ValueError, OverflowError, IndexError):
+            return None, k
+        return (value if isinstance(value, str) else None), p.i
+    return Scope(toks, code, language, fold)
+
+
 def fold_strings(code: str, language: str) -> str:
     """``code`` with each constant string expression written as one literal; ``code``
     itself when nothing folds (the common case: no gate substring, or no expression)."""
@@ -382,7 +399,8 @@ def fold_strings(code: str, language: str) -> str:
         return code
     consts: dict[str, str] = {}
     dropped: set[str] = set()
-    parser = Parser(toks, language, consts)
+    scope = scope_of(toks, code, language) if language in SCOPED else None
+    parser = Parser(toks, language, scope if scope is not None else consts)
     parser.code = code
     parser.escaped = escaped(code, language)
     edits: list[tuple[int, int, str]] = []
@@ -395,18 +413,24 @@ def fold_strings(code: str, language: str) -> str:
             continue
         parser.i, parser.work, parser.limit, parser.depth, parser.nest = k, 0, _ATTEMPT, 0, 0
         parser.folded = False
+        if scope is not None:
+            scope.pos = k  # names read here hold what every binding before gave them
         try:
             value = parser.expr()
             end = parser.i
         except (Fail, ValueError, OverflowError, IndexError):
-            total += parser.work + 1
-            k += 1
-            continue
+            value, end = None, k
         total += parser.work + 1
+        head = unknown_head(toks, k, end, value, parser.concat)
+        if head is not None:  # "" + input(), "%s -rf /" % x: a command not known statically
+            edits.append((toks[k][2], toks[k if value is None else end - 1][3], head))
+            k = max(end, k + 1)
+            continue
         if not isinstance(value, str) or end <= k:
             k += 1
             continue
-        bind(toks, k, end, value, consts, dropped)
+        if scope is None:
+            bind(toks, k, end, value, consts, dropped)
         if parser.folded:
             edits.append((toks[k][2], toks[end - 1][3], quote(value)))
             k = end

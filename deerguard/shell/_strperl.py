@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._strfuncs import Fail, Val, chr_of, flat, req, text_of
+from ._strfuncs import Fail, Tok, Val, chr_of, flat, quote, req, text_of
+from ._words import DYN
 
 if TYPE_CHECKING:
     from ._strfold import Parser
 
-__all__ = ["comprehension", "map_args", "perl_args", "perl_map"]
+__all__ = ["comprehension", "map_args", "perl_args", "perl_map", "unknown_head"]
 
 
 def comprehension(p: Parser) -> Val | None:
@@ -105,3 +106,27 @@ def perl_map(p: Parser) -> list[Val]:
         p.expect(")")
     p.folded = True
     return [req(chr_of(x)) for x in flat(items)]
+
+
+def unknown_head(toks: list[Tok], k: int, end: int, value: Val | None, concat: str
+                 ) -> str | None:
+    """The literal at ``k`` as the unknown value ``DYN`` when it only leads into a value
+    not known statically, so the command it starts is read as built at run time:
+    ``"" + input()``, ``" " . $c`` (a blank prefix joined to what did not fold), or
+    ``"%s -rf /" % x``, ``"{} -rf /".format(x)`` (a format whose first field is unknown)."""
+    if toks[k][0] != "str" or k + 1 >= len(toks) or toks[k + 1][0] != "op":
+        return None
+    if value is not None:
+        if isinstance(value, str) and not value.strip() and end < len(toks) and \
+                toks[end][0] == "op" and toks[end][1] == concat:
+            return quote(DYN)
+        return None
+    text = toks[k][1].lstrip()
+    nxt = toks[k + 1][1]
+    if (nxt == "%" and text.startswith(("%s", "%c", "%("))) or (
+            nxt == "." and k + 2 < len(toks) and toks[k + 2][1] == "format" and
+            text.startswith("{") and not text.startswith("{{")):
+        rest = text[text.find("}") + 1:] if text[0] == "{" else \
+            text[text.find(")") + 2:] if text[1] == "(" else text[2:]
+        return quote(DYN + rest)
+    return None
