@@ -48,8 +48,9 @@ _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
 
-def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """The code ``inv`` runs and the files it edits (``inv.name`` is in TOOL_NAMES)."""
+def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
+    """The code ``inv`` runs and the files it edits (``inv.name`` is in TOOL_NAMES); True
+    when it reads a secret file its arguments do not name (``sed '1r /etc/shadow'``)."""
     name = inv.name
     if name in LOADING_TOOLS:
         load_tool(run, inv, stdin)  # gdb -x FILE, lldb -s FILE, vim -S FILE
@@ -58,7 +59,7 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     elif name in CONF_TOOLS:
         conf_tool(run, inv, stdin)  # emacs -l FILE, tmux -f FILE, ssh -F FILE
     if name in _SEDS:
-        sed_tool(run, inv, stdin)
+        return sed_tool(run, inv, stdin)
     elif name in _MAKES:
         make_tool(run, inv, stdin)
     elif name in _VIMS:
@@ -106,6 +107,7 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if "&$REPLY" in text or "&${REPLY}" in text or "&\"$REPLY" in text:
             run.add("shell.reverse-shell", inv.word.span, "ztcp connects to a host and a "
                     "shell's input and output are redirected to that connection", None)
+    return False
 
 
 def _find_writes(run: Run, inv: Invocation) -> None:
