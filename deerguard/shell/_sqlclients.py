@@ -219,6 +219,9 @@ def _psql_line(run: Run, inv: Invocation, cmd: str, field: Field, depth: int) ->
     if not cmd.startswith("\\"):
         return
     head, _, rest = cmd.partition(" ")
+    if "`" in rest:  # \set x `CMD`: backquoted text in a meta-command runs in a shell
+        for piece in rest.split("`")[1:-1:2]:
+            shell_escape(run, inv, piece, field)
     if head == "\\!":
         shell_escape(run, inv, rest, field)
     elif head.startswith("\\!"):

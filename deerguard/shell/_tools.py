@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
 from ._confload import CONF_TOOLS, conf_tool
+from ._dbconf import client_startup
 from ._embedded import _git_value as git_exec_value
 from ._embedded import decode_escapes
 from ._files import file_taint
@@ -56,6 +57,7 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
         load_tool(run, inv, stdin)  # gdb -x FILE, lldb -s FILE, vim -S FILE
     elif name in SQL_CLIENTS:
         sql_client(run, inv, stdin)  # | sqlite3, psql -f FILE, mysql < FILE: shell escapes
+        client_startup(run, inv)  # mysql --pager=CMD, option files, ~/.psqlrc
     elif name in CONF_TOOLS:
         conf_tool(run, inv, stdin)  # emacs -l FILE, tmux -f FILE, ssh -F FILE
     if name in _SEDS:
