@@ -23,6 +23,7 @@ from ._flow import Flow
 from ._githooks import note_hooks_path
 from ._loadfiles import LOADING_TOOLS, load_tool
 from ._optexec import RUNNER_NAMES, TAR_NAMES, emacs_eval, tar_filters
+from ._parallel import parallel_tool
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
@@ -68,13 +69,12 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
         vim_tool(run, inv, stdin)
     elif name in _EDS:
         ed_tool(run, inv, stdin)
-    elif name in ("parallel", "script"):
-        # No command after the options (resolve found none): parallel runs each stdin line
-        # as a command; script starts an interactive shell that reads stdin.
-        if stdin is not None and name == "parallel" and not any(
-                f.text in (":::", "::::", "-a", "--arg-file") for f in inv.args):
-            run_stdin(run, stdin, inv)
-        elif stdin is not None and name == "script":
+    elif name == "parallel":
+        parallel_tool(run, inv, stdin)  # its template and input sources (resolve stops)
+    elif name == "script":
+        # No command after the options (resolve found none): script starts an interactive
+        # shell that reads stdin.
+        if stdin is not None:
             run_stdin(run, stdin, inv)
     elif name == "gdb":
         _gdb(run, inv)
