@@ -56,7 +56,9 @@ _LONG_VALUE = frozenset({
     "--sqlmaster", "--sqlworker", "--sqlandworker", "--tmpl", "--match", "--seqreplace",
     "--ctagstring", "--group-by", "--rsync-opts", "--ssh-delay", "--cr", "--shard",
     "--fifo-file", "--sshlogin-file", "--retry-failed-file"})
-_REPLACEMENT = re.compile(r"\{(\d*)(?:\.|/|//|/\.)?\}|\{[#%]\}|\{=.{0,200}?=\}")
+# {}, {.}, {/}, {//}, {/.}, {N} and {N.}..., {#} and {%}. (A perl expression {= ... =} is
+# not one: the item is then appended, which still puts it in the command line.)
+_REPLACEMENT = re.compile(r"\{(\d*)(?:\.|/|//|/\.)?\}|\{[#%]\}")
 _VAR = "_deerguard_parallel_"
 
 
