@@ -1,14 +1,14 @@
 """Database clients' option and startup files: commands they run before any query.
 
 * ``mysql``/``mariadb --pager=CMD`` pipes every result through ``sh -c CMD``; an option file
-  (``--defaults-file=F``, ``--defaults-extra-file=F``, or ``~/.my.cnf`` written in the
-  command) sets ``pager=CMD`` the same way, and ``execute=`` runs client commands (``system
-  CMD``) in the ``[client]``, ``[mysql]`` and ``[mariadb]`` groups; ``!include F`` reads
-  more of them.
-* ``psql`` runs its startup file (``$PSQLRC``, else ``~/.psqlrc``) at every start, unless
-  ``-X``/``--no-psqlrc`` or ``-c`` is given: a file written in the command is read like a
-  ``-f`` script (``\\!`` lines run shell commands). ``sqlite3`` reads ``~/.sqliterc`` (unless
-  ``-init F``) the same way.
+  (``--defaults-file=F``, ``--defaults-extra-file=F``, or ``~/.my.cnf`` and
+  ``$MYSQL_HOME/my.cnf`` written in the command) sets ``pager=CMD`` the same way, and
+  ``execute=`` runs client commands (``system CMD``) in the ``[client]``, ``[mysql]`` and
+  ``[mariadb]`` groups; ``!include F`` reads more of them.
+* ``psql`` runs its startup files (``$PGSYSCONFDIR/psqlrc``, then ``$PSQLRC``, else
+  ``~/.psqlrc``) at every start, unless ``-X``/``--no-psqlrc`` or ``-c`` is given: a file
+  written in the command is read like a ``-f`` script (``\\!`` lines run shell commands).
+  ``sqlite3`` reads ``~/.sqliterc`` (unless ``-init F``) the same way.
 * Writing ``\\!``, ``\\o |CMD``, backquoted commands (psql) or ``.shell``/``.system`` (sqlite3)
   into a user's ``~/.psqlrc`` or ``~/.sqliterc`` makes every later client start run them:
   persistence, like a shell startup file (``shell.persistence``, block), and so is fetched
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._files import file_taint
 from ._loadfiles import script_file, shell_escape
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -76,9 +77,13 @@ def mysql_options(run: Run, inv: Invocation) -> None:
             defaults = defaults and key != "--defaults-file"
         elif t == "--no-defaults":
             defaults = False
-    if defaults and run.file_text:
-        files.extend(Field(p, inv.word.span) for p in _MYSQL_HOME_FILES
-                     if norm_path(p, run.cwd) in run.file_text)
+    if defaults and (run.file_text or run.files):
+        home = _env_path(run, "MYSQL_HOME")  # MYSQL_HOME=/tmp mysql reads /tmp/my.cnf
+        paths = (*_MYSQL_HOME_FILES, home.rstrip("/") + "/my.cnf") if home else \
+            _MYSQL_HOME_FILES
+        files.extend(Field(p, inv.word.span) for p in paths
+                     if norm_path(p, run.cwd) in run.file_text or file_taint(
+                         run.files, norm_path(p, run.cwd)))
     for f in files[:8]:
         text = script_file(run, inv, f, None, exact=True)
         if text is not None:
@@ -127,16 +132,27 @@ def psql_startup(run: Run, inv: Invocation) -> None:
     if any(f.text in _PSQL_NO_RC or f.text.startswith("--command=") or (
             f.text[:1] == "-" and f.text[1:2] != "-" and "X" in f.text) for f in inv.args):
         return
-    var = run.env.get("PSQLRC")
-    if var is not None and len(var.alts) == 1 and DYN not in var.alts[0]:
-        rc = Field(var.alts[0], inv.word.span, var.taint)
+    files: list[Field] = []
+    conf = _env_path(run, "PGSYSCONFDIR")  # the system-wide psqlrc, read first
+    if conf:
+        files.append(Field(conf.rstrip("/") + "/psqlrc", inv.word.span))
+    rc = _env_path(run, "PSQLRC")
+    if rc:
+        files.append(Field(rc, inv.word.span))
     elif run.file_text or run.files:
-        rc = Field("~/.psqlrc", inv.word.span)
-    else:
-        return
-    text = script_file(run, inv, rc, None, exact=True)
-    if text is not None:
-        sql_lines(run, inv, text, "psql", 1)
+        files.append(Field("~/.psqlrc", inv.word.span))
+    for f in files:
+        text = script_file(run, inv, f, None, exact=True)
+        if text is not None:
+            sql_lines(run, inv, text, "psql", 1)
+
+
+def _env_path(run: Run, name: str) -> str | None:
+    """The static value of the environment variable ``name`` (a path), if set."""
+    var = run.env.get(name)
+    if var is None or len(var.alts) != 1 or DYN in var.alts[0] or not var.alts[0]:
+        return None
+    return var.alts[0]
 
 
 def sqlite_startup(run: Run, inv: Invocation) -> None:
