@@ -9,12 +9,12 @@ template each item is itself a command line. ``--pipe`` feeds stdin to the templ
 
 So ``echo 'rm -rf ~' > c; parallel :::: c`` runs ``rm -rf ~``, ``parallel -a list rm -rf``
 deletes every listed path, ``parallel sh -c :::: fetched`` runs fetched lines, and
-``parallel 'curl u | sh' ::: 1`` runs a pipeline; ``parallel gzip :::: files.txt`` only
-passes file names. Each composed line is classified as shell code with the items bound to
-variables holding their text and taint (``sh -c "$item"`` of a fetched line is a tainted
-run, ``gzip "$item"`` is not). A file written with fetched data and run line by line with no
-template is a download run. At most :data:`_MAX_ITEMS` items a source and
-:data:`_MAX_RUNS` composed lines: linear, never raises.
+``parallel 'curl -s {} | sh' ::: URL`` pipes a download into a shell; ``parallel gzip ::::
+files.txt`` only passes file names. Each composed line is classified as shell code with the
+items bound to variables holding their text and taint (``sh -c "$item"`` of a fetched line is
+a tainted run, ``gzip "$item"`` is not). A file written with fetched data and run line by line
+with no template is a download run. ``sem`` (``--semaphore``) runs its command once. At most
+:data:`_MAX_ITEMS` items a source and :data:`_MAX_RUNS` composed lines: linear, never raises.
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ def parallel_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     args = inv.args[:256]
     files: list[Field] = []
     quote = pipe = False
+    once = inv.name == "sem"  # sem (parallel --semaphore) runs its command once
     repl: str | None = None
     sep_args, sep_files = ":::", "::::"
     k = 0
@@ -107,6 +108,8 @@ def parallel_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
                 quote = True
             elif key in ("--pipe", "--pipepart"):
                 pipe = True
+            elif key == "--semaphore":
+                once = True
             elif key == "--replace":
                 repl = value or "{}"
             continue
@@ -145,9 +148,10 @@ def parallel_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             sources.extend(_file_source(run, f, stdin) for f in words[:8])
         else:
             sources.append(_Source(words[:_MAX_ITEMS]))
+    if (pipe or once) and template:
+        _run_line(run, inv, template, quote, repl, [], stdin if pipe else None)
+        return
     if pipe:
-        if template:
-            _run_line(run, inv, template, quote, repl, [], stdin)
         return
     if not template:
         _no_template(run, inv, sources, stdin)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
+from ._secrets import secret_file
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -51,8 +52,8 @@ def sed_files(run: Run, name: str, scripts: list[Field]) -> bool:
                 check_write(run.add, run.cp.paths, field, run.cwd, f"{name} w writes")
             else:
                 reads.append(field)
-    if reads:
-        secret = check_args(run.add, run.cp.paths, name, reads, run.cwd)
+    if reads:  # a secret by path (/etc/shadow: a read that blocks) or by name (.env)
+        secret = check_args(run.add, run.cp.paths, name, reads, run.cwd) or secret_file(reads)
     return secret
 
 

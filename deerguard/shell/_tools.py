@@ -41,7 +41,7 @@ _SEDS = frozenset({"sed", "gsed"})
 _MAKES = frozenset({"make", "gmake", "bmake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
 _EDS = frozenset({"ed", "red"})
-TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
+TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "sem", "script", "gdb",
                                                         "defaults", "sftp", "ztcp"}) | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
                "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS | SQL_CLIENTS | \
@@ -69,7 +69,7 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
         vim_tool(run, inv, stdin)
     elif name in _EDS:
         ed_tool(run, inv, stdin)
-    elif name == "parallel":
+    elif name in ("parallel", "sem"):
         parallel_tool(run, inv, stdin)  # its template and input sources (resolve stops)
     elif name == "script":
         # No command after the options (resolve found none): script starts an interactive
