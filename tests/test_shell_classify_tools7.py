@@ -306,3 +306,39 @@ def test_a_denied_program_run_by_parallel_blocks_however_it_gets_its_arguments(
                     "parallel -j2 'r'm -f {} ::: a"):
         assert classify(command, policy=policy).verdict is Verdict.BLOCK, command
     assert classify("parallel gzip ::: a", policy=policy).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("command", [
+    "parallel echo {" + "9" * 5000 + "} ::: a",
+    "parallel echo {\u0669} ::: a",
+    "parallel " + ":::: " * 500,
+    "parallel -a " * 300,
+    "sed '" + "s/a/b/w x\n" * 400 + "' f",
+    "sed '" + "\\%" * 2000 + "' f",
+    "printf '" + "[client]\\n!include c\\n" * 200 + "' > c; mysql --defaults-file=c",
+    "echo '" + "\\! `" * 500 + "' > ~/.psqlrc",
+])
+def test_hostile_tool_scripts_and_argument_lists_never_raise(command: str) -> None:
+    assert "internal-error" not in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "printf '" + "\\\\\\\\i /tmp/a\\\\n" * 80 + "' > /tmp/a; psql -f /tmp/a",
+    "printf '" + "\\\\\\\\i /tmp/a\\\\n" * 80 + "' > /tmp/a; PSQLRC=/tmp/a psql",
+    "printf '" + "[client]\\\\n!include c\\\\n" * 200 + "' > c; mysql --defaults-file=c",
+])
+def test_files_that_include_themselves_are_read_within_the_work_budget(command: str) -> None:
+    # Each line includes the file again: without a budget the reads grow exponentially
+    # with the include depth (80 lines took 21 s). Running out fails closed.
+    import time
+    start = time.perf_counter()
+    result = classify(command)
+    assert time.perf_counter() - start < 1.0
+    assert result.verdict is Verdict.BLOCK
+    assert "shell.nesting-too-deep" in result.rule_ids
+
+
+def test_an_included_script_is_still_followed() -> None:
+    command = ("printf '\\\\i b.sql\\n' > a.sql; printf '\\\\! rm -rf ~\\n' > b.sql; "
+               "psql -f a.sql")
+    assert "shell.recursive-delete" in classify(command).rule_ids

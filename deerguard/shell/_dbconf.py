@@ -28,6 +28,7 @@ from ._loadfiles import script_file, shell_escape
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._sqlclients import _sql_lines as sql_lines
+from ._sqlclients import charge_include
 from ._words import DYN, Field, first_source
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def _option_file(run: Run, inv: Invocation, text: Field, depth: int) -> None:
         if s.startswith("!include ") and depth < _MAX_DEPTH:
             included = script_file(run, inv, Field(s[9:].strip(), text.span, text.taint),
                                    None, exact=True)
-            if included is not None:
+            if included is not None and charge_include(run, included, text.span):
                 _option_file(run, inv, included, depth + 1)
             continue
         if not group.startswith(_MYSQL_GROUPS) or group.startswith(_OTHER_GROUPS):

@@ -58,7 +58,7 @@ _LONG_VALUE = frozenset({
     "--fifo-file", "--sshlogin-file", "--retry-failed-file"})
 # {}, {.}, {/}, {//}, {/.}, {N} and {N.}..., {#} and {%}. (A perl expression {= ... =} is
 # not one: the item is then appended, which still puts it in the command line.)
-_REPLACEMENT = re.compile(r"\{(\d*)(?:\.|/|//|/\.)?\}|\{[#%]\}")
+_REPLACEMENT = re.compile(r"\{([0-9]{0,6})(?:\.|/|//|/\.)?\}|\{[#%]\}")
 _VAR = "_deerguard_parallel_"
 
 
@@ -230,7 +230,7 @@ def _run_line(run: Run, inv: Invocation, template: list[Field], quote: bool,
         if whole in ("{#}", "{%}"):
             return "1"
         number = match.group(1)
-        if number and number.isdigit() and 0 < int(number) <= len(refs):
+        if number and 0 < int(number) <= len(refs):  # at most 6 ASCII digits
             return refs[int(number) - 1]
         return " ".join(refs)
 
