@@ -323,9 +323,9 @@ def test_hostile_tool_scripts_and_argument_lists_never_raise(command: str) -> No
 
 
 @pytest.mark.parametrize("command", [
-    "printf '" + "\\\\\\\\i /tmp/a\\\\n" * 80 + "' > /tmp/a; psql -f /tmp/a",
-    "printf '" + "\\\\\\\\i /tmp/a\\\\n" * 80 + "' > /tmp/a; PSQLRC=/tmp/a psql",
-    "printf '" + "[client]\\\\n!include c\\\\n" * 200 + "' > c; mysql --defaults-file=c",
+    "printf '" + "\\\\i /tmp/a\\n" * 80 + "' > /tmp/a; psql -f /tmp/a",
+    "printf '" + "\\\\i /tmp/a\\n" * 80 + "' > /tmp/a; PSQLRC=/tmp/a psql",
+    "printf '" + "[client]\\n!include c\\n" * 200 + "' > c; mysql --defaults-file=c",
 ])
 def test_files_that_include_themselves_are_read_within_the_work_budget(command: str) -> None:
     # Each line includes the file again: without a budget the reads grow exponentially
