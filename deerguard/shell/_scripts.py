@@ -121,7 +121,10 @@ def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
     if in_place:
         for f in operands:
             check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i edits")
-    return sed_files(run, inv.name, scripts)  # w FILE writes, r FILE reads
+    given = frozenset().union(*(file_taint(run.files, norm_path(f.text, run.cwd))
+                                for f in operands[:16])) if operands and run.files else \
+        (stdin.taint if stdin is not None and not operands else NO_TAINT)
+    return sed_files(run, inv.name, scripts, given)  # w FILE writes, r FILE reads
 
 
 def _sed_script(run: Run, inv: Invocation, val: Field, is_file: bool, stdin: Flow | None,

