@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._result import Finding, Span, Verdict, worst
+from ._dbconf import client_rc_written
 from ._deferred import check_deferred
 from ._exfil import secret_display
 from ._githooks import check_hooks
@@ -142,6 +143,7 @@ class Classifier:
         check_deferred(run)  # files a build tool or interpreter runs later by itself
         if run.file_text or run.files:
             pkg_written(run)  # .npmrc registry=URL: where later installs come from
+            client_rc_written(run)  # \! CMD in ~/.psqlrc runs at every psql start
         issues = script.issues
         if issues and any(issue.internal for issue in issues):
             # The parser failed on its own (a bug): what the command does is unknown.

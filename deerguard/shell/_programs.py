@@ -255,8 +255,7 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     name = inv.name
     if run.cwd_text is not None and name == "rm":
         whole_dir_delete(run, inv)  # cd "$X" && rm -rf *: everything in $X
-    if name in TOOL_NAMES:
-        tool(run, inv, stdin)
+    read = tool(run, inv, stdin) if name in TOOL_NAMES else False  # sed '1r /etc/shadow'
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
         run.invoke(sub, None, [])
     if name in OPTION_CODE_PROGRAMS:  # embedded_code finds none for any other program
@@ -289,7 +288,7 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     config = run.config_options
     paths = _path_args(inv, config=config) if config or name in _GREPS or name == "socat" \
         else inv.args
-    secret = check_args(run.add, run.cp.paths, name, paths, run.cwd)
+    secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     return output(run, inv, stdin, secret)
 
 

@@ -213,6 +213,8 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
             taint = frozenset().union(*(f.taint for f in ops))
             return Resolution(chain, Field(text, (ops[0].span[0], ops[-1].span[1]), taint),
                               name)
+        if name == "parallel":
+            return Resolution(chain)  # its template and input sources: _parallel
         if name in PACKAGE_RUNNERS and not stop and j < n:
             # npx @scope/pkg@1 ARGS runs pkg; pnpm dlx -c 'a | b' runs a command line.
             shell = runner_shell_code(name, fields, i + 1, j)

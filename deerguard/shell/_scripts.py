@@ -19,6 +19,7 @@ from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
+from ._sedfiles import sed_files
 from ._sinks import STDIN_PATHS, download_exec, interp_code, stdin_sink
 from ._textout import text_output
 from ._words import DYN, NO_TAINT, Field, first_source
@@ -39,7 +40,8 @@ def run_stdin(run: Run, stdin: Flow, inv: Invocation) -> None:
 _SED_VALUE = frozenset("efl")
 
 
-def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
+    """The code and files of a sed run; True when its scripts read a secret file."""
     args = inv.args
     scripts: list[Field] = []
     operands: list[Field] = []
@@ -119,6 +121,10 @@ def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     if in_place:
         for f in operands:
             check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i edits")
+    given = frozenset().union(*(file_taint(run.files, norm_path(f.text, run.cwd))
+                                for f in operands[:16])) if operands and run.files else \
+        (stdin.taint if stdin is not None and not operands else NO_TAINT)
+    return sed_files(run, inv.name, scripts, given)  # w FILE writes, r FILE reads
 
 
 def _sed_script(run: Run, inv: Invocation, val: Field, is_file: bool, stdin: Flow | None,

@@ -162,8 +162,19 @@ def _include(run: Run, inv: Invocation, name: str, field: Field, dialect: str,
     name = name.strip().strip("'\"")
     if name and depth < _MAX_DEPTH:
         text = script_file(run, inv, Field(name, field.span, field.taint), None, exact=True)
-        if text is not None:
+        if text is not None and charge_include(run, text, field.span):
             _sql_lines(run, inv, text, dialect, depth + 1)
+
+
+def charge_include(run: Run, text: Field, span: tuple[int, int]) -> bool:
+    """Charge an included file's text to the work budget (a file that includes itself on
+    every line would otherwise be read a number of times exponential in the depth)."""
+    run.budget -= len(text.text) + 32
+    if run.budget >= 0:
+        return True
+    run.add("shell.nesting-too-deep", span, "more included scripts than the classifier "
+            "follows", None)
+    return False
 
 
 def _first_arg(text: str) -> str:
@@ -219,6 +230,9 @@ def _psql_line(run: Run, inv: Invocation, cmd: str, field: Field, depth: int) ->
     if not cmd.startswith("\\"):
         return
     head, _, rest = cmd.partition(" ")
+    if "`" in rest:  # \set x `CMD`: backquoted text in a meta-command runs in a shell
+        for piece in rest.split("`")[1:-1:2]:
+            shell_escape(run, inv, piece, field)
     if head == "\\!":
         shell_escape(run, inv, rest, field)
     elif head.startswith("\\!"):

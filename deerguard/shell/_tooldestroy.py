@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._extglob import plain_glob
 from ._paths import glob_critical, is_critical, norm_path
 from ._resolve import Invocation
 from ._words import Field
@@ -90,7 +91,10 @@ def _shred(add: Add, inv: Invocation, cwd: str | None) -> None:
                     break
             continue
         # shred cannot overwrite a directory: a glob over every file of a directory
-        # (~/*, /etc/.*, /home/*/*) is its destructive target, not one named file.
+        # (~/*, /etc/.*, /home/*/*) is its destructive target, not one named file; an
+        # extended glob is read as the plain glob covering it (~/!(keep) is ~/*).
+        if "(" in t:
+            t = plain_glob(t)
         parent, _, last = t.rstrip("/").rpartition("/")
         if not last or not parent and not t.startswith("/") or \
                 any(c not in "*?[]!^.-" for c in last) or "*" not in last and "?" not in last:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
 from ._confload import CONF_TOOLS, conf_tool
+from ._dbconf import client_startup
 from ._embedded import _git_value as git_exec_value
 from ._embedded import decode_escapes
 from ._files import file_taint
@@ -22,6 +23,7 @@ from ._flow import Flow
 from ._githooks import note_hooks_path
 from ._loadfiles import LOADING_TOOLS, load_tool
 from ._optexec import RUNNER_NAMES, TAR_NAMES, emacs_eval, tar_filters
+from ._parallel import parallel_tool
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
@@ -39,7 +41,7 @@ _SEDS = frozenset({"sed", "gsed"})
 _MAKES = frozenset({"make", "gmake", "bmake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
 _EDS = frozenset({"ed", "red"})
-TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "script", "gdb",
+TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "sem", "script", "gdb",
                                                         "defaults", "sftp", "ztcp"}) | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
                "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS | SQL_CLIENTS | \
@@ -48,30 +50,31 @@ _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
 
-def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """The code ``inv`` runs and the files it edits (``inv.name`` is in TOOL_NAMES)."""
+def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
+    """The code ``inv`` runs and the files it edits (``inv.name`` is in TOOL_NAMES); True
+    when it reads a secret file its arguments do not name (``sed '1r /etc/shadow'``)."""
     name = inv.name
     if name in LOADING_TOOLS:
         load_tool(run, inv, stdin)  # gdb -x FILE, lldb -s FILE, vim -S FILE
     elif name in SQL_CLIENTS:
         sql_client(run, inv, stdin)  # | sqlite3, psql -f FILE, mysql < FILE: shell escapes
+        client_startup(run, inv)  # mysql --pager=CMD, option files, ~/.psqlrc
     elif name in CONF_TOOLS:
         conf_tool(run, inv, stdin)  # emacs -l FILE, tmux -f FILE, ssh -F FILE
     if name in _SEDS:
-        sed_tool(run, inv, stdin)
+        return sed_tool(run, inv, stdin)
     elif name in _MAKES:
         make_tool(run, inv, stdin)
     elif name in _VIMS:
         vim_tool(run, inv, stdin)
     elif name in _EDS:
         ed_tool(run, inv, stdin)
-    elif name in ("parallel", "script"):
-        # No command after the options (resolve found none): parallel runs each stdin line
-        # as a command; script starts an interactive shell that reads stdin.
-        if stdin is not None and name == "parallel" and not any(
-                f.text in (":::", "::::", "-a", "--arg-file") for f in inv.args):
-            run_stdin(run, stdin, inv)
-        elif stdin is not None and name == "script":
+    elif name in ("parallel", "sem"):
+        parallel_tool(run, inv, stdin)  # its template and input sources (resolve stops)
+    elif name == "script":
+        # No command after the options (resolve found none): script starts an interactive
+        # shell that reads stdin.
+        if stdin is not None:
             run_stdin(run, stdin, inv)
     elif name == "gdb":
         _gdb(run, inv)
@@ -106,6 +109,7 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if "&$REPLY" in text or "&${REPLY}" in text or "&\"$REPLY" in text:
             run.add("shell.reverse-shell", inv.word.span, "ztcp connects to a host and a "
                     "shell's input and output are redirected to that connection", None)
+    return False
 
 
 def _find_writes(run: Run, inv: Invocation) -> None:

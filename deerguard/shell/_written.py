@@ -64,10 +64,11 @@ def xargs_runs(run: Run, chain: list[Invocation], stdin: Flow | None) -> list[In
             if target is not None:
                 taint = taint | file_taint(run.files, norm_path(target.text, run.cwd))
         batches = [[Field(DYN, last.word.span, taint)]]
-    if last.name in XARGS_PATH_TOOLS and xargs_replaces(chain) and \
+    if (last.name in XARGS_PATH_TOOLS or listed is not None) and xargs_replaces(chain) and \
             any("{}" in f.text for f in last.args):
         # xargs -I{} rm -rf ~/{}: each line goes where {} is written, nothing is appended.
-        # (Programs that run {} as code keep it: the sinks splice the lines in.)
+        # (Programs that run {} as code keep it when the lines come from stdin: the sinks
+        # splice them in; the known lines of an -a FILE are spliced here: sh -c '{}'.)
         return [Invocation(last.name, last.word, [
             Field(f.text.replace("{}", " ".join(w.text for w in extra) if extra else ""),
                   f.span, f.taint.union(*(w.taint for w in extra)), f.proc, f.quoted)
