@@ -93,6 +93,10 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "brace-products": lambda n: _rep("{a,b}", n, head="echo "),
     "heredocs": lambda n: _rep("cat <<E\nx\nE\n", n),
     "unclosed-quotes": lambda n: _rep("echo \"a ' b $( ", n),
+    # One unclosed quote or backtick, then dense statements: the raw-text fallback parses
+    # and walks the rest again (quotes dropped, then grouping flattened).
+    "unclosed-then-statements": lambda n: _rep("a; ", n, head="echo '"),
+    "unclosed-backtick-statements": lambda n: _rep("a; ", n, head="echo `"),
     "functions": lambda n: _rep("f(){ f; }; f; ", n),
     "find-exec": lambda n: _rep("-exec rm {} ; ", n, head="find / "),
     "python-c": lambda n: _rep("os.system(\"ls\");", n, head="python3 -c '", tail="'"),

@@ -77,8 +77,8 @@ def raw_scan(run: Run, text: str) -> None:
         dropped, index = _dropped(text)
         for flatten in (False, True):
             variant = _flattened(dropped) if flatten else dropped
-            if not variant.strip():
-                continue
+            if not variant.strip() or variant == (dropped if flatten else text):
+                continue  # nothing to read, or the text already read: same tree, same findings
             run.push_frame(None, (0, len(text)), index, variant)
             run.node_depth = 0
             try:
