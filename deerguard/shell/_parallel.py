@@ -132,8 +132,9 @@ def parallel_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
                 elif letter == "I" and value_field is not None:
                     repl = value_field.text
                 break
+    stops = _SEPARATORS | {sep_args, sep_files}
     template: list[Field] = []
-    while k < n and args[k].text not in (sep_args, sep_files, *_SEPARATORS):
+    while k < n and args[k].text not in stops:
         template.append(args[k])
         k += 1
     sources = [_file_source(run, f, stdin) for f in files[:8]]
@@ -141,7 +142,7 @@ def parallel_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         kind = args[k].text
         k += 1
         words: list[Field] = []
-        while k < n and args[k].text not in (sep_args, sep_files, *_SEPARATORS):
+        while k < n and args[k].text not in stops:
             words.append(args[k])
             k += 1
         if kind in (sep_files, "::::", "::::+"):
