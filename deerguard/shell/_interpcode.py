@@ -18,7 +18,6 @@ from ._code import (
     destructive_paths,
     eval_sources,
     literals,
-    scan_markers,
     shell_strings,
     tcl_commands,
     written_paths,
@@ -43,6 +42,7 @@ from ._langpaths import spell_paths
 from ._morecalls import MORE_LANGS, more_snippets
 from ._paths import is_critical, norm_path
 from ._pwshcode import pwsh_snippets
+from ._rawmarkers import scan_markers
 from ._resolve import Invocation
 from ._words import DYN, Field, Source, first_source
 

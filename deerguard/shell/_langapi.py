@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON, Marker, literals
+from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON, literals
 from ._langpaths import name_before
+from ._rawmarkers import Marker
 from ._words import DYN, Field
 
 if TYPE_CHECKING:

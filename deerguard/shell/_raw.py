@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ._code import scan_markers
 from ._parse import parse
+from ._rawmarkers import scan_markers
 
 if TYPE_CHECKING:
     from ._walk import Run
