@@ -58,6 +58,32 @@ def test_fail_closed_plan_reads_backslash_runs_once_and_still_shows_escapes() ->
     assert len(result.subs) == 200_000 and 200_005 not in result.subs
 
 
+@pytest.mark.parametrize("text", [
+    "\\u{1F6007} \\04 \\U0001F600\udcab C:\\\\Users\\\\think",  # an atheris find
+    "\\u{110000}<think>",
+    "x \\u{FFFFFFF} y",
+])
+def test_an_out_of_range_brace_escape_is_no_escape_and_never_raises(text: str) -> None:
+    # \u{...} above U+10FFFF used to be read as the \UXXXXXXXX form and raised ValueError,
+    # in the scanner and again in its fail-closed fallback: neutralize() raised.
+    result = DEFAULT.neutralize(text)
+    assert "<" not in result.text
+    assert DEFAULT.neutralize(result.text).text == result.text
+
+
+def test_the_fail_closed_plan_has_a_last_resort_that_cannot_raise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from deerguard.sanitize import _plan
+
+    def broken(text: str, compiled: object) -> object:
+        raise RuntimeError("scanner and fallback both fail")
+
+    monkeypatch.setattr(_plan, "_fail_closed", broken)
+    result = _plan.plan_fail_closed("a <think> & \\u003c b")
+    assert set(result.subs) == {2, 8, 10, 12}  # < > & and the backslash
+    assert result.regions and result.regions[0].rule_id == _plan.RULE_FAIL
+
+
 @pytest.mark.parametrize(
     ("text", "caught"),
     [

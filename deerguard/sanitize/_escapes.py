@@ -48,7 +48,10 @@ def json_escape_at(text: str, k: int, /) -> tuple[int, str | None]:
     if m is None:
         return run_end, None
     code = int(m.group(1) or m.group(2) or m.group(3) or m.group(4), 16)
-    if code > 0x10FFFF:  # \U0041abcd: not a code point; read the \uXXXX prefix instead
+    if code > 0x10FFFF:
+        if m.group(1) is None:  # \u{1F6007}: out of range, no escape at all (JS rejects it)
+            return run_end, None
+        # \U0041abcd: not a code point; read the \uXXXX prefix instead
         code, end = int(text[run_end + 1 : run_end + 5], 16), run_end + 5
         return end, chr(code)
     return m.end(), chr(code)

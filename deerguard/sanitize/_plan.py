@@ -97,7 +97,20 @@ def plan_fail_closed(text: str, compiled: Compiled | None = None, /) -> Plan:
 
     Used when the scanner fails (internal error, regex timeout). Boundary markers are
     escaped wherever their letters appear, without the fence check. Content-preserving.
+    Never raises: should this plan fail too, every bracket, ampersand, backslash and tag
+    character is escaped by one plain loop.
     """
+    try:
+        return _fail_closed(text, compiled)
+    except Exception:  # noqa: BLE001 - the last resort must hold whatever the input
+        subs = {k: ncr(ch) for k, ch in enumerate(text)
+                if ch in BRACKETS or ch in "&\\" or is_tag_block(ch)}
+        regions = [Region(RULE_FAIL, 0, len(text), "scanner failed; every bracket escaped "
+                          "(fail closed)")] if subs else []
+        return Plan(subs, regions)
+
+
+def _fail_closed(text: str, compiled: Compiled | None) -> Plan:
     result = Plan()
     k, n = 0, len(text)
     while k < n:
