@@ -11,12 +11,14 @@ Usage from a harness::
         run(test_one_input, seeds(), name="shell_parse")
 
 Command line: ``python fuzz/fuzz_x.py [--replay] [atheris/libFuzzer flags...]``, e.g.
-``python fuzz/fuzz_x.py -max_total_time=60``. Crashers go in ``fuzz/crashers/<name>/`` and
-are replayed by the tests.
+``python fuzz/fuzz_x.py -max_total_time=60``. The corpus accumulates in
+``.fuzz-corpus/<name>/`` unless ``DEERGUARD_FUZZ_CORPUS`` names another folder. Crashers go
+in ``fuzz/crashers/<name>/`` and are replayed by the tests.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -63,7 +65,9 @@ def run(
         count = replay(test_one_input, [*seeds, *crashers(name)])
         print(f"{name}: replayed {count} inputs, no failures")
         return
-    corpus_dir = ROOT / ".fuzz-corpus" / name
+    # DEERGUARD_FUZZ_CORPUS: where the corpus lives (the smoke tests pass a fresh folder, so
+    # a local run takes the same path as CI's clean clone; by default it accumulates).
+    corpus_dir = Path(os.environ.get("DEERGUARD_FUZZ_CORPUS") or ROOT / ".fuzz-corpus") / name
     corpus_dir.mkdir(parents=True, exist_ok=True)
     for index, data in enumerate([*seeds, *crashers(name)]):
         (corpus_dir / f"seed-{index:05d}").write_bytes(data)
