@@ -14,19 +14,17 @@ The scanner visits trigger characters only (found by one compiled character clas
 bounded work per trigger and never revisits a span: linear time. Runs of brackets and of
 hidden characters are read in bulk (one regex match, one dict update), so attack-dense text
 costs little more per character than prose. The name reader it builds on (spaces, brackets,
-name words, tag ends) and the compiled profile are in ``_reader``.
+name words, tag ends) and the compiled profile are in ``_reader``; its patterns and
+one-character tests in ``_scanpat``.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from functools import lru_cache
 
 from ._chars import (
     LT_CHARS,
     PIPE_CHARS,
-    SLASH_CHARS,
     char_skeleton,
     is_ignorable,
     is_tag_block,
@@ -38,7 +36,6 @@ from ._plan import (
     BRACKET_CLOSE,
     BRACKET_OPEN,
     BRACKETS,
-    REVEALABLE,
     RULE_HIDDEN,
     RULE_MARKER,
     RULE_TAG,
@@ -50,6 +47,24 @@ from ._plan import (
     revealable,
 )
 from ._reader import Compiled, Reader, compile_profile
+from ._scanpat import (
+    ASCII_NAME,
+    ESCAPE_RUN,
+    FLOOD,
+    FLOOD_NEXT,
+    JSON_FENCE_BEFORE,
+    ONE_WORD,
+    SHOWN_TAG,
+    SPACES,
+    TAG_RUN,
+    TRIGGER,
+    UNTAG,
+    VARIATION_RUN,
+    VS_BYTE,
+    blank_or_mark,
+    ends_bracket,
+    ends_lt,
+)
 
 __all__ = ["Compiled", "Plan", "Region", "compile_profile", "plan", "plan_fail_closed", "ncr"]
 
@@ -58,92 +73,6 @@ _CANCEL_TAG = "\U000e007f"
 
 _MAX_WORDS = 32  # whitespace-separated words in a token name
 _MARKER_TIMEOUT = 2.0  # seconds for the marker pattern on one input; fails closed after
-
-# after an ASCII word: punctuation (not `-_.:`, which join name parts), a `<` that starts
-# no comment or processing instruction (`<sys<!-- -->tem>` is one name), or the end
-_WORD_END = r"(?=[!-,;=>?@\[-^`{-~/]|<(?![!?])|\Z)"
-# an ASCII word after `<<`, ended as above: one word, read as `<<SYS>>` only if it is one
-_ONE_WORD = re.compile(r"/?([A-Za-z0-9]++)" + _WORD_END)
-_TRIGGER = re.compile(
-    # An ASCII `<name` is read in the same match, the common case in HTML: group 1 when a
-    # space, `>` or `/` ends it, group 2 when punctuation, `<` or the end of the text does
-    # (`<a<b`, `<x;`): there the name is one word, a forgery only if it is a profile name.
-    r"<(?:/?([A-Za-z][A-Za-z0-9]*+)(?=[\s>/])|/?([A-Za-z0-9]++)" + _WORD_END + ")?|"
-    "["
-    + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN)
-    + "\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]|\\\\[uUxX]"
-)
-# A run of brackets (`<`, `[` and their look-alikes) with ASCII spaces between: every bracket
-# but the last two is followed by another bracket, which no name starts with, so only the
-# last two can start a forgery (`<<<<think>`); see ``_Scanner.flood``.
-_SPACES = " \t\n\r\f\v"
-_FLOOD = re.compile(
-    "(?:[" + re.escape("".join(sorted(LT_CHARS)) + BRACKET_OPEN) + "][" + _SPACES + "]*+)++"
-)
-
-
-def _char_class(chars: frozenset[str]) -> str:
-    """A regex character class body for ``chars``, consecutive code points as ranges."""
-    points = sorted(map(ord, chars))
-    parts: list[str] = []
-    k = 0
-    while k < len(points):
-        j = k
-        while j + 1 < len(points) and points[j + 1] == points[j] + 1:
-            j += 1
-        low, high = re.escape(chr(points[k])), re.escape(chr(points[j]))
-        parts.append(low if j == k else f"{low}-{high}")
-        k = j + 1
-    return "".join(parts)
-
-
-# What ``escape_span`` rewrites: runs of characters shown as a reference (brackets, `&`,
-# revealable invisibles), or a backslash run (shown only when it ends in an escaped bracket).
-_ESCAPE_RUN = re.compile(
-    "[" + _char_class(BRACKETS | REVEALABLE | frozenset("&")) + "]+|\\\\+"
-)
-_FLOOD_NEXT = LT_CHARS | frozenset(BRACKET_OPEN + _SPACES)
-# Tag characters and variation selectors are all revealable (see ``_Scanner.reveal``).
-_TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
-_VARIATION_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
-# Tag characters as the ASCII they encode (emoji flag sequences), and as shown in a message.
-_UNTAG = {0xE0000 + i: i for i in range(0x80)}
-_SHOWN_TAG = {0xE0000 + i: (i if 0x20 <= i < 0x7F else "·") for i in range(0x80)}
-# Variation selectors as the byte each encodes (VS1-VS16: 0-15, VS17-VS256: 16-255).
-_VS_BYTE = {**{0xFE00 + i: i for i in range(16)}, **{0xE0100 + i: i + 16 for i in range(240)}}
-# The common HTML case: `<div ...>`, `</p>`: a plain ASCII name ended by space, `>` or `/`.
-_ASCII_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)[\s>/]")
-# a JSON-escaped bracket or slash ending right before a marker reads as a fence (\u003c)
-_JSON_FENCE_BEFORE = re.compile(r"\\(?:[uU]00(?:3[cCeE]|2[fF])|[xX](?:3[cCeE]|2[fF]))\Z")
-
-
-def _blank(ch: str) -> bool:
-    """Whitespace, an invisible, or a control/lone surrogate (read as a gap) around a marker."""
-    return ch.isspace() or is_ignorable(ch) or char_skeleton(ch) == " "
-
-
-def _blank_or_mark(ch: str) -> bool:
-    """A gap around a marker, or a combining mark (``END USER INPUT\u0301`` still ends there)."""
-    return _blank(ch) or unicodedata.category(ch) in ("Mn", "Me")
-
-
-@lru_cache(maxsize=4096)
-def _ends_bracket(ch: str) -> bool:
-    """Whether ``ch`` right after a `[`, or after the second `<` of `<<`, reads no name.
-
-    ``""`` stands for the end of the text. Punctuation other than a slash or a backslash
-    (which may start a JSON escape) starts no word, so nothing after the bracket is read.
-    """
-    return ch == "" or (char_skeleton(ch) is None and ch not in SLASH_CHARS and ch != "\\")
-
-
-@lru_cache(maxsize=4096)
-def _ends_lt(ch: str) -> bool:
-    """Whether ``ch`` right after a `<` reads no name, token or second bracket."""
-    return _ends_bracket(ch) and not (
-        ch in LT_CHARS or ch in PIPE_CHARS or unicodedata.normalize("NFKC", ch) in ("!", "?")
-    )
-
 
 class _Scanner(Reader):
     """Finds forgeries and hidden payloads and plans their per-character rewrite."""
@@ -158,7 +87,7 @@ class _Scanner(Reader):
     def escape_span(self, start: int, end: int) -> None:
         """Escape brackets and reveal invisibles in ``text[start:end]`` (per character)."""
         text, subs = self.text, self.plan.subs
-        for m in _ESCAPE_RUN.finditer(text, start, end):
+        for m in ESCAPE_RUN.finditer(text, start, end):
             a, b = m.span()
             if b - a == 1 and text[a] != "\\":
                 subs[a] = ncr(text[a])
@@ -182,7 +111,7 @@ class _Scanner(Reader):
     def at_lt(self, start: int, after: int) -> int:
         """Handle an opening bracket at ``[start, after)``; return where scanning resumes."""
         text, c = self.text, self.c
-        m = _ASCII_NAME.match(text, after)
+        m = ASCII_NAME.match(text, after)
         if m is not None and self._plain_ascii_tag(
             m.group(1).lower(), m.start(1) + len(m.group(1))
         ):
@@ -253,9 +182,9 @@ class _Scanner(Reader):
         """A `<` (or look-alike) not followed by a plain ASCII name; return where to resume."""
         nxt = start + 1
         after = self.text[nxt] if nxt < self.n else ""
-        if _ends_lt(after):
+        if ends_lt(after):
             return nxt  # `<;`, `<=`, `< ` before the end: nothing to read
-        if after in _FLOOD_NEXT:
+        if after in FLOOD_NEXT:
             return self.flood(start)
         return self.at_lt(start, nxt)
 
@@ -268,23 +197,23 @@ class _Scanner(Reader):
         The last two are read as usual unless what follows the run ends them too.
         """
         text = self.text
-        m = _FLOOD.match(text, start)
+        m = FLOOD.match(text, start)
         end = m.end() if m is not None else start + 1
-        run = text[start:end].rstrip(_SPACES)
+        run = text[start:end].rstrip(SPACES)
         last = start + len(run) - 1
-        head = run[:-1].rstrip(_SPACES)
+        head = run[:-1].rstrip(SPACES)
         after = text[end] if end < self.n else ""  # "" for the end of the text
         if text[last] in BRACKET_OPEN:
-            if not self.c.bracket or _ends_bracket(after):
+            if not self.c.bracket or ends_bracket(after):
                 return end
-        elif _ends_lt(after):
+        elif ends_lt(after):
             return end
         if head:
             prev = start + len(head) - 1
-            if text[prev] in LT_CHARS and text[last] in LT_CHARS and not _ends_bracket(after):
+            if text[prev] in LT_CHARS and text[last] in LT_CHARS and not ends_bracket(after):
                 # `<<name`: read as `<<SYS>>` from here (unless it is one plain word that is
                 # no such token), then `<name` as a tag
-                word = _ONE_WORD.match(text, end)
+                word = ONE_WORD.match(text, end)
                 if word is None or word.group(1).lower() in self.c.double_angle:
                     return self.at_lt(prev, prev + 1)
         if last != start:
@@ -322,17 +251,17 @@ class _Scanner(Reader):
 
     def at_tag_block(self, start: int) -> int:
         text = self.text
-        m = _TAG_RUN.match(text, start)
+        m = TAG_RUN.match(text, start)
         end = m.end() if m is not None else start
         run = text[start:end]
         if (
             start > 0
             and text[start - 1] == _FLAG_BASE
             and run.endswith(_CANCEL_TAG)
-            and run[:-1].translate(_UNTAG) in self.c.emoji
+            and run[:-1].translate(UNTAG) in self.c.emoji
         ):
             return end
-        decoded = run.translate(_SHOWN_TAG)
+        decoded = run.translate(SHOWN_TAG)
         self.reveal(start, run, f"hidden Unicode tag characters revealed: {decoded!r}")
         return end
 
@@ -346,7 +275,7 @@ class _Scanner(Reader):
 
     def at_variation(self, start: int) -> int:
         text = self.text
-        m = _VARIATION_RUN.match(text, start)
+        m = VARIATION_RUN.match(text, start)
         end = m.end() if m is not None else start
         if end - start == 1 and start > 0:
             prev = text[start - 1]
@@ -355,16 +284,16 @@ class _Scanner(Reader):
             ):
                 return end
         run = text[start:end]
-        shown = run.translate(_VS_BYTE).encode("latin-1").decode("utf-8", "replace")[:80]
+        shown = run.translate(VS_BYTE).encode("latin-1").decode("utf-8", "replace")[:80]
         self.reveal(start, run, f"variation-selector payload revealed: {shown!r}")
         return end
 
     def at_marker(self, start: int, end: int) -> None:
         text = self.text
         k = start - 1
-        while k >= 0 and text[k] != "\n" and _blank_or_mark(text[k]):
+        while k >= 0 and text[k] != "\n" and blank_or_mark(text[k]):
             k -= 1
-        json_fence = k >= 0 and _JSON_FENCE_BEFORE.search(text, max(0, k - 5), k + 1) is not None
+        json_fence = k >= 0 and JSON_FENCE_BEFORE.search(text, max(0, k - 5), k + 1) is not None
         fence = k >= 0 and fences_side(text[k], before=True)
         if not (k < 0 or text[k] == "\n" or fence or json_fence):
             return
@@ -377,7 +306,7 @@ class _Scanner(Reader):
         ):
             return
         k = end
-        while k < self.n and text[k] != "\n" and _blank_or_mark(text[k]):
+        while k < self.n and text[k] != "\n" and blank_or_mark(text[k]):
             k += 1
         if not (k >= self.n or text[k] == "\n" or fences_side(text[k], before=False)):
             return
@@ -404,7 +333,7 @@ class _Scanner(Reader):
                     done = mm.start() + 1
                     mm = c.marker.search(text, done, timeout=_MARKER_TIMEOUT)
         pos = 0
-        search = _TRIGGER.search
+        search = TRIGGER.search
         names, partial, prefixes = self.c.names, self.c.partial, self.c.prefixes
         safe: set[str] = set()
         if text.isascii() and "<" not in text and "[" not in text and "\\" not in text:
@@ -451,9 +380,9 @@ class _Scanner(Reader):
                 pos = self.at_bare_lt(i)
             elif ch in BRACKET_OPEN:
                 nxt = text[i + 1] if i + 1 < len(text) else ""
-                if nxt in _FLOOD_NEXT:
+                if nxt in FLOOD_NEXT:
                     pos = self.flood(i)
-                elif not self.c.bracket or _ends_bracket(nxt):
+                elif not self.c.bracket or ends_bracket(nxt):
                     pos = i + 1  # `[1]`, `[]`, `[;`: no name after the bracket
                 else:
                     pos = self.at_bracket(i)
