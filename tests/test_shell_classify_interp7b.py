@@ -11,6 +11,7 @@ ordinary scripts build commands at run time too)."""
 from __future__ import annotations
 
 import pytest
+from _shell_verdicts import assert_verdict
 
 from deerguard import Verdict
 from deerguard.shell import classify
@@ -41,9 +42,7 @@ def _verdict(command: str) -> Verdict:
     "ruby -e $'puts 1# %q(\\nsystem(\"rm -rf /\")\\n#)'",
 ])
 def test_a_quote_in_a_comment_hides_no_code(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, result.findings
-    assert "shell.recursive-delete" in result.rule_ids
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
 
 
 @pytest.mark.parametrize("command", [
@@ -58,7 +57,7 @@ def test_a_quote_in_a_comment_hides_no_code(command: str) -> None:
     "python3 -c $'x = 1#don\\'t\\nprint(x)'",
 ])
 def test_comments_and_their_neighbours_stay_quiet(command: str) -> None:
-    assert _verdict(command) is Verdict.PASS, classify(command).findings
+    assert_verdict(command, Verdict.PASS)
 
 
 @pytest.mark.parametrize(("language", "code", "blanked"), [
@@ -127,9 +126,7 @@ _EXEC = 'require("child_process").execSync'
     "bun -e 'const c = \"rm -rf ~\"; Bun.spawnSync([\"sh\", \"-c\", `${c}`])'",
 ])
 def test_strings_built_from_constant_names_are_classified(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, result.findings
-    assert "shell.recursive-delete" in result.rule_ids
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
 
 
 @pytest.mark.parametrize("command", [
@@ -159,9 +156,7 @@ def test_strings_built_from_constant_names_are_classified(command: str) -> None:
     f"node -e $'let c = \"rm\"\\nfor (const x of [1]) {{ c += \" -rf ~\" }}\\n{_EXEC}(`${{c}}`)'",
 ])
 def test_names_rebound_to_unknown_values_stay_dynamic(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.WARN, result.findings
-    assert "shell.dynamic-code" in result.rule_ids
+    assert_verdict(command, Verdict.WARN, "shell.dynamic-code")
 
 
 @pytest.mark.parametrize("command", [
@@ -183,7 +178,7 @@ def test_names_rebound_to_unknown_values_stay_dynamic(command: str) -> None:
     "python3 -c 'import os; os.system(r\"echo C:\\path\")'",
 ])
 def test_everyday_templates_stay_quiet(command: str) -> None:
-    assert _verdict(command) is Verdict.PASS, classify(command).findings
+    assert_verdict(command, Verdict.PASS)
 
 
 # A blank literal joined to a value that does not fold, or a format whose first field is
@@ -211,7 +206,7 @@ def test_an_unknown_value_behind_a_blank_prefix_stays_dynamic(command: str) -> N
     "python3 -c 'print(\"{name} is {n}\".format(name=\"x\", n=1), \"%(a)s\" % {\"a\": 1})'",
 ])
 def test_blank_prefixes_outside_shell_calls_stay_quiet(command: str) -> None:
-    assert _verdict(command) is Verdict.PASS, classify(command).findings
+    assert_verdict(command, Verdict.PASS)
 
 
 # Ruby "#{..}" and `..#{..}..` over constant names (fields may reuse the enclosing quote);
@@ -224,9 +219,7 @@ def test_blank_prefixes_outside_shell_calls_stay_quiet(command: str) -> None:
     "ruby -e 'a, b = \"rm\", \"/\"; system(\"#{a} -rf #{b}\")'",
 ])
 def test_ruby_interpolated_constant_names_are_classified(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, result.findings
-    assert "shell.recursive-delete" in result.rule_ids
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
 
 
 @pytest.mark.parametrize("command", [
@@ -239,9 +232,7 @@ def test_ruby_interpolated_constant_names_are_classified(command: str) -> None:
     "ruby -e 'c = \"ls\"; c = gets; system(\"#{c}\")'",
 ])
 def test_ruby_names_changed_at_run_time_stay_dynamic(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.WARN, result.findings
-    assert "shell.dynamic-code" in result.rule_ids
+    assert_verdict(command, Verdict.WARN, "shell.dynamic-code")
 
 
 @pytest.mark.parametrize("command", [
@@ -252,4 +243,4 @@ def test_ruby_names_changed_at_run_time_stay_dynamic(command: str) -> None:
     "ruby -e 'puts \"Hello #{ENV[\"USER\"]}, #{1 + 2}\"'",
 ])
 def test_everyday_ruby_interpolation_stays_quiet(command: str) -> None:
-    assert _verdict(command) is Verdict.PASS, classify(command).findings
+    assert_verdict(command, Verdict.PASS)

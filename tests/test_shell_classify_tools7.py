@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _shell_verdicts import assert_verdict
 
 from deerguard import Verdict
 from deerguard.shell import classify, load_policy
@@ -58,9 +59,7 @@ def _rules(command: str) -> set[str]:
      "shell.exfiltration"),
 ])
 def test_sed_w_and_r_commands_write_and_read_their_files(command: str, rule: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, command
-    assert rule in result.rule_ids, command
+    assert_verdict(command, Verdict.BLOCK, rule)
 
 
 @pytest.mark.parametrize(("command", "rule"), [
@@ -80,9 +79,7 @@ def test_sed_w_and_r_commands_write_and_read_their_files(command: str, rule: str
 ])
 def test_sed_script_files_written_in_the_command_are_read_like_inline_scripts(
         command: str, rule: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, command
-    assert rule in result.rule_ids, command
+    assert_verdict(command, Verdict.BLOCK, rule)
 
 
 # Everyday sed: w/r of project files, and letters r/w inside regexes, replacements, y///,
@@ -113,7 +110,7 @@ def test_sed_script_files_written_in_the_command_are_read_like_inline_scripts(
     "sed -f scripts/fix.sed -i src/*.c",
 ])
 def test_everyday_sed_scripts_pass(command: str) -> None:
-    assert classify(command).verdict is Verdict.PASS, command
+    assert_verdict(command, Verdict.PASS)
 
 
 # -- 3. extended globs in shred -------------------------------------------------------------
@@ -128,9 +125,7 @@ def test_everyday_sed_scripts_pass(command: str) -> None:
     "shred -u -- $HOME/!(x)",
 ])
 def test_shred_over_a_negated_extglob_of_a_critical_directory_blocks(command: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, command
-    assert "shell.recursive-delete" in result.rule_ids, command
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
 
 
 @pytest.mark.parametrize("command", [
@@ -142,7 +137,7 @@ def test_shred_over_a_negated_extglob_of_a_critical_directory_blocks(command: st
     "shopt -s extglob; cd ~/proj && rm -rf !(src)",
 ])
 def test_extglob_deletions_in_a_project_directory_pass(command: str) -> None:
-    assert classify(command).verdict is Verdict.PASS, command
+    assert_verdict(command, Verdict.PASS)
 
 
 # -- 2. database clients' option and startup files ------------------------------------------
@@ -194,9 +189,7 @@ def test_extglob_deletions_in_a_project_directory_pass(command: str) -> None:
 ])
 def test_database_client_pagers_option_files_and_startup_files_run_their_commands(
         command: str, rule: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, command
-    assert rule in result.rule_ids, command
+    assert_verdict(command, Verdict.BLOCK, rule)
 
 
 @pytest.mark.parametrize("command", [
@@ -223,7 +216,7 @@ def test_database_client_pagers_option_files_and_startup_files_run_their_command
     "sqlite3 app.db .tables",
 ])
 def test_everyday_database_client_settings_pass(command: str) -> None:
-    assert classify(command).verdict is Verdict.PASS, command
+    assert_verdict(command, Verdict.PASS)
 
 
 # -- 4. argument files of xargs and GNU parallel --------------------------------------------
@@ -268,9 +261,7 @@ def test_everyday_database_client_settings_pass(command: str) -> None:
 ])
 def test_argument_files_and_templates_of_xargs_and_parallel_run_their_lines(
         command: str, rule: str) -> None:
-    result = classify(command)
-    assert result.verdict is Verdict.BLOCK, command
-    assert rule in result.rule_ids, command
+    assert_verdict(command, Verdict.BLOCK, rule)
 
 
 @pytest.mark.parametrize("command", [
@@ -302,7 +293,7 @@ def test_argument_files_and_templates_of_xargs_and_parallel_run_their_lines(
     "sem --wait",
 ])
 def test_everyday_xargs_and_parallel_argument_lists_pass(command: str) -> None:
-    assert classify(command).verdict is Verdict.PASS, command
+    assert_verdict(command, Verdict.PASS)
 
 
 def test_a_denied_program_run_by_parallel_blocks_however_it_gets_its_arguments(
