@@ -7,6 +7,7 @@ accepts: separate (``-a F``, ``--arg-file F``), attached (``-aF``, ``-0aF``,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ._words import DYN, Field
@@ -37,9 +38,13 @@ def xargs_replace(fields: list[Field], start: int, end: int) -> str | None:
     return repl
 
 
-def xargs_arg_file(args: list[Field]) -> Field | None:
-    """The FILE of ``xargs -a FILE`` / ``-aFILE`` / ``-0a FILE`` / ``--arg-file[=]FILE``,
-    read from xargs' own options only (``xargs grep -a x`` has none)."""
+def _own_options(args: list[Field]) -> Iterator[tuple[str, Field | None]]:
+    """xargs' own options, read up to its command, as ``(name, value)``: ``name`` is a long
+    option (``--arg-file``) or one short letter (``a``). A long option gets its ``=`` text,
+    or the next word when it takes a value; a short letter that takes a value gets the rest
+    of its word or the next word; ``-i``/``-l`` take only an attached (optional) value and
+    end their word. ``value`` is None for an option without one (or a value missing at the
+    end), so every reader below sees the same options in the same words."""
     spec = WRAPPERS["xargs"]
     n = len(args)
     k = 0
@@ -47,67 +52,58 @@ def xargs_arg_file(args: list[Field]) -> Field | None:
         f = args[k]
         text = f.text
         if not text.startswith("-") or text in ("-", "--"):
-            return None
+            return
         if text.startswith("--"):
             opt, eq, value = text.partition("=")
-            if opt == "--arg-file":
-                if eq:
-                    return Field(value, f.span, f.taint, f.proc)
-                return args[k + 1] if k + 1 < n else None
-            k += 2 if opt in spec.long_arg and not eq else 1
+            if eq:
+                yield opt, Field(value, f.span, f.taint, f.proc)
+            elif opt in spec.long_arg:
+                yield opt, args[k + 1] if k + 1 < n else None
+                k += 1
+            else:
+                yield opt, None
+            k += 1
             continue
         step = 1
         for pos in range(1, len(text)):
             letter = text[pos]
+            if letter in _OPTIONAL_VALUE:
+                yield letter, Field(text[pos + 1:], f.span, f.taint, f.proc)
+                break
             if letter not in spec.short_arg:
+                yield letter, None
                 continue
-            if letter == "a":
-                if pos + 1 < len(text):
-                    return Field(text[pos + 1:], f.span, f.taint, f.proc)
-                return args[k + 1] if k + 1 < n else None
-            if pos + 1 == len(text):
+            if pos + 1 < len(text):
+                yield letter, Field(text[pos + 1:], f.span, f.taint, f.proc)
+            else:
                 step = 2
+                yield letter, args[k + 1] if k + 1 < n else None
             break
         k += step
+
+
+_OPTIONAL_VALUE = frozenset("il")  # -i[R], -l[N]: a value only when attached
+
+
+def xargs_arg_file(args: list[Field]) -> Field | None:
+    """The FILE of ``xargs -a FILE`` / ``-aFILE`` / ``-0a FILE`` / ``--arg-file[=]FILE``,
+    read from xargs' own options only (``xargs grep -a x`` has none)."""
+    for name, value in _own_options(args):
+        if name == "a" or name == "--arg-file":
+            return value
     return None
 
 
 def _xargs_mode(args: list[Field]) -> tuple[bool, str | None]:
     """(``-0``/``--null`` given, the ``-d``/``--delimiter`` character) of xargs' own
     options, read up to its command."""
-    spec = WRAPPERS["xargs"]
     null = False
     delim: str | None = None
-    k = 0
-    n = len(args)
-    while k < n:
-        text = args[k].text
-        if not text.startswith("-") or text in ("-", "--"):
-            break
-        if text.startswith("--"):
-            opt, eq, value = text.partition("=")
-            if opt == "--null":
-                null = True
-            elif opt == "--delimiter":
-                delim = value if eq else (args[k + 1].text if k + 1 < n else None)
-            k += 2 if opt in spec.long_arg and not eq else 1
-            continue
-        step = 1
-        for pos in range(1, len(text)):
-            letter = text[pos]
-            if letter == "0":
-                null = True
-                continue
-            if letter not in spec.short_arg:
-                continue
-            value = text[pos + 1:]
-            if not value:
-                step = 2
-                value = args[k + 1].text if k + 1 < n else ""
-            if letter == "d":
-                delim = value
-            break
-        k += step
+    for name, value in _own_options(args):
+        if name == "0" or name == "--null":
+            null = True
+        elif name == "d" or name == "--delimiter":
+            delim = value.text if value is not None else None
     if delim is not None:
         delim = _DELIM_ESCAPES.get(delim, delim[:1] or None) if delim else None
     return null, delim
@@ -158,47 +154,19 @@ def _default_lines(text: str) -> list[list[str]]:
 
 
 def _batch_size(args: list[Field]) -> tuple[str, int] | None:
-    """``("n", N)`` for ``-n N``/``--max-args=N``, ``("L", N)`` for ``-L N``/``-l``/
-    ``--max-lines[=N]``/``-I`` (one line per run), read from xargs' own options."""
-    spec = WRAPPERS["xargs"]
+    """``("n", N)`` for ``-n N``/``--max-args=N``, ``("L", N)`` for ``-L N``/``-l[N]``/
+    ``--max-lines[=N]``/``-I``/``-i``/``--replace`` (one line per run), read from xargs' own
+    options; a count that is not a number reads as 1."""
     out: tuple[str, int] | None = None
-    k = 0
-    n = len(args)
-    while k < n:
-        text = args[k].text
-        if not text.startswith("-") or text in ("-", "--"):
-            break
-        if text.startswith("--"):
-            opt, eq, value = text.partition("=")
-            if opt in ("--max-args", "--max-lines"):
-                if not eq:
-                    value = args[k + 1].text if k + 1 < n else ""
-                out = ("n" if opt == "--max-args" else "L",
-                       int(value) if value.isdigit() else 1)
-            elif opt == "--replace":
-                out = ("L", 1)
-            k += 2 if opt in spec.long_arg and not eq else 1
-            continue
-        step = 1
-        for pos in range(1, len(text)):
-            letter = text[pos]
-            if letter == "l":
-                out = ("L", int(text[pos + 1:]) if text[pos + 1:].isdigit() else 1)
-                break
-            if letter == "i":
-                out = ("L", 1)
-                break
-            if letter not in spec.short_arg:
-                continue
-            value = text[pos + 1:]
-            if not value:
-                step = 2
-                value = args[k + 1].text if k + 1 < n else ""
-            if letter in "nLI":
-                out = ("L" if letter in "LI" else "n", int(value) if value.isdigit() and
-                       letter != "I" else 1)
-            break
-        k += step
+    for name, value in _own_options(args):
+        text = value.text if value is not None else ""
+        count = int(text) if text.isdigit() else 1
+        if name == "n" or name == "--max-args":
+            out = ("n", count)
+        elif name == "L" or name == "l" or name == "--max-lines":
+            out = ("L", count)
+        elif name == "I" or name == "i" or name == "--replace":
+            out = ("L", 1)
     if out is not None and out[1] < 1:
         return None
     return out
