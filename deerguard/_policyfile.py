@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import PolicyError
 
 __all__ = ["Document", "KeyLines", "load_document", "parse_document"]
@@ -52,10 +50,6 @@ class Document:
             message, file=self.file, line=self.keys.line_of(key), key=key, hint=hint
         )
 
-
-# libyaml's safe loader when PyYAML was built with it (about 10x faster to compose); both
-# give nodes with start marks for line numbers and construct only plain data.
-_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _TOML_LINE = re.compile(r"at line (\d+)")
 _TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
@@ -106,21 +100,6 @@ def _toml_key_lines(text: str) -> dict[str, int]:
     return lines
 
 
-def _yaml_key_lines(node: yaml.Node, prefix: str, out: dict[str, int]) -> None:
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                continue
-            path = f"{prefix}.{key_node.value}" if prefix else str(key_node.value)
-            out.setdefault(path, key_node.start_mark.line + 1)
-            _yaml_key_lines(value_node, path, out)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            path = f"{prefix}.{index}" if prefix else str(index)
-            out.setdefault(path, item.start_mark.line + 1)
-            _yaml_key_lines(item, path, out)
-
-
 def parse_document(text: str, /, *, file: str, fmt: str | None = None) -> Document:
     """Parse policy ``text`` as TOML or YAML (by ``fmt`` or the file suffix).
 
@@ -144,47 +123,9 @@ def parse_document(text: str, /, *, file: str, fmt: str | None = None) -> Docume
             ) from None
         keys = _toml_key_lines(text)
     elif fmt == "yaml":
-        try:
-            node = yaml.compose(text, Loader=_YAML_LOADER)
-        except RecursionError:
-            raise PolicyError(
-                "not valid YAML: nested too deeply", file=file, hint="flatten the document"
-            ) from None
-        except UnicodeError:
-            # libyaml re-encodes the text; lone surrogates cannot be, and never mean anything.
-            raise PolicyError(
-                "not valid YAML: the text has characters with no UTF-8 form (lone surrogates)",
-                file=file,
-                hint="save the file as UTF-8",
-            ) from None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            raise PolicyError(
-                f"not valid YAML: {getattr(exc, 'problem', None) or exc}",
-                file=file,
-                line=mark.line + 1 if mark is not None else None,
-                hint="check the YAML syntax at that line",
-            ) from None
-        if node is None:
-            data, keys = {}, {}
-        else:
-            if "*" in text and _has_alias(node):
-                raise PolicyError(
-                    "YAML anchors and aliases are not allowed in policy files",
-                    file=file,
-                    hint="write each value out in full",
-                )
-            # Build the data from the node already composed: parsing the text a second time
-            # with safe_load doubled the cost of every YAML policy.
-            loader = _YAML_LOADER("")
-            try:
-                data = loader.construct_document(node)
-            except (yaml.YAMLError, RecursionError) as exc:
-                raise PolicyError(f"not valid YAML: {exc}", file=file) from None
-            finally:
-                loader.dispose()
-            keys = {}
-            _yaml_key_lines(node, "", keys)
+        from ._policyyaml import parse_yaml  # PyYAML only for YAML files
+
+        data, keys = parse_yaml(text, file)
     else:
         raise PolicyError(
             f"unknown policy format {fmt or Path(file).suffix!r}",
@@ -201,22 +142,6 @@ def parse_document(text: str, /, *, file: str, fmt: str | None = None) -> Docume
             hint="put the settings under named keys",
         )
     return Document(data=data, file=file, keys=KeyLines(keys))
-
-
-def _has_alias(root: yaml.Node) -> bool:
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            return True  # the same node object reached twice is an alias
-        seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                stack.extend((key, value))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
-    return False
 
 
 def load_document(path: str | Path, /, *, fmt: str | None = None) -> Document:
