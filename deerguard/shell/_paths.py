@@ -267,8 +267,38 @@ def glob_critical(path: str) -> bool:
 
 
 def _covers_critical(path: str) -> bool:
-    return bool(path) and any(_glob_covers(path, d)
-                              for d in (*R.CRITICAL_DIRS, *_SAMPLE_HOMES) if d[0] == path[0])
+    """True when the glob ``path`` matches a critical directory or a sample home. Compared
+    only with the directories of as many components and the same root, split once (as
+    :func:`_glob_covers` compares them): an `rm -rf /tmp/*` used to split and match every
+    critical directory, twice."""
+    if not path:
+        return False
+    pparts = path.split("/")
+    wild = ["*" in pp or "?" in pp or "[" in pp for pp in pparts]  # else it matches itself
+    if not any(wild):
+        return path in _CRITICAL_NAMES
+    for lparts in _CRITICAL_PARTS.get((path[0], len(pparts)), ()):
+        for pp, w, lp in zip(pparts, wild, lparts, strict=True):
+            if pp == lp:
+                continue
+            if not w or (lp.startswith(".") and not pp.startswith(".")) or \
+                    not fnmatchcase(lp, pp):
+                break
+        else:
+            return True
+    return False
+
+
+def _critical_parts() -> dict[tuple[str, int], tuple[tuple[str, ...], ...]]:
+    table: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+    for d in sorted(_CRITICAL_NAMES):
+        parts = tuple(d.split("/"))
+        table.setdefault((d[0], len(parts)), []).append(parts)
+    return {key: tuple(dirs) for key, dirs in table.items()}
+
+
+_CRITICAL_NAMES = frozenset({*R.CRITICAL_DIRS, *_SAMPLE_HOMES})
+_CRITICAL_PARTS = _critical_parts()  # (root character, components) -> split directories
 
 
 def _broad(name: str) -> bool:
