@@ -73,6 +73,7 @@ _CONCAT = {"python": "+", "node": "+", "deno": "+", "bun": "+", "ruby": "+", "pe
 _ADJACENT_ANY = frozenset({"awk"})
 _ADJACENT_STR = frozenset({"python", "ruby"})
 _LOOSE = frozenset({"perl", "php", "awk", "lua"})  # numbers are strings when joined
+_SEPARATORS = re.compile(r"\.|::|->")  # of a dotted, :: or -> name
 
 
 def _bounded(v: Val) -> None:
@@ -330,7 +331,15 @@ class Parser:
             if self.lang != "lua" else (".",)
         name = first
         for _ in range(8):
-            if self.is_op(seps[0]) or (len(seps) > 1 and any(self.is_op(s) for s in seps)):
+            # One look at the next token, counted as the three looks of ``is_op(seps[0]) or
+            # any(is_op(s) for s in seps)`` when the first separator does not match (the
+            # work count bounds an attempt, so it stays the same).
+            tok = self.peek()
+            is_sep = tok is not None and tok[0] == "op" and tok[1] == seps[0]
+            if not is_sep and len(seps) > 1:
+                self.work += 2
+                is_sep = tok is not None and tok[0] == "op" and tok[1] in seps
+            if is_sep:
                 nxt = self.peek(1)
                 if nxt is None or nxt[0] != "name":
                     break
@@ -344,7 +353,7 @@ class Parser:
         if first in self.consts and not self.is_op("("):
             return self.consts[first]
         name = self.chain(first)
-        short = re.split(r"\.|::|->", name)[-1].lower()
+        short = _SEPARATORS.split(name)[-1].lower()
         if short not in FUNCTIONS:
             raise Fail  # not a pure string function: its arguments are not read
         perl_list = self.lang == "perl" and not self.is_op("(")
