@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 
 from ._names import SCOPED, Scope
+from ._strformat import format_call
 from ._strfuncs import (
     FUNCTIONS,
     Fail,
@@ -286,6 +287,8 @@ class Parser:
                     raise Fail
                 self.folded = True
                 return [req(chr_of(x)) for x in v]
+            if m in ("format", "format_map") and self.lang == "python":
+                return format_call(self, v, m)  # keywords too: .format(a="rm")
             argv = self.args()
         out = method(v, m, argv, self.lang)
         if out is None:
@@ -331,15 +334,7 @@ class Parser:
             if self.lang != "lua" else (".",)
         name = first
         for _ in range(8):
-            # One look at the next token, counted as the three looks of ``is_op(seps[0]) or
-            # any(is_op(s) for s in seps)`` when the first separator does not match (the
-            # work count bounds an attempt, so it stays the same).
-            tok = self.peek()
-            is_sep = tok is not None and tok[0] == "op" and tok[1] == seps[0]
-            if not is_sep and len(seps) > 1:
-                self.work += 2
-                is_sep = tok is not None and tok[0] == "op" and tok[1] in seps
-            if is_sep:
+            if self.is_op(seps[0]) or (len(seps) > 1 and any(self.is_op(s) for s in seps)):
                 nxt = self.peek(1)
                 if nxt is None or nxt[0] != "name":
                     break
@@ -430,7 +425,7 @@ def fold_strings(code: str, language: str) -> str:
         except (Fail, ValueError, OverflowError, IndexError):
             value, end = None, k
         total += parser.work + 1
-        head = unknown_head(toks, k, end, value, parser.concat)
+        head = unknown_head(toks, k, end, value, parser.concat, language)
         if head is not None:  # "" + input(), "%s -rf /" % x: a command not known statically
             edits.append((toks[k][2], toks[k if value is None else end - 1][3], head))
             k = max(end, k + 1)
