@@ -130,6 +130,9 @@ INTERP_BLOCKS = [
     "php -r '$d = \"~\"; shell_exec(\"rm -rf ${d}\");'",
     "php -r '$p = \"rm\"; $w = \"/\"; passthru(\"$p -rf $w\");'",
     "php -r '$d = \"/\"; echo `rm -rf $d`;'",
+    "perl -e 'my $d = \"/\"; if (1) { system(\"rm -rf $d\") }'",
+    "perl -ne 'my $d = \"~\"; system(\"rm -rf $d\")'",
+    "php -r '$d = \"~\"; foreach ([1] as $i) { exec(\"rm -rf $d\"); }'",
 ]
 
 
@@ -151,12 +154,33 @@ INTERP_UNKNOWN = [
     "php -r '$d = \"build\"; $d = $argv[1]; system(\"rm -rf $d\");'",
     "php -r '$d = \"build\"; extract($_GET); system(\"rm -rf $d\");'",
     "php -r '$d = \"build\"; $n = \"d\"; $$n = \"/\"; system(\"rm -rf $d\");'",
+    "perl -e '$d = \"build\"; ${d} = $ARGV[0]; system(\"rm -rf $d\")'",
 ]
 
 
 @pytest.mark.parametrize("command", INTERP_UNKNOWN)
 def test_scalars_that_may_change_stay_unknown(command: str) -> None:
     assert_verdict(command, Verdict.WARN)
+
+
+# A binding that may not run, or code that runs before it: "/$d" may be "/" itself, so it
+# blocks as a top-level delete not known statically (folded, it would pass as /build).
+@pytest.mark.parametrize("command", [
+    "perl -e 'if ($ARGV[0]) { $d = \"build\" } system(\"rm -rf /$d\")'",
+    "perl -e 'f(); $d = \"build\"; sub f { system(\"rm -rf /$d\") }'",
+    "perl -e '$d = \"build\"; do \"cfg.pl\"; system(\"rm -rf /$d\")'",
+    "perl -e 'BEGIN { system(\"rm -rf /$d\") } $d = \"build\";'",
+    "perl -e 'goto L; $d = \"build\"; L: system(\"rm -rf /$d\")'",
+    "php -r 'f(); $d = \"build\"; function f() { system(\"rm -rf /$d\"); }'",
+    "php -r '$d = \"build\"; include \"cfg.php\"; system(\"rm -rf /$d\");'",
+    "php -r 'if ($argc > 1) { $d = \"build\"; } system(\"rm -rf /$d\");'",
+])
+def test_bindings_that_may_not_run_first_stay_unknown(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
+
+
+def test_a_top_level_binding_read_later_folds() -> None:
+    assert_verdict("perl -e '$d = \"build\"; system(\"rm -rf /$d\")'", Verdict.PASS)
 
 
 INTERP_EVERYDAY = [

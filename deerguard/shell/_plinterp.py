@@ -6,11 +6,13 @@ its ``$name``, ``${name}`` (and PHP ``{$name}``) fields hold, so :func:`interpol
 writes such a literal with those values, as the plain literal the language makes of it.
 
 Sound by construction: a scalar holds a constant only when the code names it exactly once
-outside string literals, in a plain statement ``[my|our] $name = <literal>;`` before the
-string that reads it (any other use could change it: ``chomp $d``, ``$d =~ s/..//``,
-``$d = <STDIN>``, ``f(\\$d)``, a loop variable), and the code has none of the ways to
-write a variable by another name (``eval``, symbolic references ``${"d"}``/``$$n``, globs,
-PHP ``extract``/``parse_str``/``$GLOBALS``/references). A string with any other
+outside string literals, in a plain top-level statement ``[my] $name = <literal>;`` before
+the string that reads it (any other use could change it: ``chomp $d``, ``$d =~ s/..//``,
+``$d = <STDIN>``, ``f(\\$d)``, a loop variable; a binding inside a block may not run), and
+the code has none of the ways to write a variable by another name or to run code out of
+order (``eval``, symbolic references ``${"d"}``/``$$n``, globs, ``sub``/``function``
+bodies, ``BEGIN``, ``goto``, ``require``/``do``/``include`` of other files, PHP
+``extract``/``parse_str``/``$GLOBALS``/``global``/references). A string with any other
 interpolation (arrays, elements, methods, special variables) is left as it is: read as
 built at run time, as before. Linear: one pass over the literals and one over the names.
 """
@@ -30,11 +32,15 @@ _NAME = re.compile(r"[A-Za-z_]\w{0,63}")
 # Writes of a variable by another name than its own: code that does one is left alone.
 _ALIASING = {
     "perl": re.compile(r"\beval\b|\$\{\s*[^A-Za-z_\s]|\$\$[\w{]|\*\s*\{?[A-Za-z_]|\$::|::\$|"
-                       r"\bmain::|@\{\[|\blocal\b|\bour\b"),
+                       r"\bmain::|@\{\[|\blocal\b|\bour\b|\bsub\b|\bgoto\b|\brequire\b|"
+                       r"\bdo\b|\b(?:BEGIN|INIT|CHECK|UNITCHECK)\b"),
     "php": re.compile(r"\beval\b|\$\$|\$\{\s*[^A-Za-z_\s]|&\s*\$|\bextract\b|\bparse_str\b|"
-                      r"\$GLOBALS|\bglobal\b|\bstatic\b"),
+                      r"\$GLOBALS|\bglobal\b|\bstatic\b|\bfunction\b|\bfn\b|\binclude|"
+                      r"\brequire|\bgoto\b"),
 }
-_SCALAR = re.compile(r"\$([A-Za-z_]\w{0,63})")
+# A scalar ($d, ${d}) or a brace outside literals: a binding counts only at the top level
+# (one inside a block may not run, and code before it may run later).
+_SCALAR = re.compile(r"\$(?:\{\s*([A-Za-z_]\w{0,63})\s*\}|([A-Za-z_]\w{0,63}))|([{}])")
 # Scalars the language sets by itself (sort's $a/$b, $_ of loops, PHP's $this, $argv...).
 _IMPLICIT = frozenset({"a", "b", "ARGV", "ENV", "INC", "SIG", "STDIN", "STDOUT", "STDERR",
                        "this", "argv", "argc", "http_response_header", "php_errormsg"})
@@ -134,18 +140,23 @@ def interpolate(code: str, language: str) -> str:
         return code
     found = literals(code, True)[:_MAX_LITERALS]
     lits = {start: (end, value[0]) for start, end, value in found}
-    # Each name's uses outside literals: (start of $, end of name).
-    uses: dict[str, list[tuple[int, int]]] = {}
+    # Each name's uses outside literals: (start of $, end of name, brace depth there).
+    uses: dict[str, list[tuple[int, int, int]]] = {}
     last = 0
+    depth = 0
     for start, end, _value in (*found, (len(code), len(code), "")):
         for m in _SCALAR.finditer(code, last, start):
-            uses.setdefault(m.group(1), []).append((m.start(), m.end()))
+            if m.group(3) is not None:
+                depth += 1 if m.group(3) == "{" else -1
+                continue
+            name = m.group(1) or m.group(2)
+            uses.setdefault(name, []).append((m.start(), m.end(), depth))
         last = end
     consts: dict[str, tuple[str, int]] = {}  # name: (value, where its binding ends)
     for name, at in uses.items():
-        if name in _IMPLICIT or name.startswith("_"):
+        if name in _IMPLICIT or name.startswith("_") or len(at) != 1 or at[0][2] != 0:
             continue
-        if len(at) == 1 and (value := _binding(code, *at[0], lits, language)) is not None:
+        if (value := _binding(code, at[0][0], at[0][1], lits, language)) is not None:
             consts[name] = (value, at[0][1])
     if not consts:
         return code
