@@ -27,17 +27,34 @@ from ._strfuncs import unescape
 __all__ = ["interpolate"]
 
 _MAX_CODE = 20000
-_MAX_LITERALS = 256
+_MAX_LITERALS = 256  # code with more literals is left alone
+_MAX_FIELDS = 32  # per string; a string with more is left alone
 _NAME = re.compile(r"[A-Za-z_]\w{0,63}")
-# Writes of a variable by another name than its own: code that does one is left alone.
-_ALIASING = {
-    "perl": re.compile(r"\beval\b|\$\{\s*[^A-Za-z_\s]|\$\$[\w{]|\*\s*\{?[A-Za-z_]|\$::|::\$|"
-                       r"\bmain::|@\{\[|\blocal\b|\bour\b|\bsub\b|\bgoto\b|\brequire\b|"
-                       r"\bdo\b|\b(?:BEGIN|INIT|CHECK|UNITCHECK)\b"),
-    "php": re.compile(r"\beval\b|\$\$|\$\{\s*[^A-Za-z_\s]|&\s*\$|\bextract\b|\bparse_str\b|"
-                      r"\$GLOBALS|\bglobal\b|\bstatic\b|\bfunction\b|\bfn\b|\binclude|"
-                      r"\brequire|\bgoto\b"),
+# Writes of a variable by another name than its own, or code run out of order: code that
+# has one is left alone. (substring that must be present, pattern), by language: each
+# pattern runs only when its substring is in the code (a C-level search first).
+_ALIASING: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
+    "perl": (("${", re.compile(r"\$\{\s*[^A-Za-z_\s]")), ("$$", re.compile(r"\$\$[\w{]")),
+             ("*", re.compile(r"\*\s*\{?[A-Za-z_]")), ("::", re.compile(r"\$::|::\$|\bmain::")),
+             ("@{[", re.compile(r"@\{\[")),
+             ("", re.compile(r"\b(?:eval|local|our|sub|goto|require|do|BEGIN|INIT|CHECK|"
+                             r"UNITCHECK)\b"))),
+    "php": (("$$", re.compile(r"\$\$")), ("${", re.compile(r"\$\{\s*[^A-Za-z_\s]")),
+            ("&", re.compile(r"&\s*\$")), ("$GLOBALS", re.compile(r"\$GLOBALS")),
+            ("", re.compile(r"\b(?:eval|extract|parse_str|global|static|function|fn|goto)\b|"
+                            r"\b(?:include|require)"))),
 }
+_WORDS = {"perl": ("eval", "local", "our", "sub", "goto", "require", "do", "BEGIN", "INIT",
+                   "CHECK"),
+          "php": ("eval", "extract", "parse_str", "global", "static", "function", "fn",
+                  "goto", "include", "require")}
+
+
+def _aliases(code: str, language: str) -> bool:
+    """Whether ``code`` may write a scalar by another name or run code out of order."""
+    words = any(w in code for w in _WORDS[language])
+    return any((sub in code if sub else words) and pattern.search(code) is not None
+               for sub, pattern in _ALIASING[language])
 # A scalar ($d, ${d}) or a brace outside literals: a binding counts only at the top level
 # (one inside a block may not run, and code before it may run later).
 _SCALAR = re.compile(r"\$(?:\{\s*([A-Za-z_]\w{0,63})\s*\}|([A-Za-z_]\w{0,63}))|([{}])")
@@ -83,10 +100,11 @@ def _binding(code: str, at: int, end: int, lits: dict[int, tuple[int, str]],
     return raw if value is None else value
 
 
-def _fields(body: str, language: str, consts: dict[str, str]
+def _fields(body: str, language: str, consts: dict[str, tuple[str, int]], at: int
             ) -> list[tuple[int, int, str]] | None:
-    """(start, end, value) of each scalar field of a double-quoted body; None when one is
-    not a plain scalar bound to a constant (or the body interpolates something else)."""
+    """(start, end, value) of each scalar field of a double-quoted body at ``at``; None
+    when one is not a plain scalar bound to a constant before ``at`` (or the body
+    interpolates something else)."""
     out: list[tuple[int, int, str]] = []
     i, n = 0, len(body)
     while i < n:
@@ -120,10 +138,10 @@ def _fields(body: str, language: str, consts: dict[str, str]
                 body.startswith("{", i) or (body.startswith("'", i) and i + 1 < n and
                                             (body[i + 1].isalpha() or body[i + 1] == "_")))):
             return None  # an element, a method or a package name ("$d's" is $d::s)
-        value = consts.get(m.group())
-        if value is None:
+        bound = consts.get(m.group())
+        if bound is None or bound[1] > at or len(out) >= _MAX_FIELDS:
             return None
-        out.append((start, i, value))
+        out.append((start, i, bound[0]))
     return out
 
 
@@ -135,10 +153,12 @@ def _escape(value: str, language: str) -> str:
 def interpolate(code: str, language: str) -> str:
     """``code`` (Perl or PHP) with each double-quoted or backtick literal whose fields are
     all scalars bound to constants written with their values; ``code`` itself otherwise."""
-    if language not in _ALIASING or "$" not in code or len(code) > _MAX_CODE or \
-            _ALIASING[language].search(code) is not None:
+    if language not in _ALIASING or "$" not in code or len(code) > _MAX_CODE:
         return code
-    found = literals(code, True)[:_MAX_LITERALS]
+    found = literals(code, True)  # the folder's scan of this code (cached)
+    if len(found) > _MAX_LITERALS or _aliases(code, language) or \
+            not any(v[0] in '"`' and "$" in code[s:e] for s, e, v in found):
+        return code  # no string reads a scalar (the common case), or names may alias
     lits = {start: (end, value[0]) for start, end, value in found}
     # Each name's uses outside literals: (start of $, end of name, brace depth there).
     uses: dict[str, list[tuple[int, int, int]]] = {}
@@ -166,8 +186,7 @@ def interpolate(code: str, language: str) -> str:
         if value[0] not in '"`' or end - start < 2 or code[end - 1] != value[0]:
             continue
         body = code[start + 1:end - 1]
-        known = {n: v for n, (v, bound) in consts.items() if bound <= start}
-        fields = _fields(body, language, known) if known else None
+        fields = _fields(body, language, consts, start)
         if not fields:
             continue
         pieces: list[str] = []
