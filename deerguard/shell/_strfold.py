@@ -44,6 +44,7 @@ from ._strfuncs import (
     tokens,
 )
 from ._strperl import comprehension, map_args, perl_args, perl_map, unknown_head
+from ._strskip import failing_name
 from ._words import DYN
 
 __all__ = ["FOLDED", "Tok", "fold_strings", "scope_of", "tokens"]
@@ -419,6 +420,10 @@ def fold_strings(code: str, language: str) -> str:
         parser.folded = False
         if scope is not None:
             scope.pos = k  # names read here hold what every binding before gave them
+        if toks[k][0] == "name" and (skip := failing_name(toks, k, language,
+                                                          parser.consts)) is not None:
+            total, k = total + skip + 1, k + 1  # the attempt fails in call(): same count
+            continue
         try:
             value = parser.expr()
             end = parser.i
