@@ -44,7 +44,7 @@ from ._strfuncs import (
     tokens,
 )
 from ._strperl import comprehension, map_args, perl_args, perl_map, unknown_head
-from ._strskip import failing_name
+from ._strskip import SEPARATORS, failing_name
 from ._words import DYN
 
 __all__ = ["FOLDED", "Tok", "fold_strings", "scope_of", "tokens"]
@@ -75,7 +75,6 @@ _CONCAT = {"python": "+", "node": "+", "deno": "+", "bun": "+", "ruby": "+", "pe
 _ADJACENT_ANY = frozenset({"awk"})
 _ADJACENT_STR = frozenset({"python", "ruby"})
 _LOOSE = frozenset({"perl", "php", "awk", "lua"})  # numbers are strings when joined
-_SEPARATORS = re.compile(r"\.|::|->")  # of a dotted, :: or -> name
 
 
 def _bounded(v: Val) -> None:
@@ -349,7 +348,7 @@ class Parser:
         if first in self.consts and not self.is_op("("):
             return self.consts[first]
         name = self.chain(first)
-        short = _SEPARATORS.split(name)[-1].lower()
+        short = SEPARATORS.split(name)[-1].lower()
         if short not in FUNCTIONS:
             raise Fail  # not a pure string function: its arguments are not read
         perl_list = self.lang == "perl" and not self.is_op("(")

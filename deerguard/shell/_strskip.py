@@ -17,9 +17,9 @@ from collections.abc import Mapping
 
 from ._strfuncs import FUNCTIONS, Tok
 
-__all__ = ["failing_name"]
+__all__ = ["SEPARATORS", "failing_name"]
 
-_SEPARATORS = re.compile(r"\.|::|->")  # as Parser.call splits a dotted name
+SEPARATORS = re.compile(r"\.|::|->")  # of a dotted, :: or -> name (Parser.call splits it)
 
 
 def failing_name(toks: list[Tok], k: int, language: str, consts: Mapping[str, str]
@@ -56,6 +56,6 @@ def failing_name(toks: list[Tok], k: int, language: str, consts: Mapping[str, st
         work += 2  # two takes
         name += tok[1] + after[1]
         j += 2
-    if _SEPARATORS.split(name)[-1].lower() in FUNCTIONS:
+    if SEPARATORS.split(name)[-1].lower() in FUNCTIONS:
         return None
     return work
