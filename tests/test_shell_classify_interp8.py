@@ -210,6 +210,9 @@ def test_everyday_interpolation_passes(command: str) -> None:
     ('$c = "x"; echo "{$c->m()}";', "php", '$c = "x"; echo "{$c->m()}";'),
     ('$c = "x"; echo "cost $5 $c";', "php", '$c = "x"; echo "cost $5 x";'),
     ('$c = "a"; echo "$c";', "ruby", '$c = "a"; echo "$c";'),
+    ('$c = "x', "perl", '$c = "x'),  # not closed
+    ('$c = "x"; print "$c', "perl", '$c = "x"; print "$c'),
+    ('$c = "x"; print "' + "$c" * 40 + '"', "perl", '$c = "x"; print "' + "$c" * 40 + '"'),
 ])
 def test_interpolate(code: str, language: str, out: str) -> None:
     assert interpolate(code, language) == out

@@ -86,6 +86,8 @@ def _binding(code: str, at: int, end: int, lits: dict[int, tuple[int, str]],
     if lit is None:
         return None
     lit_end, quote = lit
+    if lit_end - j < 2 or code[lit_end - 1] != quote:
+        return None  # not closed
     k = lit_end
     while k < len(code) and code[k] in " \t":
         k += 1
