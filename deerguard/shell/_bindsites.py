@@ -54,14 +54,16 @@ class Sites:
         self.ruby = language == "ruby"
         self.sites: dict[str, list[Site]] = {}
         self.work = 0
+        self.count = 0  # sites recorded (of every name)
         self.off = "=" not in code  # no binding gives a name a value
         if not self.off:
             self._scan()
 
     def _add(self, name: str, kind: str, k: int, rhs: int, plain: bool) -> None:
-        if sum(len(v) for v in self.sites.values()) >= _MAX_SITES:
+        if self.count >= _MAX_SITES:
             self.off = True
             return
+        self.count += 1
         self.sites.setdefault(name, []).append((kind, k, rhs, plain))
 
     def _plain(self, k: int) -> bool:

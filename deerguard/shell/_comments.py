@@ -36,6 +36,8 @@ _NEXT = {
     "js": re.compile(r"""['"`/]"""),
 }
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_FSTRING_CHARS = "\\'\"\n{}"  # the characters an f-string's end is read from
+_FSTRING_NEXT = re.compile(r"""[\\'"\n{}]""")
 # Quote-like operators that open text for the requoting reader (q(, %q( in a comment).
 _OPENS = {"perl": re.compile(r"(?<![\w$@%])q[qwx]?(?=[^\w\s,;=)])"),
           "ruby": re.compile(r"(?<!\w)%[qQwWxiI]?(?=[^\w\s])")}
@@ -84,6 +86,10 @@ def _python_string(code: str, i: int, level: int = 0) -> int:
     n = len(code)
     while j < n:
         c = code[j]
+        if c not in _FSTRING_CHARS:  # no character up to the next of these matters
+            m = _FSTRING_NEXT.search(code, j)
+            j = n if m is None else m.start()
+            continue
         if c == "\\":
             j += 2
             continue

@@ -36,6 +36,8 @@ _PY_NEXT = re.compile(r"""['"#]""")
 # A Python literal other than a plain one: prefixed (f, r, b, rf..) or triple-quoted.
 PY_GATE = re.compile(r"(?<!\w)[rRbBuUfF]{1,2}[\"']|'''|\"\"\"")
 _JS_NEXT = re.compile(r"""['"`/]""")
+_PY_FIELD_CHARS = re.compile(r"[\\{}]")  # what an f-string's body does not keep as it is
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # one name token in every language's lexer
 
 # A field: (expression text, whether its value prints as itself: no !r, no format spec).
 Field = tuple[str, bool]
@@ -144,6 +146,12 @@ def _python_parts(code: str, j: int, stop: int, t: _Template) -> bool:
     buf: list[str] = []
     while j < stop:
         c = code[j]
+        if c not in "\\{}":  # a run of plain characters, kept as they are (one search)
+            m = _PY_FIELD_CHARS.search(code, j, stop)
+            k = stop if m is None else m.start()
+            buf.append(code[j:k])
+            j = k
+            continue
         if c == "\\" and not t.raw:
             k = j + 2
             if code.startswith("N{", j + 1):
@@ -290,6 +298,10 @@ def _constant(expr: str, language: str, scope: Scope | None) -> str | None:
     expr = expr.strip()
     if not expr or len(expr) > _MAX_FIELD:
         return None
+    if scope is not None and _NAME.fullmatch(expr) is not None and expr in scope:
+        # Fast path, same value: a lone name is one name token, which the parser reads as
+        # the scope's value when the scope holds it (``Parser.call``) and nothing follows.
+        return scope[expr]
     toks = tokens(expr, language)
     if not toks:
         return None
@@ -315,6 +327,8 @@ def _static(text: str, raw: bool) -> str:
     escaped."""
     if raw:
         return _escape(text)
+    if "\\" not in text:  # no escape to keep: each character maps on its own, as below
+        return text.replace('"', '\\"').replace("\n", "\\n")
     out: list[str] = []
     k = 0
     while k < len(text):

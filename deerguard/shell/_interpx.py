@@ -27,6 +27,7 @@ from ._code import destructive_paths, written_paths
 from ._flow import Flow
 from ._paths import is_critical, norm_path
 from ._perline import line_operands
+from ._plinterp import interpolate
 from ._strfold import FOLDED, Tok, fold_strings, tokens
 from ._words import DYN, Field
 
@@ -44,6 +45,8 @@ def rewrite_code(text: str, language: str) -> str:
     if language not in FOLDED:
         return text
     text = fold_strings(text, language)
+    if language in ("perl", "php") and "$" in text:
+        text = interpolate(text, language)  # $d = "/"; system("rm -rf $d")
     for _ in range(2):  # f = getattr(os, "system") becomes f = os.system, then f(..) system(..)
         new = rename_calls(text, language)
         if new == text:

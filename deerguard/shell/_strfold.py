@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 
 from ._names import SCOPED, Scope
+from ._strformat import format_call
 from ._strfuncs import (
     FUNCTIONS,
     Fail,
@@ -43,6 +44,7 @@ from ._strfuncs import (
     tokens,
 )
 from ._strperl import comprehension, map_args, perl_args, perl_map, unknown_head
+from ._strskip import SEPARATORS, failing_name
 from ._words import DYN
 
 __all__ = ["FOLDED", "Tok", "fold_strings", "scope_of", "tokens"]
@@ -285,6 +287,8 @@ class Parser:
                     raise Fail
                 self.folded = True
                 return [req(chr_of(x)) for x in v]
+            if m in ("format", "format_map") and self.lang == "python":
+                return format_call(self, v, m)  # keywords too: .format(a="rm")
             argv = self.args()
         out = method(v, m, argv, self.lang)
         if out is None:
@@ -344,7 +348,7 @@ class Parser:
         if first in self.consts and not self.is_op("("):
             return self.consts[first]
         name = self.chain(first)
-        short = re.split(r"\.|::|->", name)[-1].lower()
+        short = SEPARATORS.split(name)[-1].lower()
         if short not in FUNCTIONS:
             raise Fail  # not a pure string function: its arguments are not read
         perl_list = self.lang == "perl" and not self.is_op("(")
@@ -415,13 +419,17 @@ def fold_strings(code: str, language: str) -> str:
         parser.folded = False
         if scope is not None:
             scope.pos = k  # names read here hold what every binding before gave them
+        if toks[k][0] == "name" and (skip := failing_name(toks, k, language,
+                                                          parser.consts)) is not None:
+            total, k = total + skip + 1, k + 1  # the attempt fails in call(): same count
+            continue
         try:
             value = parser.expr()
             end = parser.i
         except (Fail, ValueError, OverflowError, IndexError):
             value, end = None, k
         total += parser.work + 1
-        head = unknown_head(toks, k, end, value, parser.concat)
+        head = unknown_head(toks, k, end, value, parser.concat, language)
         if head is not None:  # "" + input(), "%s -rf /" % x: a command not known statically
             edits.append((toks[k][2], toks[k if value is None else end - 1][3], head))
             k = max(end, k + 1)

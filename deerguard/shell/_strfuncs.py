@@ -28,10 +28,11 @@ _MAX_TOKENS = 6000
 
 # One token between literals: a comment (after a blank, ``;`` or the start), a number, a
 # name, an operator, or any other single character. Blanks are skipped by the search.
-_LEX = re.compile(r"(?P<comment>(?<![^\s;])#[^\n]*)"
-                  r"|(?P<num>0[xX][0-9a-fA-F]+|\d+)(?!\w|\.\d)|(?P<name>[A-Za-z_$@][\w$]*)"
+# (Common kinds first: only ``other`` shares first characters with another kind; it is last.)
+_LEX = re.compile(r"(?P<name>[A-Za-z_$@][\w$]*)"
                   r"|(?P<op>\.\.|::|->|=>|==|!=|<<|[-+*/%.,()\[\]{}:;=|&!<>?^~\\\n])"
-                  r"|(?P<other>[^ \t\r])")
+                  r"|(?P<num>0[xX][0-9a-fA-F]+|\d+)(?!\w|\.\d)"
+                  r"|(?P<comment>(?<![^\s;])#[^\n]*)|(?P<other>[^ \t\r])")
 _PREFIXES = frozenset({"b", "r", "u", "f", "br", "rb", "B", "R", "U", "F", "Br", "bR", "BR"})
 
 
@@ -59,7 +60,7 @@ def _scan(code: str, language: str) -> tuple[list[Tok], frozenset[int]] | None:
     node = language in ("node", "deno", "bun")
     for start, end, value in (*literals(code, language in ("perl", "ruby", "php")),
                               (len(code), len(code), "")):
-        out += [(m.lastgroup or "other", m.group(), *m.span())
+        out += [(m.lastgroup or "other", m.group(), m.start(), m.end())
                 for m in _LEX.finditer(code, pos, start)]
         if len(out) >= _MAX_TOKENS:
             return None

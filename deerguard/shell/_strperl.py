@@ -6,6 +6,7 @@ reader ``p``: its token access (``take``, ``peek``, ``is_op``, ``expect``) and g
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ._strfuncs import Fail, Tok, Val, chr_of, flat, quote, req, text_of
@@ -14,7 +15,7 @@ from ._words import DYN
 if TYPE_CHECKING:
     from ._strfold import Parser
 
-__all__ = ["comprehension", "map_args", "perl_args", "perl_map", "unknown_head"]
+__all__ = ["comprehension", "map_args", "perl_args", "perl_map", "unknown_fields", "unknown_head"]
 
 
 def comprehension(p: Parser) -> Val | None:
@@ -108,8 +109,51 @@ def perl_map(p: Parser) -> list[Val]:
     return [req(chr_of(x)) for x in flat(items)]
 
 
-def unknown_head(toks: list[Tok], k: int, end: int, value: Val | None, concat: str
-                 ) -> str | None:
+# A printf field of Python's and Ruby's ``%``: ``%s``, ``%-5d``, ``%(name)s``, ``%%``.
+_PERCENT = re.compile(r"%(?:\([^)]{0,64}\))?[-+ 0#]{0,4}(?:\*|\d{0,3})(?:\.\d{0,3})?[a-zA-Z%]")
+
+
+def unknown_fields(fmt: str, brace: bool) -> str | None:
+    """``fmt``, a format whose arguments are not known, as the string it makes with each
+    field unknown (``DYN``): ``"rm -rf %s"`` and ``"rm -rf {b}"`` as ``rm -rf DYN``; None
+    when it holds no field (``"{{x}}"``, ``"100%%"``). Linear: one pass."""
+    out: list[str] = []
+    fields = 0
+    if not brace:
+        last = 0
+        for m in _PERCENT.finditer(fmt):
+            out.append(fmt[last:m.start()])
+            if m.group() == "%%":
+                out.append("%")
+            else:
+                out.append(DYN)
+                fields += 1
+            last = m.end()
+        out.append(fmt[last:])
+        return "".join(out) if fields else None
+    i, n = 0, len(fmt)
+    while i < n:
+        c = fmt[i]
+        if c in "{}" and fmt[i + 1:i + 2] == c:
+            out.append(c)
+            i += 2
+            continue
+        if c != "{":
+            out.append(c)
+            i += 1
+            continue
+        close = fmt.find("}", i)
+        if close < 0:  # no field closes after here
+            out.append(fmt[i:])
+            break
+        out.append(DYN)
+        fields += 1
+        i = close + 1
+    return "".join(out) if fields else None
+
+
+def unknown_head(toks: list[Tok], k: int, end: int, value: Val | None, concat: str,
+                 lang: str = "") -> str | None:
     """The literal at ``k`` as the unknown value ``DYN`` when it only leads into a value
     not known statically, so the command it starts is read as built at run time:
     ``"" + input()``, ``" " . $c`` (a blank prefix joined to what did not fold), or
@@ -124,9 +168,13 @@ def unknown_head(toks: list[Tok], k: int, end: int, value: Val | None, concat: s
     text = toks[k][1].lstrip()
     nxt = toks[k + 1][1]
     if (nxt == "%" and text.startswith(("%s", "%c", "%("))) or (
-            nxt == "." and k + 2 < len(toks) and toks[k + 2][1] == "format" and
+            nxt == "." and k + 2 < len(toks) and toks[k + 2][1] in ("format", "format_map") and
             text.startswith("{") and not text.startswith("{{")):
         rest = text[text.find("}") + 1:] if text[0] == "{" else \
             text[text.find(")") + 2:] if text[1] == "(" else text[2:]
         return quote(DYN + rest)
+    if lang in ("python", "ruby") and (nxt == "%" or nxt == "." and k + 2 < len(toks) and
+                                       toks[k + 2][1] in ("format", "format_map")):
+        blank = unknown_fields(toks[k][1], nxt != "%")  # "rm -rf %s" % x: rm -rf <unknown>
+        return quote(blank) if blank is not None else None
     return None
