@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from ._flow import Flow
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
 from ._paths import norm_path
-from ._values import NO_TAINT, Field, Source, Taint
+from ._values import NO_TAINT, Field, Source, Taint, source_order
 from ._words import DYN
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def secret_display(run: Run) -> None:
     it from ``run.printed``). It reaches the terminal, so the agent's transcript and logs
     (``git credential fill``, ``security find-generic-password -w``, ``gh auth token``);
     ``$(gh auth token)`` and ``aws ecr get-login-password | docker login ...`` stay quiet."""
-    src = min(run.printed, key=lambda s: s.span)
+    src = min(run.printed, key=source_order)
     run.add("shell.secret-display", src.span, f"{src.program} prints a stored password or "
             "token to the terminal, where it lands in the transcript and logs", None)
 
@@ -161,7 +161,7 @@ def _send_files(run: Run, inv: Invocation, files: list[Field], stdin: Flow | Non
         if f.text in ("-", "/dev/stdin", "/dev/fd/0") and stdin is not None:
             taint = taint | stdin.taint
         path = norm_path(f.text, run.cwd) if DYN not in f.text else None
-        secret = next((s for s in taint if s.kind == "secret"), None)
+        secret = min((s for s in taint if s.kind == "secret"), key=source_order, default=None)
         if secret is None and not secret_file([f]) and not (
                 path is not None and run.cp.paths.match(path, "sensitive")):
             continue

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ._findargs import find_roots
 from ._flow import Flow
 from ._paths import norm_path
-from ._values import NO_TAINT, Field, Source, Taint
+from ._values import NO_TAINT, Field, Source, Taint, source_order
 
 if TYPE_CHECKING:
     from ._resolve import Invocation
@@ -243,8 +243,8 @@ def found_taint(inv: Invocation, cwd: str | None) -> Taint:
 
 
 def _searched(taint: Taint) -> Source | None:
-    return next((s for s in taint if s.kind == "secret" and s.program.endswith(SEARCH_MARK)),
-                None)
+    return min((s for s in taint if s.kind == "secret" and s.program.endswith(SEARCH_MARK)),
+               key=source_order, default=None)
 
 
 def fd_exec(run: Run, inv: Invocation, src: Source) -> None:

@@ -31,6 +31,7 @@ from ._secrets import (
     sent_args,
 )
 from ._textout import TEXT_TOOLS, text_output
+from ._values import source_order
 from ._winfetch import WIN_FETCHERS, win_download_targets
 from ._words import DYN, NO_TAINT, Field, Source, secret_name
 
@@ -160,13 +161,13 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             in_request = [s for s in in_request if not s.program.startswith("$") or
                           never_sent(s.program)]  # $AWS_SECRET_ACCESS_KEY signs, never sent
             if by_name and not in_request:
-                first = min(by_name, key=lambda s: s.span)
+                first = min(by_name, key=source_order)
                 run.add("shell.secret-in-request", inv.word.span, f"a secret variable is "
                         f"sent by {name} outside an auth header",
                         f"{first.describe()} reaches {run._desc(name, inv.word.span)}")
         leaked += in_request
         if leaked:
-            src = min(leaked, key=lambda s: s.span)
+            src = min(leaked, key=source_order)
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
     if name in WIN_FETCHERS:  # certutil -urlcache, bitsadmin /transfer: files, not stdout

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 __all__ = ["DYN", "CODE_TAINT", "NO_TAINT", "Field", "Source", "Taint", "Var", "first_source",
-           "merge_alts", "secret_name", "to_int"]
+           "merge_alts", "secret_name", "source_order", "to_int"]
 
 DYN = "\ufffc"
 """Stands for text that cannot be known statically."""
@@ -40,13 +40,18 @@ NO_TAINT: Taint = frozenset()
 CODE_TAINT = frozenset({"fetch", "decode", "exec", "file"})
 
 
+def source_order(src: Source) -> tuple[tuple[int, int], str, str]:
+    """A total order on sources: by span, then kind and program. Picking "the first" source
+    of a taint set by span alone depended on the set's iteration order when two sources
+    share a span (``locate`` both finds secrets and is a program), and that order changes
+    with Python's hash seed: the same command gave different details in different runs."""
+    return src.span, src.kind, src.program
+
+
 def first_source(taint: Taint, kinds: frozenset[str] = CODE_TAINT) -> Source | None:
-    """Return the earliest source of ``taint`` whose kind is in ``kinds``."""
-    best: Source | None = None
-    for src in taint:
-        if src.kind in kinds and (best is None or src.span < best.span):
-            best = src
-    return best
+    """Return the earliest source of ``taint`` whose kind is in ``kinds`` (see
+    :func:`source_order`)."""
+    return min((src for src in taint if src.kind in kinds), key=source_order, default=None)
 
 
 @dataclass(slots=True)
