@@ -40,6 +40,17 @@ if TYPE_CHECKING:
 
 __all__ = ["echo_output", "output"]
 
+# openssl commands whose output comes from another machine (s_client prints what the
+# server sends); rand, req, genpkey, x509, dgst... make or read local data.
+_OPENSSL_REMOTE = frozenset({"s_client", "s_time", "ocsp"})
+
+
+def _openssl_connects(texts: list[str]) -> bool:
+    """Whether ``openssl ARGS`` reads from the network: its command connects, or the
+    command is not known (``openssl $c``: fail closed)."""
+    return bool(texts) and (texts[0] in _OPENSSL_REMOTE or DYN in texts[0])
+
+
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "--revert", "-u",
                           "--decrypt"})
 
@@ -179,7 +190,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             if local is not None:
                 run.files[local] = frozenset({Source("fetch", name, run.map_span(
                     inv.word.span))})
-    if name in R.FETCHERS and (name not in ("openssl", "ssh") or stdin is None):
+    if name in R.FETCHERS and (name not in ("openssl", "ssh") or stdin is None) and (
+            name != "openssl" or _openssl_connects(texts)):
         src = Source("fetch", name, run.map_span(inv.word.span))
         if name in HTTP_CLIENTS and metadata_secret(texts):  # IMDS role credentials
             taint.add(Source("secret", name, run.map_span(inv.word.span)))

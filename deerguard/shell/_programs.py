@@ -41,6 +41,7 @@ from ._remote import parse_remote
 from ._resolve import Invocation
 from ._scripts import awk_program
 from ._secrets import socat_paths
+from ._sedargs import SEDS, sed_path_args
 from ._sinks import (
     AWKS,
     download_exec,
@@ -286,8 +287,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         return echo_output(inv)
     # _path_args only drops words of greps, socat and config options: else the args as is.
     config = run.config_options
-    paths = _path_args(inv, config=config) if config or name in _GREPS or name == "socat" \
-        else inv.args
+    paths = _path_args(inv, config=config) if config or name in _GREPS or name in SEDS or \
+        name == "socat" else inv.args
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     return output(run, inv, stdin, secret)
 
@@ -317,6 +318,8 @@ def _path_args(inv: Invocation, *, config: bool) -> list[Field]:
             elif not f.text.startswith(tuple(o + "=" for o in _CONFIG_OPTIONS)):
                 kept.append(f)
         args = kept
+    if inv.name in SEDS:
+        return sed_path_args(args)
     if inv.name not in _GREPS:
         return args
     if any(f.text in ("-e", "-f", "--regexp", "--file") or f.text.startswith("--regexp=")
