@@ -1,0 +1,206 @@
+"""Windows destructive commands and nushell closures (round 8, slice "win8").
+
+* ``cmd /c CODE`` is read with cmd.exe's syntax (``\\`` is a path separator, ``^`` escapes,
+  ``%VAR%`` expands): its delete builtins (``rd``/``rmdir /s``, ``del``/``erase /s``) of a
+  drive root, the Windows directory, Program Files or a user profile are
+  shell.recursive-delete; known variables (``%SystemRoot%``, ``%USERPROFILE%``...) are the
+  paths they name, unknown ones are dynamic (warn like ``rm -rf "$X"``).
+* Windows programs run directly from bash or inside ``cmd /c``: shadow copy, backup and
+  recovery destruction is shell.recovery-off; ``format X:`` and diskpart ``clean`` are
+  shell.disk-write; ``reg`` writes under the Run keys are shell.persistence, other HKLM
+  writes shell.system-write, ``reg save HKLM\\SAM`` shell.sensitive-read; ``cipher /w``
+  warns.
+* nushell blocks and closures (``each { ... }``, ``do``, ``if``/``else``, ``try``, ``for``,
+  ``loop``, ``while``...) are code nushell runs.
+
+Bash text in these tables: ``cmd /c '...'`` keeps the backslashes (single quotes), an unquoted
+``C:\\\\`` is ``C:\\`` once bash removes the quoting.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _shell_verdicts import assert_verdict
+
+from deerguard import Verdict
+from deerguard.shell import classify
+
+_RD = "shell.recursive-delete"
+
+# Block: a recursive delete of a drive root, the Windows directory, Program Files or a user's
+# profile destroys the machine or the user's files; no everyday use.
+CMD_DELETES = [
+    "cmd /c rd /s /q C:\\\\",
+    'cmd.exe /c "del /f /s /q C:\\*"',
+    'cmd /c "rd /s /q %SystemRoot%"',
+    "cmd /c 'rd /s /q D:\\'",
+    "cmd /c 'rmdir /S /Q c:\\WINDOWS'",
+    "CMD.EXE /C 'RD /Q /S \"C:\\Program Files\"'",
+    "cmd /c 'del /s /q %USERPROFILE%'",
+    "cmd /c 'erase /s /f /q C:\\Users\\bob\\*'",
+    "cmd /c 'rd /s /q %HOMEDRIVE%%HOMEPATH%'",
+    "cmd /c 'rd /s/q %windir%'",
+    "cmd /c 'rd/s/q %ProgramFiles(x86)%'",
+    "cmd /c '@rd /s /q %ProgramFiles%'",
+    "cmd /c 'call rmdir /q /s %SystemDrive%\\'",
+    "cmd /k 'echo x & rd /s /q C:\\Users'",
+    "cmd /c 'if exist C:\\Windows (rd /s /q C:\\Windows) else (echo no)'",
+    "cmd /c 'start \"\" /b rd /s /q C:\\'",
+    "cmd /c 'cd \\ && rd /s /q \\Windows'",
+    "cmd /c 'del /f /q C:\\Windows\\System32\\*'",
+    "cmd /c 'set d=C:\\& rd /s /q %d%'",
+    "cmd /s /c \"rd /s /q %PUBLIC%\\..\"",
+    "cmd /c 'r^d /s /q C:^\\'",
+    "cmd /c 'cmd /c rd /s /q %SYSTEMROOT%\\System32'",
+    "robocopy C:\\\\empty 'C:\\Windows' /MIR",
+]
+
+
+@pytest.mark.parametrize("command", CMD_DELETES)
+def test_cmd_recursive_delete_of_a_critical_directory_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, _RD)
+
+
+# Warn: the path is not known statically (like rm -rf "$X"): a human should look.
+@pytest.mark.parametrize("command", [
+    "cmd /c 'rd /s /q %X%'",
+    "cmd /c 'rd /s /q \"%BUILD_DIR%\"'",
+    "cmd /c 'del /s /q %OUT:~0,3%'",
+    "cmd /c 'for /d %i in (C:\\Users\\*) do rd /s /q %i'",
+])
+def test_cmd_recursive_delete_of_an_unknown_path_warns(command: str) -> None:
+    assert_verdict(command, Verdict.WARN, "shell.dynamic-delete")
+
+
+# Block: ransomware's first steps (T1490); no agent deletes shadow copies or backups.
+@pytest.mark.parametrize("command", [
+    "vssadmin delete shadows /all /quiet",
+    "vssadmin.exe Delete Shadows /All /Quiet",
+    "cmd /c 'vssadmin delete shadows /for=c: /oldest'",
+    "VSSADMIN DELETE SHADOWS /SHADOW={c1a2}",
+    "vssadmin resize shadowstorage /for=c: /on=c: /maxsize=401MB",
+    "wmic shadowcopy delete",
+    "wmic.exe SHADOWCOPY DELETE /nointeractive",
+    "wmic shadowcopy where \"ID='x'\" delete",
+    "wmic /namespace:\\\\\\\\root\\\\cimv2 path win32_shadowcopy delete",
+    "wbadmin delete catalog -quiet",
+    "wbadmin DELETE SYSTEMSTATEBACKUP -keepVersions:0",
+    "wbadmin disable backup",
+    "bcdedit /set {default} recoveryenabled no",
+    "bcdedit.exe -set {current} RecoveryEnabled No",
+    "bcdedit /set {default} bootstatuspolicy ignoreallfailures",
+    "bcdedit /delete {current}",
+    "cmd /c 'C:\\Windows\\System32\\vssadmin.exe delete shadows /all'",
+])
+def test_shadow_copy_backup_and_recovery_destruction_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.recovery-off")
+
+
+# Block: formatting a volume or cleaning a disk is mkfs/dd of= on Windows.
+@pytest.mark.parametrize("command", [
+    "format C: /fs:ntfs /q",
+    "cmd /c 'format D: /q /y'",
+    "format.com e: /FS:exFAT /Q /Y",
+    "cmd /c 'echo clean | diskpart'",
+    "printf 'select disk 0\\nclean\\n' > w.txt && diskpart /s w.txt",
+    "printf 'select volume 2\\ndelete volume override\\n' | diskpart",
+    "diskpart <<'EOF'\nselect disk 1\nclean all\nEOF",
+])
+def test_format_and_diskpart_clean_block(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.disk-write")
+
+
+# Block: registry keys whose values Windows runs (like shell startup files), the machine's
+# configuration (like /etc), and the SAM/SECURITY/SYSTEM hives (password hashes).
+@pytest.mark.parametrize(("command", "rule"), [
+    ("reg add 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' /v x /d evil.exe /f",
+     "shell.persistence"),
+    ('reg.exe ADD "HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce"'
+     ' -v x -d "C:\\t\\e.exe" -f', "shell.persistence"),
+    ("reg add 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution "
+     "Options\\sethc.exe' /v Debugger /d cmd.exe", "shell.persistence"),
+    ("reg add 'HKCU\\Software\\Microsoft\\Command Processor' /v AutoRun /d evil.bat",
+     "shell.persistence"),
+    ("reg add 'HKCU\\Software\\Classes\\ms-settings\\shell\\open\\command' /ve /d cmd.exe /f",
+     "shell.persistence"),
+    ("cmd /c 'reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v u /d x.exe'",
+     "shell.persistence"),
+    ("reg delete HKLM\\\\Software /f", "shell.system-write"),
+    ("reg delete 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\WinDefend' /f",
+     "shell.system-write"),
+    ("reg add '\\\\host\\HKLM\\SOFTWARE\\X' /v a /d b", "shell.system-write"),
+    ("reg save HKLM\\\\SAM sam.save", "shell.sensitive-read"),
+    ("reg save 'HKEY_LOCAL_MACHINE\\SYSTEM' sys.hiv /y", "shell.sensitive-read"),
+    ("cmd /c 'reg save HKLM\\SECURITY sec.hiv'", "shell.sensitive-read"),
+    ("takeown /f 'C:\\Windows\\System32' /r /d y", "shell.system-write"),
+    ("icacls 'C:\\Program Files' /grant Everyone:F /t", "shell.system-write"),
+])
+def test_registry_and_acl_writes_of_the_system_block(command: str, rule: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, rule)
+
+
+# Warn: wiping free space or opening a directory to everyone is sometimes meant; a diskpart
+# script whose text is not known deserves a look.
+@pytest.mark.parametrize(("command", "rule"), [
+    ("cipher /w:C:\\\\", "shell.resource-destroy"),
+    ("cmd /c 'cipher /W:D:\\data'", "shell.resource-destroy"),
+    ("icacls . /grant 'Everyone:(OI)(CI)F' /t", "shell.chmod-world"),
+    ("diskpart /s wipe.txt", "shell.dynamic-code"),
+])
+def test_free_space_wipe_world_acl_and_unknown_diskpart_script_warn(command: str,
+                                                                    rule: str) -> None:
+    assert_verdict(command, Verdict.WARN, rule)
+
+
+# Everyday Windows commands: builds, caches, the user's own registry settings, read-only
+# queries of the system tools.
+@pytest.mark.parametrize("command", [
+    "cmd /c dir",
+    "cmd /c rd /s /q build",
+    "cmd /c del /q dist\\\\*.obj",
+    'cmd /c "rmdir /s /q node_modules"',
+    "cmd /c 'if exist build rd /s /q build'",
+    "cmd /c 'rd /s /q %TEMP%\\x'",
+    "cmd /c 'del /s /q %TEMP%\\*'",
+    "cmd /c 'rd /s /q %USERPROFILE%\\.cache'",
+    "cmd /c 'rd /s /q %LOCALAPPDATA%\\npm-cache'",
+    "cmd /c 'rd /s /q C:\\Users\\bob\\proj\\node_modules'",
+    "cmd /c 'del /q /s *.pyc'",
+    "cmd /c 'echo %PATH%'",
+    "cmd /c 'cd /d %USERPROFILE%\\proj && npm test'",
+    "cmd /c 'echo done > out.log 2>&1'",
+    "cmd /c 'dir /b /s *.py | findstr test'",
+    "cmd /c 'npm run build & echo %ERRORLEVEL%'",
+    "cmd /c 'echo it^&s (fine)'",
+    "cmd /c 'robocopy src dst /MIR'",
+    "reg query HKLM\\\\Software\\\\X",
+    "reg add 'HKCU\\Software\\MyApp' /v Theme /d dark /f",
+    "reg delete 'HKCU\\Software\\MyApp' /f",
+    "reg export 'HKCU\\Software\\MyApp' app.reg",
+    "reg query 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run'",
+    "vssadmin list shadows",
+    "vssadmin create shadow /for=C:",
+    "vssadmin resize shadowstorage /for=c: /on=c: /maxsize=20GB",
+    "wmic os get caption",
+    "wmic process list brief",
+    "wbadmin get versions",
+    "bcdedit /enum",
+    "bcdedit /enum all",
+    "cipher /e secret",
+    "icacls app.log /grant bob:F",
+    "icacls 'C:\\Windows'",
+    "takeown /f build\\\\old.dll",
+    "echo list disk | diskpart",
+    "git format-patch -1",
+    "clang-format -i main.c",
+])
+def test_everyday_windows_commands_stay_quiet(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+def test_cmd_code_findings_point_into_the_cmd_argument() -> None:
+    """A finding in translated cmd code still points at the bytes of the ``cmd /c`` code."""
+    command = "echo ok && cmd /c 'rd /s /q %SystemRoot%'"
+    finding = next(f for f in classify(command).findings if f.rule_id == _RD)
+    start, end = finding.span
+    assert command.index("rd /s") <= end and start >= command.index("cmd")
