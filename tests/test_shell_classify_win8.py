@@ -53,6 +53,17 @@ CMD_DELETES = [
     "cmd /c 'r^d /s /q C:^\\'",
     "cmd /c 'cmd /c rd /s /q %SYSTEMROOT%\\System32'",
     "robocopy C:\\\\empty 'C:\\Windows' /MIR",
+    # Windows paths in other spellings: an admin share, a \\?\ path, PowerShell's / for C:\.
+    "cmd /c 'rd /s /q \\\\localhost\\c$\\Windows'",
+    "cmd /c 'rd /s /q \\\\?\\C:\\'",
+    "pwsh -c 'cmd /c rd /s /q C:\\'",
+    "pwsh -c 'cmd.exe /c del /s /q C:\\*'",
+    # Git Bash / MSYS2 (/c) and Cygwin (/cygdrive/c) see the C: drive under these names.
+    "rm -rf /c/",
+    "rm -rf /c/Windows",
+    "rm -rf /c/Users/bob",
+    "rm -rf '/c/Program Files'",
+    "rm -rf /cygdrive/c/Users/*",
 ]
 
 
@@ -133,6 +144,13 @@ def test_format_and_diskpart_clean_block(command: str) -> None:
     ("reg save 'HKEY_LOCAL_MACHINE\\SYSTEM' sys.hiv /y", "shell.sensitive-read"),
     ("cmd /c 'reg save HKLM\\SECURITY sec.hiv'", "shell.sensitive-read"),
     ("takeown /f 'C:\\Windows\\System32' /r /d y", "shell.system-write"),
+    # Clearing the event logs or the change journal is what ransomware does next.
+    ("wevtutil cl Security", "shell.log-wipe"),
+    ("wevtutil.exe clear-log System", "shell.log-wipe"),
+    ("cmd /c 'for /F \"tokens=*\" %1 in (`wevtutil.exe el`) DO wevtutil.exe cl \"%1\"'",
+     "shell.log-wipe"),
+    ("fsutil usn deletejournal /D C:", "shell.log-wipe"),
+    ("wevtutil sl Security /e:false", "shell.defense-off"),
     ("icacls 'C:\\Program Files' /grant Everyone:F /t", "shell.system-write"),
 ])
 def test_registry_and_acl_writes_of_the_system_block(command: str, rule: str) -> None:
@@ -192,6 +210,11 @@ def test_free_space_wipe_world_acl_and_unknown_diskpart_script_warn(command: str
     "takeown /f build\\\\old.dll",
     "echo list disk | diskpart",
     "git format-patch -1",
+    "wevtutil qe System /c:5 /f:text",
+    "wevtutil el",
+    "fsutil fsinfo drives",
+    "rm -rf /c/Users/bob/proj/node_modules",
+    "rm -rf /c/tmp/build",
     "clang-format -i main.c",
 ])
 def test_everyday_windows_commands_stay_quiet(command: str) -> None:

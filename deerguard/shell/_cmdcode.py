@@ -56,6 +56,9 @@ _CANON = {"windows": "Windows", "program files": "Program Files",
           "program files (x86)": "Program Files (x86)", "programdata": "ProgramData",
           "users": "Users"}
 _DELETES = frozenset({"rd", "rmdir", "del", "erase"})
+_RD_SWITCH = re.compile(r"(?:/[sq])+\Z")
+_DEL_SWITCH = re.compile(r"(?:/[pfsq]|/a:?[-rhsailo]*)+\Z")
+_ADMIN_SHARE = re.compile(r"\\\\[^\\/]+\\([A-Za-z])\$(?=\\|\Z)")
 _SYSTEM_TOPS = frozenset({"Windows", "Program Files", "Program Files (x86)", "ProgramData"})
 
 
@@ -72,6 +75,10 @@ def win_path(text: str) -> str:
     """A Windows path in the slash form the rules read: ``C:\\Windows\\`` -> ``/Windows``,
     ``D:`` -> ``/``, ``~\\AppData`` -> ``~/AppData``; the known system directories in their
     canonical case (``c:\\WINDOWS`` is ``/Windows``). Other text is kept."""
+    if text.startswith(("\\\\?\\", "\\\\.\\")):
+        text = text[4:]  # \\?\C:\ is C:\ read without Win32's path rewriting
+    elif text.startswith("\\\\") and _ADMIN_SHARE.match(text):
+        text = _ADMIN_SHARE.sub(r"\1:", text, count=1)  # \\host\c$\Windows is C:\Windows
     if len(text) >= 2 and text[1] == ":" and text[0].isalpha():
         rest = text[2:]
         text = rest if rest[:1] in ("\\", "/") else "/" + rest
@@ -329,8 +336,11 @@ def _delete(builtin: str, args: list[_Word]) -> str:
     """``rd``/``rmdir``/``del``/``erase`` as the ``rm`` they amount to."""
     switches = ""
     operands: list[_Word] = []
+    valid = _RD_SWITCH if builtin in ("rd", "rmdir") else _DEL_SWITCH
     for w in args:
-        if w.text.startswith("/") and not w.quoted:
+        # /s/q, /S /Q; a word that is no switch of the builtin is a path (PowerShell code
+        # hands cmd C:\ as /, and C:\* as /*)
+        if w.text.startswith("/") and not w.quoted and valid.match(w.text.lower()):
             switches += w.text.lower().replace("/", "")
         else:
             operands.append(w)

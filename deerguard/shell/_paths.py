@@ -246,7 +246,7 @@ def is_critical(path: str) -> bool:
     return path in ("/*", "~/*", "/.*")
 
 
-_HOME_PARENT_DIRS = frozenset({"/home", "/Users", "/mnt/c/Users"})
+_HOME_PARENT_DIRS = frozenset({"/home", "/Users", "/mnt/c/Users", "/c/Users", "/cygdrive/c/Users"})
 _HOME_PARENTS = tuple(d + "/" for d in _HOME_PARENT_DIRS)
 
 

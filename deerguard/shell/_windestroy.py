@@ -28,6 +28,10 @@ Options``, ``Command Processor`` AutoRun, ``shell\\open\\command`` handlers, in 
 the key that opens them: ``shell.sensitive-read``. Writes under ``HKCU\\Software`` (a program's
 own settings) and ``reg query`` pass.
 
+Logs (what ransomware clears next): ``wevtutil cl LOG`` and ``fsutil usn deletejournal`` are
+``shell.log-wipe``, ``wevtutil sl LOG /e:false`` is ``shell.defense-off`` (block, like
+``auditctl -e 0``); ``wevtutil qe``/``el`` pass.
+
 ``robocopy SRC DST /MIR`` (or ``/PURGE``) deletes whatever DST holds beyond SRC: of a drive
 root, a system or a home directory it is ``shell.recursive-delete``.
 
@@ -56,10 +60,10 @@ if TYPE_CHECKING:
 __all__ = ["WIN_DESTROYERS", "win_destroy"]
 
 _BASES = ("vssadmin", "wmic", "bcdedit", "wbadmin", "reg", "format", "diskpart", "cipher",
-          "takeown", "icacls", "robocopy")
+          "takeown", "icacls", "robocopy", "wevtutil", "fsutil")
 _CAMEL = ("VSSAdmin", "VssAdmin", "WMIC", "BCDEdit", "BcdEdit", "WBAdmin", "WbAdmin", "DiskPart",
           "Diskpart", "TakeOwn", "Takeown", "ICACLS", "Icacls", "Cipher", "Format", "Reg",
-          "RoboCopy", "Robocopy")
+          "RoboCopy", "Robocopy", "WevtUtil", "Wevtutil", "FsUtil", "Fsutil")
 WIN_DESTROYERS = frozenset(
     v + ext for b in (*_BASES, *_CAMEL) for v in {b, b.lower(), b.upper(), b.capitalize()}
     for ext in ("", ".exe", ".EXE", ".Exe", ".com", ".COM"))
@@ -124,6 +128,15 @@ def win_destroy(run: Run, inv: Invocation, stdin: Flow | None) -> None:
                     "space: deleted files can no longer be recovered", None)
     elif name in ("takeown", "icacls"):
         _acl(run, inv, name, words)
+    elif name == "wevtutil" and words[:1] in (["cl"], ["clear-log"]):
+        run.add("shell.log-wipe", inv.word.span, f"wevtutil clears the event log "
+                f"{' '.join(words[1:2])}", None)
+    elif name == "wevtutil" and words[:1] in (["sl"], ["set-log"]) and any(
+            w in ("/e:false", "/enabled:false", "-e:false") for w in words):
+        run.add("shell.defense-off", inv.word.span, "wevtutil turns an event log off", None)
+    elif name == "fsutil" and words[:2] == ["usn", "deletejournal"]:
+        run.add("shell.log-wipe", inv.word.span, "fsutil deletes the volume's change journal",
+                None)
     elif name == "robocopy" and any(w in ("/mir", "/purge", "-mir", "-purge") for w in words):
         dirs = [f for f in inv.args if _switch(f.text) is None]
         if len(dirs) > 1 and is_critical(win_path(dirs[1].text)):
