@@ -271,11 +271,7 @@ CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", 
                     "/mnt/c", "/mnt/c/Windows", "/mnt/c/Windows/System32", "/mnt/c/Users",
                     "/mnt/c/Program Files", "/mnt/c/Program Files (x86)", "/mnt/c/ProgramData",
                     "/Windows", "/Windows/System32", "/Program Files", "/Program Files (x86)",
-                    "/ProgramData",
-                    # Windows from Git Bash/MSYS2 (/c) and Cygwin (/cygdrive/c).
-                    *(d + s for d in ("/c", "/cygdrive/c") for s in ("", "/Windows",
-                      "/Windows/System32", "/Users", "/Program Files", "/Program Files (x86)",
-                      "/ProgramData")))
+                    "/ProgramData")
 
 SENSITIVE_READ_GLOBS = (
     "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
