@@ -58,6 +58,11 @@ CMD_DELETES = [
     "cmd /c 'rd /s /q \\\\?\\C:\\'",
     "pwsh -c 'cmd /c rd /s /q C:\\'",
     "pwsh -c 'cmd.exe /c del /s /q C:\\*'",
+    # Git Bash: //c and //s are how /c and /s reach cmd.exe unconverted; start runs PROG.
+    "cmd //c rd //s //q C:\\\\",
+    "cmd.exe //C 'rd /s /q C:\\Windows'",
+    "start cmd /c rd /s /q C:\\\\",
+    "start '' //b cmd /k 'rd /s /q %windir%'",
     # Git Bash / MSYS2 (/c) and Cygwin (/cygdrive/c) see the C: drive under these names.
     "rm -rf /c/",
     "rm -rf /c/Windows",
@@ -102,6 +107,9 @@ def test_cmd_recursive_delete_of_an_unknown_path_warns(command: str) -> None:
     "bcdedit /set {default} bootstatuspolicy ignoreallfailures",
     "bcdedit /delete {current}",
     "cmd /c 'C:\\Windows\\System32\\vssadmin.exe delete shadows /all'",
+    "vssadmin delete shadows //all //quiet",
+    "bcdedit //set {default} recoveryenabled no",
+    "start vssadmin delete shadows /all",
 ])
 def test_shadow_copy_backup_and_recovery_destruction_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK, "shell.recovery-off")
@@ -215,6 +223,11 @@ def test_free_space_wipe_world_acl_and_unknown_diskpart_script_warn(command: str
     "fsutil fsinfo drives",
     "rm -rf /c/Users/bob/proj/node_modules",
     "rm -rf /c/tmp/build",
+    "cmd //c dir",
+    "start notepad.exe",
+    "start https://example.com",
+    "start //b npm run dev",
+    "./start --port 3000",
     "clang-format -i main.c",
 ])
 def test_everyday_windows_commands_stay_quiet(command: str) -> None:

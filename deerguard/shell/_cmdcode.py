@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import re
 
+from ._resolve import Invocation
 from ._values import DYN
 from ._words import Field
 
-__all__ = ["cmd_bash", "win_path"]
+__all__ = ["cmd_bash", "start_argv", "win_path"]
 
 _VAR_MARK = "\ue000"  # a word's placeholder for a variable not known statically
 _DRIVE = "C:"
@@ -410,3 +411,22 @@ def cmd_bash(code: Field) -> Field:
         end_command()
     bash = " ".join(out)
     return code if bash == code.text else Field(bash, code.span, code.taint)
+
+
+def start_argv(inv: Invocation) -> list[Field] | None:
+    """The command ``start [/options] [""] PROG ARGS`` runs from bash (Git Bash's ``start``
+    hands it to cmd.exe's builtin), or None (``./start`` is some other program)."""
+    if inv.name not in ("start", "START", "start.exe") or "/" in inv.word.text:
+        return None
+    args = inv.args
+    k = 0
+    while k < len(args):
+        low = args[k].text.lower()
+        low = low[1:] if low.startswith("//") else low  # //b: Git Bash's /b
+        if low.startswith("/") and len(low) > 1 and low[1:2].isalpha():
+            k += 2 if low in ("/d", "/node", "/affinity") else 1
+        elif not args[k].text:
+            k += 1  # start "" prog: an empty title
+        else:
+            return args[k:]
+    return None

@@ -15,7 +15,7 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
-from ._cmdcode import cmd_bash
+from ._cmdcode import cmd_bash, start_argv
 from ._cwd import CWD_BUILTINS, change_dir, whole_dir_delete
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
@@ -280,6 +280,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             taint = file_taint(run.files, norm_path(target, run.cwd)) if target else None
             if taint and target:
                 download_exec(run, Field(target, inv.word.span), taint, name)
+        if cmd_line is None and (started := start_argv(inv)):  # start [/opts] PROG ARGS runs PROG
+            run.invoke(started, None, [])
     if name in DEFENSE_PROGRAMS:  # security controls off, log/history wipes, TLS off
         defense_program(run, inv, stdin.text if stdin is not None else None)
     if name in DESTROYERS:

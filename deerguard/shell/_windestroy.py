@@ -100,6 +100,10 @@ def _switch(text: str) -> str | None:
 def win_destroy(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     """Report what ``inv`` (its name in :data:`WIN_DESTROYERS`) destroys."""
     name = inv.name.lower().removesuffix(".exe").removesuffix(".com")
+    if any(f.text.startswith("//") for f in inv.args):  # Git Bash hands //all on as /all
+        inv = Invocation(inv.name, inv.word, [Field(f.text[1:], f.span, f.taint)
+                                              if f.text.startswith("//") else f
+                                              for f in inv.args])
     words = [f.text.lower() for f in inv.args]
     if name == "vssadmin":
         _vssadmin(run, inv, words)
