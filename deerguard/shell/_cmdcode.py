@@ -352,8 +352,8 @@ def _delete(builtin: str, args: list[_Word]) -> str:
     targets: list[str] = []
     for w in operands:
         path = win_path(w.text)
-        parent, _, last = path.rpartition("/")
-        if "*" in last and not last.strip("*.?"):
+        parent, sep, last = path.rpartition("/")
+        if "*" in last and not last.strip("*.?") and sep:
             path = parent or "/"  # DIR\*, DIR\*.*: every file of DIR
             recursive = recursive or _system(path)  # del C:\Windows\System32\*
         elif _system(path) and not any(ch in last for ch in "*?."):
