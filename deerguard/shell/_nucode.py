@@ -17,8 +17,9 @@ and writes bash text in which:
   record, a subexpression) is an expression, not a program: it is ``echo`` of its words;
 * ``(...)`` is ``$(...)``; ``$x`` (any cell path) is ``"${x}"``, ``$env.NAME`` is
   ``"${NAME}"``, ``$nu.home-path`` is ``~``;
-* ``let x = VALUE`` is ``x=VALUE``; ``open F`` is ``cat F``; ``save [-a] F`` is ``tee [-a]
-  F``; ``run-external`` is ``command``; ``o>``/``e>``/``o+e>`` are ``>``/``2>``/``&>``.
+* ``let x = VALUE`` and ``$env.X = VALUE`` are ``x=VALUE``; ``open F`` is ``cat F``;
+  ``save [-a] F`` is ``tee [-a] F``; ``run-external`` is ``command``; ``o>``/``e>``/``o+e>``
+  are ``>``/``2>``/``&>``.
 
 One pass over the text (blocks nested deeper than :data:`_MAX_DEPTH` are skipped by a
 bracket count): linear, never raises.
@@ -129,6 +130,10 @@ class _Reader:
         low = raw.lower()
         words: list[str] = []
         k = 1
+        if kind == "var" and raw and len(tokens) >= 3 and tokens[1][2] == "=":
+            tokens = [("bare", "let", "let"), ("bare", raw[5:], raw[5:]), *tokens[1:]]
+            kind, bash, raw = tokens[0]  # $env.PATH = V sets the variable: let PATH = V
+            low = raw
         if kind == "ext":
             words.append(bash)
         elif kind != "bare" or raw[:1].isdigit() or raw[:1] in "-+":
@@ -203,10 +208,11 @@ class _Reader:
                 name, path = m[1], m[2]
                 if name == "nu" and path.startswith((".home-path", ".home-dir")):
                     return ("var", "~", "")
+                env = ""
                 if name == "env" and path:
-                    name = path[1:].split(".", 1)[0]
+                    name = env = path[1:].split(".", 1)[0]
                 bash = '"${' + name + '}"' if _NAME_RE.match(name) else '"${DG_NU_VALUE}"'
-                return ("var", bash, "")
+                return ("var", bash, "$env." + env if env else "")
         start = self.i
         while self.i < len(code) and code[self.i] not in _WORD_END:
             if code[self.i] in "\"'" and self.i > start and code[self.i - 1] in "=:":
