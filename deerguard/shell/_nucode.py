@@ -36,7 +36,7 @@ __all__ = ["nu_bash"]
 
 _MAX_DEPTH = 24
 _SAFE_RE = re.compile(r"[A-Za-z0-9_./:@+,*?%-]+\Z")  # bash reads these as they are
-_VAR_RE = re.compile(r"\$([A-Za-z_][\w-]*)((?:\.[\w?!-]+)*)")
+_VAR_RE = re.compile(r"\$(?:E:)?([A-Za-z_][\w-]*)((?:\.[\w?!-]+)*)")  # elvish $E:HOME
 _NAME_RE = re.compile(r"[A-Za-z_]\w*\Z")
 _RECORD_KEY_RE = re.compile(r"""(?:[\w-]+|"[^"\n]*"|'[^'\n]*')[ \t]*:(?!:)""")
 _BASH_RESERVED = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "for",
@@ -45,6 +45,9 @@ _BASH_RESERVED = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", 
 _REDIRECTS = {"o>": ">", "out>": ">", "e>": "2>", "err>": "2>", "o+e>": "&>", "e+o>": "&>",
               "out+err>": "&>", "err+out>": "&>", "o>>": ">>", "out>>": ">>", "e>>": "2>>",
               "err>>": "2>>", "o+e>>": "&>>", "e+o>>": "&>>"}
+_SH_REDIRECT = re.compile(r"[0-9]?(?:>>|>|<)")
+# Assignments: nushell let/mut/const, elvish var/set (set E:PATH = ... sets the environment).
+_LET = frozenset({"let", "mut", "const", "var", "set"})
 _WORD_END = " \t\r\n|;()[]{}"
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
@@ -67,8 +70,9 @@ def _q(text: str) -> str:
 
 
 class _Reader:
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, *, elvish: bool = False) -> None:
         self.code = code
+        self.elvish = elvish
         self.i = 0
         self.depth = 0
         self.open = False  # a construct left open at the end, or nested deeper than followed
@@ -139,8 +143,9 @@ class _Reader:
         elif kind != "bare" or raw[:1].isdigit() or raw[:1] in "-+":
             words.append("echo")  # a value: $f.name, 'text', [1 2], (expr), 42
             k = 0
-        elif low in ("let", "mut", "const") and len(tokens) >= 4 and tokens[2][2] == "=" \
-                and _NAME_RE.match(tokens[1][2]):
+        elif low in _LET and len(tokens) >= 4 and tokens[2][2] == "=" \
+                and _NAME_RE.match(tokens[1][2].removeprefix("E:")):
+            tokens[1] = ("bare", tokens[1][1], tokens[1][2].removeprefix("E:"))
             if len(tokens) == 4 and tokens[3][0] != "bare":
                 return f"{tokens[1][2]}={tokens[3][1]}"
             return f'{tokens[1][2]}="$({self._element(tokens[3:])})"'
@@ -159,6 +164,11 @@ class _Reader:
         for kind, bash, raw in tokens[k:]:
             if kind == "bare" and raw in _REDIRECTS:
                 redirect = _REDIRECTS[raw]
+            elif self.elvish and kind == "bare" and (m := _SH_REDIRECT.match(raw)):
+                if m.end() < len(raw):  # elvish redirects like sh: >file, 2>>log, < in
+                    words.append(m[0] + _q(raw[m.end():]))
+                else:
+                    redirect = m[0]
             elif redirect:
                 words.append(redirect + bash)
                 redirect = ""
@@ -343,9 +353,11 @@ class _Reader:
         self.open = True
 
 
-def nu_bash(code: Field) -> Field:
-    """nushell CODE (a field) as bash text with the same commands, blocks included."""
-    reader = _Reader(code.text)
+def nu_bash(code: Field, *, elvish: bool = False) -> Field:
+    """nushell CODE (a field) as bash text with the same commands, blocks included; with
+    ``elvish``, elvish code (its lambdas, ``(...)`` output capture and ``[...]`` lists read
+    the same; ``>``, ``>>`` and ``<`` redirect as in sh)."""
+    reader = _Reader(code.text, elvish=elvish)
     bash = "\n".join(reader.statements(""))
     if reader.open:
         # An unclosed or too deeply nested construct: the bash text is left open too, so

@@ -113,7 +113,8 @@ def _dialect(shell: str, code: Field) -> Field:
     if sigil is None:
         return code
     text = sigil.sub("", code.text)
-    return code if text == code.text else Field(text, code.span, code.taint)
+    code = code if text == code.text else Field(text, code.span, code.taint)
+    return nu_bash(code, elvish=True) if shell == "elvish" else code  # lambdas too
 
 
 def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
