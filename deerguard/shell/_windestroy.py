@@ -65,7 +65,7 @@ _CAMEL = ("VSSAdmin", "VssAdmin", "WMIC", "BCDEdit", "BcdEdit", "WBAdmin", "WbAd
           "Diskpart", "TakeOwn", "Takeown", "ICACLS", "Icacls", "Cipher", "Format", "Reg",
           "RoboCopy", "Robocopy", "WevtUtil", "Wevtutil", "FsUtil", "Fsutil")
 WIN_DESTROYERS = frozenset(
-    v + ext for b in (*_BASES, *_CAMEL) for v in {b, b.lower(), b.upper(), b.capitalize()}
+    v + ext for b in _BASES + _CAMEL for v in {b, b.lower(), b.upper(), b.capitalize()}
     for ext in ("", ".exe", ".EXE", ".Exe", ".com", ".COM"))
 """Program names :func:`win_destroy` reads (Windows names are case-insensitive)."""
 
