@@ -234,11 +234,11 @@ def candidate_paths(text: str, cwd: str | None) -> list[str]:
 
 def is_critical(path: str) -> bool:
     """True for ``/``, ``~``, system directories, and ``DIR/*`` of those."""
-    if path in R.CRITICAL_DIRS:
+    if path in R.CRITICAL_DIRS or path in _WIN_MOUNT_DIRS:
         return True
     if path.endswith("/*"):
         parent = path[:-2] or "/"
-        return parent in R.CRITICAL_DIRS or parent == ""
+        return parent in R.CRITICAL_DIRS or parent in _WIN_MOUNT_DIRS or parent == ""
     if path.startswith(_HOME_PARENTS):
         parent, _, name = path.rpartition("/")
         if name and parent in _HOME_PARENT_DIRS:
@@ -246,7 +246,13 @@ def is_critical(path: str) -> bool:
     return path in ("/*", "~/*", "/.*")
 
 
-_HOME_PARENT_DIRS = frozenset({"/home", "/Users", "/mnt/c/Users"})
+_HOME_PARENT_DIRS = frozenset({"/home", "/Users", "/mnt/c/Users", "/c/Users",
+                               "/cygdrive/c/Users"})
+# The C: drive from Git Bash/MSYS2 (/c) and Cygwin (/cygdrive/c): critical like /mnt/c (kept
+# out of CRITICAL_DIRS, whose every entry the glob checks try).
+_WIN_MOUNT_DIRS = frozenset(d + s for d in ("/c", "/cygdrive/c") for s in (
+    "", "/Windows", "/Windows/System32", "/Users", "/Program Files", "/Program Files (x86)",
+    "/ProgramData"))
 _HOME_PARENTS = tuple(d + "/" for d in _HOME_PARENT_DIRS)
 
 

@@ -15,6 +15,7 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
+from ._cmdcode import cmd_bash, start_argv
 from ._cwd import CWD_BUILTINS, change_dir, whole_dir_delete
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
@@ -53,6 +54,7 @@ from ._sinks import (
     su_program,
 )
 from ._tools import TOOL_NAMES, tool
+from ._windestroy import WIN_DESTROYERS, win_destroy
 from ._winfetch import WIN_RUNNABLE, WIN_RUNNERS, cmd_code, win_runner_target
 from ._words import Field, Source, Var, first_source
 
@@ -273,16 +275,20 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name in WIN_RUNNERS:
         cmd_line = cmd_code(name, inv.args)
         if cmd_line is not None:  # cmd /c CODE: its commands read like sh's (&&, |, > ...)
-            run.run_code(cmd_line, name, inv.word.span, None, positional=[])
+            run.run_code(cmd_bash(cmd_line), name, inv.word.span, None, positional=[])
         elif run.files:  # start a.exe: a fetched file?
             target = win_runner_target(name, [f.text for f in inv.args])
             taint = file_taint(run.files, norm_path(target, run.cwd)) if target else None
             if taint and target:
                 download_exec(run, Field(target, inv.word.span), taint, name)
+        if cmd_line is None and (started := start_argv(inv)):  # start [/opts] PROG ARGS runs PROG
+            run.invoke(started, None, [])
     if name in DEFENSE_PROGRAMS:  # security controls off, log/history wipes, TLS off
         defense_program(run, inv, stdin.text if stdin is not None else None)
     if name in DESTROYERS:
         destroy(run, inv, stdin)
+    if name in WIN_DESTROYERS:  # vssadmin delete shadows, format C:, reg add HKLM\...
+        win_destroy(run, inv, stdin)
     if name in R.DATA_COMMANDS:
         return echo_output(inv)
     # _path_args only drops words of greps, socat and config options: else the args as is.

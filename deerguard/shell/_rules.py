@@ -98,6 +98,8 @@ _RULE_LIST: tuple[Rule, ...] = (
          "program (ptrace_scope=0, AppArmor complain mode, quarantine flag removed)"),
     Rule("shell.setuid-backdoor", _B, "makes a shell, interpreter or command runner setuid "
          "or gives it root capabilities (setcap cap_setuid+ep, chmod u+s)"),
+    Rule("shell.recovery-off", _B, "deletes shadow copies or backups, or turns off system "
+         "recovery (vssadmin delete shadows, wbadmin delete catalog, bcdedit recoveryenabled no)"),
     Rule("shell.log-wipe", _B, "erases system logs, the journal or shell history "
          "(anti-forensics)"),
     Rule("shell.history-off", _W, "turns off or clears the shell history (history -c, "

@@ -18,6 +18,7 @@ from ._files import file_taint
 from ._flow import Flow
 from ._hookvars import hook_options
 from ._interpcode import interp_code
+from ._nucode import nu_bash
 from ._parse import parse
 from ._paths import norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
@@ -106,11 +107,14 @@ _EXTERNAL_SIGILS["nushell"] = _EXTERNAL_SIGILS["nu"]
 def _dialect(shell: str, code: Field) -> Field:
     """Code for nushell or elvish with their external-command sigils dropped, so ``^rm -rf
     /`` reads as ``rm -rf /`` (other shells' code is returned as it is)."""
+    if shell in ("nu", "nushell"):
+        return nu_bash(code)  # blocks and closures are code too: each { ^rm -rf ~ }
     sigil = _EXTERNAL_SIGILS.get(shell)
     if sigil is None:
         return code
     text = sigil.sub("", code.text)
-    return code if text == code.text else Field(text, code.span, code.taint)
+    code = code if text == code.text else Field(text, code.span, code.taint)
+    return nu_bash(code, elvish=True) if shell == "elvish" else code  # lambdas too
 
 
 def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:

@@ -83,9 +83,9 @@ def cmd_code(name: str, args: list[Field]) -> Field | None:
     if name.lower().removesuffix(".exe") != "cmd":
         return None
     for index, f in enumerate(args[:-1]):
-        if f.text.lower() in ("/c", "/k", "/r"):
+        if f.text.lower() in ("/c", "/k", "/r", "//c", "//k", "//r"):  # //c: Git Bash
             rest = args[index + 1:]
-            text = " ".join(r.text for r in rest)
+            text = " ".join(r.text[1:] if r.text.startswith("//") else r.text for r in rest)
             return Field(text, (rest[0].span[0], rest[-1].span[1]),
                          frozenset().union(*(r.taint for r in rest)))
     return None
