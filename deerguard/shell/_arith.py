@@ -56,6 +56,11 @@ def _scan(run: Run, text: str, span: tuple[int, int], depth: int, seen: set[str]
         subscript_code(run, text, NO_TAINT, span, "an arithmetic array subscript")
     known = _known_assignment(run, text) if depth == 0 else None
     for name, assigned in _names(text):
+        if assigned == "update" and name not in seen and depth < _MAX_DEPTH:
+            # x++, x+=1, --x read the old value first, as arithmetic: a fetched value (or
+            # 'a[$(cmd)]') runs before the new one replaces it.
+            seen.add(name)
+            _value(run, name, span, depth, seen)
         if assigned:
             from ._assign import store  # late: _assign imports this module
 
@@ -68,18 +73,24 @@ def _scan(run: Run, text: str, span: tuple[int, int], depth: int, seen: set[str]
         if name in seen or depth >= _MAX_DEPTH:
             continue
         seen.add(name)
-        var = run.env.get(name)
-        for _ in range(8):
-            if var is None or var.ref is None:
-                break
-            var = run.env.get(var.ref.partition("[")[0])
-        if var is None:
-            continue
-        if var.taint and first_source(var.taint) is not None:
-            _tainted(run, var.taint, span)
-        for value in (var.items if var.items is not None else var.alts)[:8]:
-            if value and not value.isdigit() and value != DYN:
-                _scan(run, value, span, depth + 1, seen)
+        _value(run, name, span, depth, seen)
+
+
+def _value(run: Run, name: str, span: tuple[int, int], depth: int, seen: set[str]) -> None:
+    """Evaluate variable ``name``'s value as arithmetic (following namerefs): report its
+    taint and scan the value's own names and subscripts."""
+    var = run.env.get(name)
+    for _ in range(8):
+        if var is None or var.ref is None:
+            break
+        var = run.env.get(var.ref.partition("[")[0])
+    if var is None:
+        return
+    if var.taint and first_source(var.taint) is not None:
+        _tainted(run, var.taint, span)
+    for value in (var.items if var.items is not None else var.alts)[:8]:
+        if value and not value.isdigit() and value != DYN:
+            _scan(run, value, span, depth + 1, seen)
 
 
 _UPDATES = ("<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "=")
@@ -126,10 +137,11 @@ def _tainted(run: Run, taint: Taint, span: tuple[int, int]) -> None:
             f"({where[0]}-{where[1]})")
 
 
-def _names(text: str) -> list[tuple[str, bool]]:
-    """The variable names in arithmetic ``text`` (bounded), each with whether the text
-    assigns it (``x=``, ``x+=``, ``x++``, ``--x``; ``==`` is a comparison)."""
-    out: list[tuple[str, bool]] = []
+def _names(text: str) -> list[tuple[str, str]]:
+    """The variable names in arithmetic ``text`` (bounded), each with how the text assigns
+    it: ``"="`` (``x=``), ``"update"`` (``x+=``, ``x++``, ``--x``: the old value is read
+    first) or ``""`` (``==`` is a comparison)."""
+    out: list[tuple[str, str]] = []
     n = len(text)
     i = 0
     while i < n and len(out) < _MAX_NAMES:
@@ -153,9 +165,13 @@ def _names(text: str) -> list[tuple[str, bool]]:
             j += 1
         after = text[j:j + 3]
         before = text[max(0, start - 2):start]
-        assigned = (after[:1] == "=" and after[1:2] != "=") or after[:2] in ("++", "--") or \
-            (after[:1] in _OPS_BEFORE_EQ and after[1:2] == "=") or \
-            after in ("<<=", ">>=") or before in ("++", "--")
+        if after[:1] == "=" and after[1:2] != "=":
+            assigned = "="
+        elif after[:2] in ("++", "--") or (after[:1] in _OPS_BEFORE_EQ and after[1:2] == "=") \
+                or after in ("<<=", ">>=") or before in ("++", "--"):
+            assigned = "update"
+        else:
+            assigned = ""
         out.append((name, assigned))
     return out
 

@@ -80,6 +80,7 @@ def store(run: Run, name: str, value: Field, new: Var | None, span: tuple[int, i
             else:
                 var = Var(alts=(old.alts[0] + new.alts[0],), taint=old.taint | new.taint)
         elif append and "i" in attrs:
+            arith_text(run, name, NO_TAINT, span)  # n+=1 on an integer reads n as arithmetic
             var = Var(alts=(DYN,), taint=new.taint | (old.taint if old else NO_TAINT))
         else:
             var = new

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from ._scripts import make_recipes
+from ._makefile import make_recipes
 from ._words import DYN
 
 __all__ = ["cargo_config_commands", "just_recipes", "make_commands", "package_scripts",

@@ -1,4 +1,4 @@
-"""Script languages of tools: sed, awk, make and the ex/vi/ed editors.
+"""Script languages of tools: sed, awk and the ex/vi/ed editors (make: ``_makefile``).
 
 ``sed`` runs shell commands with ``e``/``s///e`` (the bare ``e`` runs each input line, so
 ``curl u | sed e`` is a pipe into a shell) from every ``-e``/``--expression`` and
@@ -10,7 +10,6 @@ runs the recipes of ``./Makefile``, ``-f FILE`` or ``-E 'x:;cmd'``; editors (``e
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
@@ -27,8 +26,8 @@ from ._words import DYN, NO_TAINT, Field, first_source
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["awk_program", "ed_tool", "make_recipes", "make_tool", "run_stdin", "script_text",
-           "sed_exec", "sed_tool", "vim_tool"]
+__all__ = ["awk_program", "ed_tool", "run_stdin", "script_text", "sed_exec", "sed_tool",
+           "vim_tool"]
 
 
 def run_stdin(run: Run, stdin: Flow, inv: Invocation) -> None:
@@ -59,7 +58,7 @@ def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
         if t.startswith("--"):
             key, eq, value = t.partition("=")
             if key in ("--expression", "--file"):
-                val = Field(value, f.span, f.taint) if eq else nxt
+                val = Field(value, f.span, f.taint, f.proc) if eq else nxt
                 i += 0 if eq else 1
                 if val is not None:
                     named = True
@@ -78,7 +77,7 @@ def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
                     break  # -i.bak: the rest is a suffix
                 if letter in _SED_VALUE:
                     attached = t[k + 1:]
-                    val = Field(attached, f.span, f.taint) if attached else nxt
+                    val = Field(attached, f.span, f.taint, f.proc) if attached else nxt
                     if not attached:
                         i += 1
                     if val is not None and letter != "l":
@@ -152,6 +151,14 @@ def script_text(run: Run, inv: Invocation, f: Field, stdin: Flow | None, *,
                     "fetched or decoded data", f"{src.describe()} reaches "
                     f"{run._desc(inv.name, inv.word.span)}")
         return Field(stdin.text if stdin.text is not None else DYN, stdin.span, stdin.taint)
+    if f.proc:  # -f <(curl u): the script is what the substitution prints
+        src = first_source(f.taint)
+        if src is not None:
+            run.add("shell.tainted-exec", f.span, f"{inv.name} reads its script from "
+                    "fetched or decoded data", f"{src.describe()} reaches "
+                    f"{run._desc(inv.name, inv.word.span)}")
+        text = run.proc_output(f.span)
+        return Field(text if text is not None else DYN, f.span, f.taint)
     path = norm_path(f.text, run.cwd)
     taint = run.files.get(path or "") if exact else file_taint(run.files, path)
     if taint:
@@ -202,96 +209,6 @@ def sed_exec(script: str) -> tuple[list[str], bool]:
                     out.append(pieces[1])  # s/.*/CMD/e: the replacement is the command
                 pattern = True
     return out, pattern
-
-
-# --- make ---------------------------------------------------------------------------------
-
-_MAKE_VALUE = frozenset("CfIjlowW")
-_MAKE_VAR = re.compile(r"\$[({][A-Za-z_][A-Za-z0-9_.]*[)}]")
-
-
-def make_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    args = inv.args
-    files: list[Field] = []
-    evals: list[Field] = []
-    where = "."
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        nxt = args[i + 1] if i + 1 < len(args) else None
-        i += 1
-        if t.startswith("--"):
-            key, eq, value = t.partition("=")
-            val = Field(value, f.span, f.taint) if eq else None
-            if key in ("--file", "--makefile", "--eval", "--directory") and not eq:
-                val = nxt
-                i += 1
-            if val is None:
-                continue
-            if key in ("--file", "--makefile"):
-                files.append(val)
-            elif key == "--eval":
-                evals.append(val)
-            elif key == "--directory":
-                where = val.text
-            continue
-        if t.startswith("-") and len(t) > 1:
-            k = 1
-            while k < len(t):
-                letter = t[k]
-                if letter in _MAKE_VALUE or letter == "E":
-                    attached = t[k + 1:]
-                    val2 = Field(attached, f.span, f.taint) if attached else nxt
-                    if not attached:
-                        i += 1
-                    if val2 is not None:
-                        if letter == "f":
-                            files.append(val2)
-                        elif letter == "E":
-                            evals.append(val2)
-                        elif letter == "C":
-                            where = val2.text
-                    break
-                k += 1
-    texts: list[Field] = []
-    if not files:
-        base = where.rstrip("/") + "/" if where != "." else ""
-        for default in ("GNUmakefile", "makefile", "Makefile"):
-            files.append(Field(base + default, inv.word.span))
-    for f in files:
-        text = script_text(run, inv, f, stdin, exact=True)
-        if text is not None:
-            texts.append(text)
-    stack = run.text_stack
-    for text in [*evals, *texts]:
-        codes = make_recipes(text.text)
-        if len(stack) > 1 and any(code in stack[1:] for code in codes):
-            continue  # a recipe running make again (make sub): already being walked
-        for code in codes:
-            run.run_code(Field(code, text.span, text.taint), f"{inv.name} recipe",
-                         inv.word.span, None, positional=[])
-
-
-def make_recipes(text: str) -> list[str]:
-    """The shell commands of a makefile: tab-indented recipe lines, ``target: ; cmd``, and
-    ``$(shell cmd)``; make's own ``$(VAR)`` references become a plain word."""
-    out: list[str] = []
-    for line in text.splitlines()[:512]:
-        at = line.find("$(shell ")
-        if at != -1:
-            end = line.find(")", at)
-            out.append(line[at + 8:end if end != -1 else len(line)])
-        if line.startswith("\t"):
-            cmd = line[1:].lstrip("@-+ \t")
-        elif ":" in line and ";" in line.split(":", 1)[1] and not line.startswith("#"):
-            cmd = line.split(":", 1)[1].split(";", 1)[1].lstrip("@-+ \t")
-        else:
-            continue
-        cmd = _MAKE_VAR.sub("x", cmd).replace("$$", "$")
-        if cmd.strip():
-            out.append(cmd)
-    return out[:64]
 
 
 # --- editors ------------------------------------------------------------------------------
@@ -418,6 +335,13 @@ def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                 if value is not None and program_field is None:
                     program_field = script_text(run, inv, value, stdin)
             i += 2
+            continue
+        if t.startswith("--file=") or (t[:2] == "-f" and len(t) > 2):  # -fF, --file=F
+            from_file = True
+            f = args[i]
+            value = Field(t[7:] if t[1] == "-" else t[2:], f.span, f.taint, f.proc)
+            program_field = program_field or script_text(run, inv, value, stdin)
+            i += 1
             continue
         if t in ("-e", "--source") and i + 1 < len(args):
             program_field = args[i + 1]

@@ -22,11 +22,12 @@ from ._files import file_taint
 from ._flow import Flow
 from ._githooks import note_hooks_path
 from ._loadfiles import LOADING_TOOLS, load_tool
+from ._makefile import make_tool
 from ._optexec import RUNNER_NAMES, TAR_NAMES, emacs_eval, tar_filters
 from ._parallel import parallel_tool
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._scripts import ed_tool, make_tool, run_stdin, script_text, sed_tool, vim_tool
+from ._scripts import ed_tool, run_stdin, script_text, sed_tool, vim_tool
 from ._sinks import download_exec, interp_code
 from ._sqlclients import SQL_CLIENTS, sql_client
 from ._words import Field
