@@ -27,6 +27,7 @@ from ._parse import parse
 from ._pkgconf import pkg_written
 from ._policy import ShellPolicy, default_policy
 from ._raw import raw_scan
+from ._traps import check_traps
 from ._walk import Run
 
 __all__ = ["Classification", "Classifier", "classify"]
@@ -137,6 +138,8 @@ class Classifier:
                     "exec truncates: what runs differs from what is checked", None)
         script = parse(text)
         run.script(script)
+        if run.traps:
+            check_traps(run)  # trap bodies run later, with the final state
         if run.printed:  # gh auth token, git credential fill...: shown to the user?
             secret_display(run)
         check_hooks(run)  # hooks written in the command: code git runs later

@@ -25,6 +25,7 @@ from ._flow import union as _union
 from ._listing import Compiled, policy_check
 from ._raw import RAW_DETAIL
 from ._resolve import Invocation, Resolution, resolve
+from ._traps import note_trap
 from ._varcheck import check_assignment
 from ._words import NO_TAINT, Expander, Field, Source, Taint, Var, first_source
 from ._written import xargs_runs
@@ -60,7 +61,7 @@ class Run:
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
                  "config_options", "hook_dirs", "printed", "runner_copies", "secret_repos",
-                 "dirstack", "cwd_text")
+                 "dirstack", "cwd_text", "traps")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -113,6 +114,7 @@ class Run:
         self.raw_mode = False
         self.prefix: list[tuple[str, Field]] = []  # VAR=x of the command being run
         self.locals: list[dict[str, Var | None]] = []  # per function call: saved globals
+        self.traps: list[tuple[Field, tuple[int, int]]] = []  # bodies run later (_traps)
 
     def push_frame(self, offset: int | None, clamp: tuple[int, int], index: list[int] | None,
                    text: str) -> None:
@@ -405,6 +407,8 @@ class Run:
     def _dispatch(self, res: Resolution, stdin: Flow | None) -> Flow:
         if res.code is not None:
             owner = res.chain[-1]
+            if owner.name == "trap":
+                note_trap(self, res.code, owner.word.span)
             self.run_code(res.code, owner.name, owner.word.span, stdin, positional=[])
             if owner.name == "ssh":
                 # ssh's own options still run local code (-o ProxyCommand=...) and its
