@@ -239,9 +239,5 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
     if name in ("cat", "tee") and stdin is not None and stdin.text is not None and \
             all(f.text.startswith("-") for f in args if name == "cat"):
         passed = stdin.text  # cat <<'EOF' > f: the heredoc's text is what gets written
-        if name == "tee":  # echo 'code' | tee f.sh: f.sh holds that text
-            for f in args:
-                path = norm_path(f.text, run.cwd) if not f.text.startswith("-") else None
-                if path is not None and len(run.file_text) < 64:
-                    run.file_text[path] = stdin.text
+        # (echo 'code' | tee f.sh: f.sh holds that text, see _copies.stream_copy)
     return Flow(frozenset(taint), name, inv.word.span, passed)

@@ -15,6 +15,7 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
+from ._copies import COPY_TOOLS, STREAM_TOOLS, copy_files, stream_copy
 from ._cwd import CWD_BUILTINS, change_dir, whole_dir_delete
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
@@ -289,6 +290,10 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     paths = _path_args(inv, config=config) if config or name in _GREPS or name == "socat" \
         else inv.args
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
+    if name in COPY_TOOLS and (run.file_text or run.files):
+        copy_files(run, inv)  # echo CODE > a; cp a b: b holds CODE
+    if name in STREAM_TOOLS:  # cat a > b, cat a | tee b, dd if=a of=b
+        return stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
     return output(run, inv, stdin, secret)
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from . import ast
 from ._checks import check_args, check_write, interpreter_family
+from ._copies import appended
 from ._defense import defense_write
 from ._fdopen import FD_OPENS, name_fd, open_fd
 from ._files import file_taint
@@ -115,7 +116,10 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                 if path is not None and out.taint:
                     run.files[path] = out.taint
                 if path is not None and out.text is not None and len(run.file_text) < 64:
-                    run.file_text[path] = out.text
+                    # >> appends: the old text still runs first (echo X >> f)
+                    run.file_text[path] = appended(run.file_text.get(path), out.text,
+                                                     out.producer) if \
+                        r.op.endswith(">>") else out.text
                 elif out.text is not None and f.text.endswith(".pth") and \
                         len(run.file_text) < 64:
                     # > "$(python -c 'import site; ...')/x.pth": a startup file whose

@@ -1,0 +1,295 @@
+"""Copies carry a file's known text and taint to where they land.
+
+``echo CODE > a; cp a b; sh b`` runs CODE: every way a command copies a file's bytes to
+another path gives the destination the source's entry in ``run.file_text`` (the static text
+written earlier in the command) and ``run.files`` (its taint), so everything that reads a
+written file (``sh F``, ``./F``, ``source F``, interpreters, ``sed -f``, ``xargs -a``, git
+hooks, ``~/.psqlrc``, ``.npmrc``...) sees the copy too. This is the same file model, only
+followed through the copy:
+
+- ``cp``/``mv``/``install``/``ln`` (and ``ln -s``, a link reads as its target), ``rsync``
+  and ``scp`` between local paths: ``SRC DST`` writes ``DST`` (or ``DST/BASENAME`` when
+  ``DST`` is a directory, which is not known statically: both are recorded), ``-t DIR``,
+  ``--target-directory=DIR``, ``DIR/`` and several sources write ``DIR/BASENAME``; a
+  directory's files move with it (``cp -r d e``: ``d/x`` lands at ``e/x`` and ``e/d/x``);
+  ``mv`` leaves no text behind at its source.
+- ``cat SRC`` prints SRC's text (so ``cat a > b`` and ``cat a | tee b`` copy it), ``dd
+  if=SRC of=DST`` copies it, ``tee``/``sponge``/``dd of=`` write what they read (``-a``
+  appends).
+
+A copy whose source text is not known keeps the destination's old text, as the copy may
+fail or not clobber (``cp -n``): the old text is still the best guess of what runs. A copy
+that may leave the old file in place (``-n``, ``-u``, ``--update``) keeps both texts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar
+
+from ._dests import copy_operands
+from ._files import file_taint
+from ._flow import Flow
+from ._paths import norm_path
+from ._resolve import Invocation
+from ._words import Field, Taint
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["COPY_TOOLS", "STREAM_TOOLS", "copy_files", "stream_copy"]
+
+# Short options that take a value (the rest of the cluster or the next word).
+_LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
+            "scp": "cDFiJloPSX"}
+_ALIASES = {"gcp": "cp", "gmv": "mv", "ginstall": "install", "gln": "ln"}
+COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES)
+STREAM_TOOLS = frozenset({"cat", "tee", "sponge", "dd"})
+
+# rsync's long options that take the next word as their value.
+_RSYNC_VALUES = frozenset({
+    "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--filter",
+    "--rsh", "--rsync-path", "--temp-dir", "--compare-dest", "--copy-dest", "--link-dest",
+    "--backup-dir", "--suffix", "--chmod", "--chown", "--usermap", "--groupmap",
+    "--log-file", "--log-file-format", "--out-format", "--partial-dir", "--password-file",
+    "--port", "--timeout", "--contimeout", "--max-size", "--min-size", "--max-delete",
+    "--bwlimit", "--block-size", "--modify-window", "--iconv", "--info", "--debug",
+    "--address", "--remote-option", "--write-batch", "--only-write-batch", "--read-batch",
+    "--sockopts", "--outbuf", "--checksum-choice", "--compress-choice", "--compress-level",
+    "--skip-compress", "--stop-after", "--stop-at", "--protocol", "--checksum-seed"})
+# Options under which a copy may leave the destination's old file in place.
+_KEEPS_OLD = frozenset({"n", "u", "--no-clobber", "--update", "--ignore-existing",
+                        "--existing"})
+_MAX_TEXTS = 64  # as everywhere run.file_text grows
+_MAX_FILES = 256  # as _files
+_MAX_SOURCES = 16
+_V = TypeVar("_V")
+
+
+def _flags(args: list[Field], values: str) -> set[str]:
+    """The short option letters and long option names before ``--`` (values skipped
+    roughly: a letter that takes a value ends its cluster)."""
+    out: set[str] = set()
+    for f in args:
+        t = f.text
+        if t == "--":
+            break
+        if not f.static or not t.startswith("-") or t == "-":
+            continue
+        if t.startswith("--"):
+            out.add(t.partition("=")[0])
+            continue
+        for letter in t[1:]:
+            out.add(letter)
+            if letter in values:
+                break
+    return out
+
+
+def _join(directory: str, name: str) -> str:
+    return directory + name if directory.endswith("/") else directory + "/" + name
+
+
+def appended(old: str | None, text: str, producer: str | None) -> str:
+    """A file's text after ``>> F``/``tee -a F`` appends ``text`` to ``old``. The known
+    text of ``echo X`` leaves out its final newline (as ``$( )`` does): the appended text
+    starts a new line, unless printf (whose text is exact) appends it."""
+    if not old:
+        return text
+    return old + text if old.endswith("\n") or producer == "printf" else old + "\n" + text
+
+
+def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool) -> None:
+    """``path`` now holds ``text`` (None: unknown, the old text stays) and ``taint``."""
+    texts = run.file_text
+    if text is not None:
+        old = texts.get(path)
+        if old is not None and keep_old and old != text:
+            texts[path] = old + "\n" + text  # either may be there: both are checked
+        elif old is not None or len(texts) < _MAX_TEXTS:
+            texts[path] = text
+    if taint and (path in run.files or len(run.files) < _MAX_FILES):
+        run.files[path] = run.files.get(path, frozenset()) | taint
+
+
+def copy_files(run: Run, inv: Invocation) -> None:
+    """``cp``/``mv``/``install``/``ln``/local ``rsync``/``scp``: each source's known text
+    and taint (and those of the files under it) land at its destination."""
+    name = _ALIASES.get(inv.name, inv.name)
+    args = inv.args
+    if name == "rsync":
+        args = _rsync_args(args)
+    letters = _LETTERS[name]
+    flags = _flags(args, letters)
+    if name == "install" and ("d" in flags or "--directory" in flags):
+        return  # install -d DIR...: creates directories
+    target, operands = copy_operands(Invocation(name, inv.word, args), letters)
+    if name in ("rsync", "scp") and any(":" in f.text.split("/", 1)[0] for f in operands):
+        return  # a remote end: track_writes records the fetch
+    if target is not None:
+        sources, dest, into = operands, target, True
+    elif len(operands) < 2:
+        return
+    else:
+        sources, dest = operands[:-1], operands[-1]
+        into = len(sources) > 1 or dest.text.endswith("/")
+    dest_path = norm_path(dest.text, run.cwd)
+    if dest_path is None:
+        return
+    as_file = "T" in flags or "--no-target-directory" in flags or (
+        name == "install" and "D" in flags)
+    symlink = name == "ln" and ("s" in flags or "--symbolic" in flags) and \
+        "r" not in flags and "--relative" not in flags
+    keep_old = not _KEEPS_OLD.isdisjoint(flags)
+    link_dir = dest_path if into else (dest_path.rpartition("/")[0] if "/" in dest_path
+                                       else ".")
+    for src in sources[:_MAX_SOURCES]:
+        text = src.text
+        if symlink and text and not text.startswith(("/", "~")) and link_dir != ".":
+            text = _join(link_dir, text)  # ln -s ../x DIR/link: ../x from DIR
+        path = norm_path(text, run.cwd)
+        if path is None:
+            continue
+        base = path.rpartition("/")[2]
+        places = [] if into else [dest_path]
+        if not as_file and base and base not in (".", "..", "~"):
+            places.append(_join(dest_path, base))
+        # rsync d/ e: the files under d land in e itself
+        tree = places if not src.text.endswith("/") or dest_path in places else \
+            [*places, dest_path]
+        if tree:
+            _carry(run, path, places, tree, keep_old)
+        if name == "mv" and not keep_old and path != ".":
+            _forget(run, path)
+
+
+def _carry(run: Run, path: str, places: list[str], tree: list[str], keep_old: bool) -> None:
+    """The text and taint of ``path`` land at each of ``places``, those of the files under
+    it under each of ``tree``."""
+    text = run.file_text.get(path)
+    taint = file_taint(run.files, path)
+    for place in places:
+        _land(run, place, text, taint, keep_old)
+    cost = len(run.file_text) + len(run.files)
+    if run.budget <= cost:  # a script of thousands of copies stays linear
+        return
+    run.budget -= cost
+    under = _under(run.file_text, path)
+    tainted = _under(run.files, path)
+    prefix = "" if path == "." else path.rstrip("/") + "/"
+    for place in tree:
+        for key, value in under:
+            _land(run, _join(place, key[len(prefix):]), value, frozenset(), keep_old)
+        for key, taint in tainted:
+            _land(run, _join(place, key[len(prefix):]), None, taint, keep_old)
+
+
+def _under(entries: dict[str, _V], path: str) -> list[tuple[str, _V]]:
+    """The entries of files under directory ``path`` (``.``: the unknown working directory,
+    whose files have relative keys)."""
+    if path == ".":
+        return [(k, v) for k, v in entries.items() if not k.startswith(("/", "~"))]
+    prefix = path.rstrip("/") + "/"
+    return [(k, v) for k, v in entries.items() if k.startswith(prefix)]
+
+
+def _forget(run: Run, path: str) -> None:
+    """``mv`` took the file (and what is under it) away: no text is left there."""
+    run.file_text.pop(path, None)
+    for key, _ in _under(run.file_text, path):
+        del run.file_text[key]
+
+
+def _rsync_args(args: list[Field]) -> list[Field]:
+    """rsync's arguments without its long options' separate values (``--exclude .git``)."""
+    out: list[Field] = []
+    skip = False
+    for f in args:
+        if skip:
+            skip = False
+        elif f.text == "--":
+            out.append(f)
+            skip = False
+        elif f.text in _RSYNC_VALUES:
+            skip = True
+        else:
+            out.append(f)
+    return out
+
+
+def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flow:
+    """``cat``/``dd`` print a written file's text; ``tee``/``sponge``/``dd of=`` write what
+    they read. Returns ``out`` with the printed text when it is known."""
+    name = inv.name
+    args = inv.args
+    stdin_text = stdin.text if stdin is not None else None
+    if stdin_text is None and not run.file_text and not run.files:
+        return out  # nothing known to copy (cat a.txt)
+    if name == "cat":
+        text = _cat_text(run, args, stdin_text)
+        return out if text is None or text == out.text else out._replace(text=text)
+    if name == "dd":
+        return _dd(run, args, stdin_text, out)
+    append = False
+    paths: list[str] = []
+    for f in args:
+        t = f.text
+        if t in ("-a", "--append"):
+            append = True
+        elif f.static and t.startswith("-") and len(t) > 1:
+            continue  # tee -i, -p, --output-error=...
+        elif (path := norm_path(t, run.cwd)) is not None and path != "/dev/null":
+            paths.append(path)
+    if stdin is not None and stdin_text is not None:
+        for path in paths[:_MAX_SOURCES]:
+            old = run.file_text.get(path) if append else None
+            _land(run, path, appended(old, stdin_text, stdin.producer), frozenset(), False)
+    return out
+
+
+def _cat_text(run: Run, args: list[Field], stdin_text: str | None) -> str | None:
+    """The text ``cat FILE...`` prints when every file's text is known (``-`` is stdin)."""
+    pieces: list[str] = []
+    ended = False
+    for f in args:
+        t = f.text
+        if not ended and f.static and t in ("-u", "--"):
+            ended = t == "--"
+            continue
+        if t == "-":
+            piece = stdin_text
+        elif not ended and t.startswith("-"):
+            return None  # -n, -A...: the text printed is not the file's
+        else:
+            piece = run.file_text.get(norm_path(t, run.cwd) or "")
+        if piece is None:
+            return None
+        pieces.append(piece)
+    return "".join(pieces) if pieces else None
+
+
+def _dd(run: Run, args: list[Field], stdin_text: str | None, out: Flow) -> Flow:
+    """``dd if=A of=B``: B gets A's text (or stdin's); with no ``of=`` it is printed."""
+    source: str | None = None
+    dest: str | None = None
+    whole = True
+    for f in args:
+        key, eq, value = f.text.partition("=")
+        if not eq:
+            continue
+        if key == "if":
+            source = value
+        elif key == "of":
+            dest = value
+        elif key not in ("bs", "ibs", "obs", "status", "iflag", "oflag"):
+            whole = False  # count=, skip=, seek=, conv=: not the whole text as is
+    text = stdin_text if source is None else run.file_text.get(norm_path(source, run.cwd)
+                                                               or "")
+    taint = file_taint(run.files, norm_path(source, run.cwd)) if source else frozenset()
+    if not whole:
+        text = None
+    if dest is None:
+        return out if text is None else out._replace(text=text)
+    path = norm_path(dest, run.cwd)
+    if path is not None and path != "/dev/null":
+        _land(run, path, text, taint, False)
+    return out
