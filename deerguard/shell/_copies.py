@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+from ._checks import check_write
 from ._dests import copy_operands
 from ._files import file_taint
 from ._flow import Flow
@@ -36,7 +37,7 @@ from ._words import Field, Taint
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["COPY_TOOLS", "STREAM_TOOLS", "copy_files", "stream_copy"]
+__all__ = ["COPY_TOOLS", "STREAM_TOOLS", "appended", "copy_files", "stream_copy", "write_links"]
 
 # Short options that take a value (the rest of the cluster or the next word).
 _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
@@ -98,7 +99,8 @@ def appended(old: str | None, text: str, producer: str | None) -> str:
     return old + text if old.endswith("\n") or producer == "printf" else old + "\n" + text
 
 
-def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool) -> None:
+def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool,
+          span: tuple[int, int]) -> None:
     """``path`` now holds ``text`` (None: unknown, the old text stays) and ``taint``."""
     texts = run.file_text
     if text is not None:
@@ -109,6 +111,26 @@ def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool) -
             texts[path] = text
     if taint and (path in run.files or len(run.files) < _MAX_FILES):
         run.files[path] = run.files.get(path, frozenset()) | taint
+    if run.links:
+        write_links(run, path, span)
+
+
+def write_links(run: Run, path: str, span: tuple[int, int]) -> None:
+    """``path`` was just written: a link to it (or the file a link at ``path`` names)
+    holds the same text and taint (``ln -s t l; echo CODE > t; sh l`` runs CODE)."""
+    for link, target in run.links.items():
+        other = link if target == path else target if link == path else None
+        if other is None:
+            continue
+        if other == target:  # ln -s ~/.bashrc x; echo CODE >> x: writes ~/.bashrc
+            check_write(run.add, run.cp.paths, Field(target, span), None,
+                        f"writes through the link {link} into")
+        text = run.file_text.get(path)
+        if text is not None and (other in run.file_text or len(run.file_text) < _MAX_TEXTS):
+            run.file_text[other] = text
+        taint = run.files.get(path)
+        if taint and (other in run.files or len(run.files) < _MAX_FILES):
+            run.files[other] = run.files.get(other, frozenset()) | taint
 
 
 def copy_files(run: Run, inv: Invocation) -> None:
@@ -156,19 +178,26 @@ def copy_files(run: Run, inv: Invocation) -> None:
         # rsync d/ e: the files under d land in e itself
         tree = places if not src.text.endswith("/") or dest_path in places else \
             [*places, dest_path]
+        if name == "ln":
+            for place in places:
+                run.links.pop(place, None)  # ln -sf: the old link is replaced
         if tree:
-            _carry(run, path, places, tree, keep_old)
+            _carry(run, path, places, tree, keep_old, inv.word.span)
+        if name == "ln" and len(run.links) < _MAX_SOURCES:
+            for place in places:  # the link reads as its target from now on
+                run.links[place] = path
         if name == "mv" and not keep_old and path != ".":
             _forget(run, path)
 
 
-def _carry(run: Run, path: str, places: list[str], tree: list[str], keep_old: bool) -> None:
+def _carry(run: Run, path: str, places: list[str], tree: list[str], keep_old: bool,
+           span: tuple[int, int]) -> None:
     """The text and taint of ``path`` land at each of ``places``, those of the files under
     it under each of ``tree``."""
     text = run.file_text.get(path)
     taint = file_taint(run.files, path)
     for place in places:
-        _land(run, place, text, taint, keep_old)
+        _land(run, place, text, taint, keep_old, span)
     cost = len(run.file_text) + len(run.files)
     if run.budget <= cost:  # a script of thousands of copies stays linear
         return
@@ -178,9 +207,9 @@ def _carry(run: Run, path: str, places: list[str], tree: list[str], keep_old: bo
     prefix = "" if path == "." else path.rstrip("/") + "/"
     for place in tree:
         for key, value in under:
-            _land(run, _join(place, key[len(prefix):]), value, frozenset(), keep_old)
+            _land(run, _join(place, key[len(prefix):]), value, frozenset(), keep_old, span)
         for key, taint in tainted:
-            _land(run, _join(place, key[len(prefix):]), None, taint, keep_old)
+            _land(run, _join(place, key[len(prefix):]), None, taint, keep_old, span)
 
 
 def _under(entries: dict[str, _V], path: str) -> list[tuple[str, _V]]:
@@ -226,9 +255,9 @@ def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flo
         return out  # nothing known to copy (cat a.txt)
     if name == "cat":
         text = _cat_text(run, args, stdin_text)
-        return out if text is None or text == out.text else out._replace(text=text)
+        return out if text is None or text == out.text else _with_text(out, text)
     if name == "dd":
-        return _dd(run, args, stdin_text, out)
+        return _dd(run, args, stdin_text, out, inv.word.span)
     append = False
     paths: list[str] = []
     for f in args:
@@ -242,7 +271,8 @@ def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flo
     if stdin is not None and stdin_text is not None:
         for path in paths[:_MAX_SOURCES]:
             old = run.file_text.get(path) if append else None
-            _land(run, path, appended(old, stdin_text, stdin.producer), frozenset(), False)
+            _land(run, path, appended(old, stdin_text, stdin.producer), frozenset(), False,
+                  inv.word.span)
     return out
 
 
@@ -267,7 +297,8 @@ def _cat_text(run: Run, args: list[Field], stdin_text: str | None) -> str | None
     return "".join(pieces) if pieces else None
 
 
-def _dd(run: Run, args: list[Field], stdin_text: str | None, out: Flow) -> Flow:
+def _dd(run: Run, args: list[Field], stdin_text: str | None, out: Flow,
+        span: tuple[int, int]) -> Flow:
     """``dd if=A of=B``: B gets A's text (or stdin's); with no ``of=`` it is printed."""
     source: str | None = None
     dest: str | None = None
@@ -288,8 +319,12 @@ def _dd(run: Run, args: list[Field], stdin_text: str | None, out: Flow) -> Flow:
     if not whole:
         text = None
     if dest is None:
-        return out if text is None else out._replace(text=text)
+        return out if text is None else _with_text(out, text)
     path = norm_path(dest, run.cwd)
     if path is not None and path != "/dev/null":
-        _land(run, path, text, taint, False)
+        _land(run, path, text, taint, False, span)
     return out
+
+
+def _with_text(out: Flow, text: str) -> Flow:
+    return Flow(out.taint, out.producer, out.span, text, out.via)

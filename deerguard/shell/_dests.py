@@ -13,7 +13,7 @@ from __future__ import annotations
 from ._resolve import Invocation
 from ._words import DYN, Field
 
-__all__ = ["COPIERS", "EXTRACTORS", "copy_dests", "extract_dir"]
+__all__ = ["COPIERS", "EXTRACTORS", "copy_dests", "copy_operands", "extract_dir"]
 
 COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "gcp", "gmv", "ginstall"})
 EXTRACTORS = frozenset({"tar", "bsdtar", "gtar", "busybox-tar", "unzip", "7z", "7za",

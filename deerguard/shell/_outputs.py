@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._checks import check_write
+from ._copies import write_links
 from ._embedded import decode_escapes
 from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
@@ -190,6 +191,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             path = norm_path(target, run.cwd)
             if path is not None:
                 run.files[path] = frozenset({src})
+                if run.links:
+                    write_links(run, path, where.span)  # ln -s f l; curl -o f u: l is the download
             return EMPTY
         return Flow(frozenset({*taint, src}), name, inv.word.span)
     if name in R.DECODERS and (name in ("rev", "gunzip", "zcat", "bunzip2", "unxz", "tr")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from . import ast
 from ._checks import check_args, check_write, interpreter_family
-from ._copies import appended
+from ._copies import appended, write_links
 from ._defense import defense_write
 from ._fdopen import FD_OPENS, name_fd, open_fd
 from ._files import file_taint
@@ -127,6 +127,8 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                     name = f.text.rpartition("/")[2].replace(DYN, "_")
                     run.file_text["site-packages/" + name] = out.text
                 if path not in ("/dev/stdout", "/dev/stderr", None):
+                    if run.links:
+                        write_links(run, path, f.span)  # ln -s t l; echo CODE > t: l reads CODE
                     if run.printed:
                         run.printed.difference_update(out.taint)  # a token kept in a file
                     out = EMPTY
