@@ -32,6 +32,7 @@ from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
+from ._textout import text_output
 from ._words import Field, Taint
 
 if TYPE_CHECKING:
@@ -44,7 +45,8 @@ _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eB
             "scp": "cDFiJloPSX"}
 _ALIASES = {"gcp": "cp", "gmv": "mv", "ginstall": "install", "gln": "ln"}
 COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES)
-STREAM_TOOLS = frozenset({"cat", "tee", "sponge", "dd"})
+_FILTERS = frozenset({"head", "tail", "cut", "sed"})
+STREAM_TOOLS = frozenset({"cat", "tee", "sponge", "dd"}) | _FILTERS
 
 # rsync's long options that take the next word as their value.
 _RSYNC_VALUES = frozenset({
@@ -60,6 +62,7 @@ _RSYNC_VALUES = frozenset({
 # Options under which a copy may leave the destination's old file in place.
 _KEEPS_OLD = frozenset({"n", "u", "--no-clobber", "--update", "--ignore-existing",
                         "--existing"})
+_STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _MAX_TEXTS = 64  # as everywhere run.file_text grows
 _MAX_FILES = 256  # as _files
 _MAX_SOURCES = 16
@@ -133,7 +136,7 @@ def write_links(run: Run, path: str, span: tuple[int, int]) -> None:
             run.files[other] = run.files.get(other, frozenset()) | taint
 
 
-def copy_files(run: Run, inv: Invocation) -> None:
+def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     """``cp``/``mv``/``install``/``ln``/local ``rsync``/``scp``: each source's known text
     and taint (and those of the files under it) land at its destination."""
     name = _ALIASES.get(inv.name, inv.name)
@@ -164,7 +167,13 @@ def copy_files(run: Run, inv: Invocation) -> None:
     keep_old = not _KEEPS_OLD.isdisjoint(flags)
     link_dir = dest_path if into else (dest_path.rpartition("/")[0] if "/" in dest_path
                                        else ".")
+    parents = "--parents" in flags and name == "cp"
     for src in sources[:_MAX_SOURCES]:
+        streamed = _streamed(run, src, stdin)
+        if streamed is not None:  # cp <(echo CODE) f, echo CODE | cp /dev/stdin f
+            if not into:
+                _land(run, dest_path, streamed.text, streamed.taint, keep_old, inv.word.span)
+            continue
         text = src.text
         if symlink and text and not text.startswith(("/", "~")) and link_dir != ".":
             text = _join(link_dir, text)  # ln -s ../x DIR/link: ../x from DIR
@@ -173,7 +182,9 @@ def copy_files(run: Run, inv: Invocation) -> None:
             continue
         base = path.rpartition("/")[2]
         places = [] if into else [dest_path]
-        if not as_file and base and base not in (".", "..", "~"):
+        if parents and not path.startswith("~"):
+            places = [_join(dest_path, path.lstrip("/"))]  # cp --parents a/b d: d/a/b
+        elif not as_file and base and base not in (".", "..", "~"):
             places.append(_join(dest_path, base))
         # rsync d/ e: the files under d land in e itself
         tree = places if not src.text.endswith("/") or dest_path in places else \
@@ -188,6 +199,16 @@ def copy_files(run: Run, inv: Invocation) -> None:
                 run.links[place] = path
         if name == "mv" and not keep_old and path != ".":
             _forget(run, path)
+
+
+def _streamed(run: Run, f: Field, stdin: Flow | None) -> Flow | None:
+    """What a source that is a stream reads: a process substitution's output, or stdin
+    named as a file (``/dev/stdin``); None for any other source."""
+    if f.proc:
+        return Flow(f.taint, "a process substitution", f.span, run.proc_output(f.span))
+    if f.text in _STDIN_PATHS:
+        return stdin if stdin is not None else Flow()
+    return None
 
 
 def _carry(run: Run, path: str, places: list[str], tree: list[str], keep_old: bool,
@@ -251,11 +272,14 @@ def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flo
     name = inv.name
     args = inv.args
     stdin_text = stdin.text if stdin is not None else None
-    if stdin_text is None and not run.file_text and not run.files:
+    if stdin_text is None and not run.file_text and not run.files and not (
+            name == "cat" and any(f.proc for f in args)):
         return out  # nothing known to copy (cat a.txt)
     if name == "cat":
         text = _cat_text(run, args, stdin_text)
         return out if text is None or text == out.text else _with_text(out, text)
+    if name in _FILTERS:
+        return _filter(run, inv, stdin_text, out)
     if name == "dd":
         return _dd(run, args, stdin_text, out, inv.word.span)
     append = False
@@ -285,7 +309,9 @@ def _cat_text(run: Run, args: list[Field], stdin_text: str | None) -> str | None
         if not ended and f.static and t in ("-u", "--"):
             ended = t == "--"
             continue
-        if t == "-":
+        if f.proc:
+            piece = run.proc_output(f.span)  # cat <(echo CODE)
+        elif t == "-" or t in _STDIN_PATHS:
             piece = stdin_text
         elif not ended and t.startswith("-"):
             return None  # -n, -A...: the text printed is not the file's
@@ -294,7 +320,34 @@ def _cat_text(run: Run, args: list[Field], stdin_text: str | None) -> str | None
         if piece is None:
             return None
         pieces.append(piece)
-    return "".join(pieces) if pieces else None
+    # echo's known text leaves out its final newline: the next file starts a new line
+    return "".join(p if p.endswith("\n") or k == len(pieces) - 1 else p + "\n"
+                   for k, p in enumerate(pieces)) if pieces else None
+
+
+def _filter(run: Run, inv: Invocation, stdin_text: str | None, out: Flow) -> Flow:
+    """``sed '' a > b``, ``head -n 50 a > b``: a text tool reading a written file prints
+    its known output for that text; ``sed -i SCRIPT a`` rewrites a's text."""
+    args = inv.args
+    if stdin_text is not None or not args or not run.file_text:
+        return out
+    last = args[-1]
+    path = norm_path(last.text, run.cwd) if last.static and last.text[:1] != "-" else None
+    text = run.file_text.get(path or "")
+    if text is None or path is None:
+        return out
+    texts = [f.text for f in args[:-1]]
+    inplace = inv.name == "sed" and any(t.startswith(("-i", "--in-place")) for t in texts)
+    if inplace:
+        texts = [t for t in texts if not t.startswith(("-i", "--in-place"))]
+    new = text_output(inv.name, texts, text)
+    if inplace:
+        if new is not None:
+            _land(run, path, new, frozenset(), False, inv.word.span)
+        else:
+            run.file_text.pop(path, None)  # rewritten, to a text not known
+        return out
+    return out if new is None else _with_text(out, new)
 
 
 def _dd(run: Run, args: list[Field], stdin_text: str | None, out: Flow,

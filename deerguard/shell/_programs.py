@@ -290,8 +290,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     paths = _path_args(inv, config=config) if config or name in _GREPS or name == "socat" \
         else inv.args
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
-    if name in COPY_TOOLS and (run.file_text or run.files or run.links or name == "ln"):
-        copy_files(run, inv)  # echo CODE > a; cp a b: b holds CODE
+    if name in COPY_TOOLS:
+        copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE
     if name in STREAM_TOOLS:  # cat a > b, cat a | tee b, dd if=a of=b
         return stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
     return output(run, inv, stdin, secret)
