@@ -141,15 +141,20 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     and taint (and those of the files under it) land at its destination."""
     name = _ALIASES.get(inv.name, inv.name)
     args = inv.args
-    if name == "rsync":
-        args = _rsync_args(args)
+    if not (run.file_text or run.files or run.links) and name != "ln" and (
+            stdin is None or (stdin.text is None and not stdin.taint)) and not any(
+            f.proc for f in args):
+        return  # nothing known to carry (cp .env.example .env)
+    if name in ("rsync", "scp"):
+        if any(":" in f.text.split("/", 1)[0] for f in args if f.text[:1] != "-"):
+            return  # a remote end (track_writes records a fetch): not a local copy
+        if name == "rsync":
+            args = _rsync_args(args)
     letters = _LETTERS[name]
     flags = _flags(args, letters)
     if name == "install" and ("d" in flags or "--directory" in flags):
         return  # install -d DIR...: creates directories
     target, operands = copy_operands(Invocation(name, inv.word, args), letters)
-    if name in ("rsync", "scp") and any(":" in f.text.split("/", 1)[0] for f in operands):
-        return  # a remote end: track_writes records the fetch
     if target is not None:
         sources, dest, into = operands, target, True
     elif len(operands) < 2:
