@@ -12,10 +12,12 @@ run from the original); the copy itself adds no rule, so everyday copies stay qu
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from _shell_verdicts import assert_verdict
 
-from deerguard import Verdict
+from deerguard import Verdict, classify
 
 _RM = "echo 'rm -rf ~' > /tmp/a; "
 
@@ -234,6 +236,35 @@ def test_a_link_reads_and_writes_as_its_target(command: str, rule: str) -> None:
 ])
 def test_everyday_links_stay_quiet(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "echo 'rm -rf ~' > a; " + "cat a a a a > b; cat b b b b > a; " * 280,
+    "echo 'rm -rf ~' > a; " + "cat a a >> a; " * 700,
+    "".join(f"echo x > /t/f{i}; " for i in range(64)) + "cp -r /t /u; " * 700,
+    "".join(f"curl -o /t/f{i} u; " for i in range(64)) + "cp -r /t/ /u; " * 700,
+    "echo 'rm -rf ~' > a; cat " + "a " * 4900 + "> b; sh b",
+    "".join(f"ln -s /t/f{i} /l/{i}; " for i in range(16)) + "echo x > /t/f1; " * 600,
+    "echo 'rm -rf ~' > a; echo hi > b; " + "cp -n a b; cp -n b a; " * 400,
+])
+def test_copy_heavy_inputs_stay_bounded(command: str) -> None:
+    """Texts grown by appends and concatenation are capped, directory copies charge the
+    work budget (never the share nested code needs): no blow-up, no internal error."""
+    command = command[:10000]
+    start = time.perf_counter()
+    result = classify(command)
+    assert time.perf_counter() - start < 2.0
+    assert "internal-error" not in result.rule_ids
+    assert "shell.nesting-too-deep" not in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    # a line appended after padding that outgrows the text limit still runs
+    "echo '" + "#" * 6000 + "' > a; cat a a > b; echo 'rm -rf ~' >> b; sh b",
+    "echo '" + "#" * 3000 + "' > a; cat a a a a > b; cat b b > c; echo 'rm -rf ~' >> c; sh c",
+])
+def test_capped_texts_keep_their_last_lines(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
 
 
 @pytest.mark.parametrize("command", [

@@ -63,6 +63,9 @@ _RSYNC_VALUES = frozenset({
 _KEEPS_OLD = frozenset({"n", "u", "--no-clobber", "--update", "--ignore-existing",
                         "--existing"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_RESERVE = 16384  # of the run's work budget, left for nested code (copies never spend it)
+_MAX_LEN = 10000  # a text grown by appends and concatenation is cut to this (_cap)
+_LAND_COST = 16  # work units of one file landing under a copied directory
 _MAX_TEXTS = 64  # as everywhere run.file_text grows
 _MAX_FILES = 256  # as _files
 _MAX_SOURCES = 16
@@ -99,7 +102,22 @@ def appended(old: str | None, text: str, producer: str | None) -> str:
     starts a new line, unless printf (whose text is exact) appends it."""
     if not old:
         return text
-    return old + text if old.endswith("\n") or producer == "printf" else old + "\n" + text
+    return _cap(old + text if old.endswith("\n") or producer == "printf" else
+                old + "\n" + text)
+
+
+def _cap(text: str) -> str:
+    """``text`` within the length limit: appends and concatenation (``cat a a > b; cat b b
+    > a``) cannot grow a text much beyond the input's size. Its first and last lines are
+    kept (a line appended after padding still runs)."""
+    if len(text) <= _MAX_LEN:
+        return text
+    half = _MAX_LEN // 2
+    head = text[:half]
+    tail = text[-half:]
+    cut = head.rfind("\n")
+    start = tail.find("\n")
+    return (head[:cut] if cut > 0 else head) + "\n" + (tail[start + 1:] if start >= 0 else tail)
 
 
 def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool,
@@ -108,8 +126,9 @@ def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool,
     texts = run.file_text
     if text is not None:
         old = texts.get(path)
-        if old is not None and keep_old and old != text:
-            texts[path] = old + "\n" + text  # either may be there: both are checked
+        if old is not None and keep_old and old not in text:
+            # either may be there: both are checked
+            texts[path] = old if text in old else _cap(old + "\n" + text)
         elif old is not None or len(texts) < _MAX_TEXTS:
             texts[path] = text
     if taint and (path in run.files or len(run.files) < _MAX_FILES):
@@ -225,11 +244,15 @@ def _carry(run: Run, path: str, places: list[str], tree: list[str], keep_old: bo
     for place in places:
         _land(run, place, text, taint, keep_old, span)
     cost = len(run.file_text) + len(run.files)
-    if run.budget <= cost:  # a script of thousands of copies stays linear
+    if run.budget <= cost + _RESERVE:  # a script of thousands of copies stays linear
         return
     run.budget -= cost
     under = _under(run.file_text, path)
     tainted = _under(run.files, path)
+    cost = _LAND_COST * (len(under) + len(tainted)) * len(tree)
+    if run.budget <= cost + _RESERVE:
+        return
+    run.budget -= cost
     prefix = "" if path == "." else path.rstrip("/") + "/"
     for place in tree:
         for key, value in under:
@@ -309,6 +332,7 @@ def _cat_text(run: Run, args: list[Field], stdin_text: str | None) -> str | None
     """The text ``cat FILE...`` prints when every file's text is known (``-`` is stdin)."""
     pieces: list[str] = []
     ended = False
+    total = 0
     for f in args:
         t = f.text
         if not ended and f.static and t in ("-u", "--"):
@@ -325,9 +349,12 @@ def _cat_text(run: Run, args: list[Field], stdin_text: str | None) -> str | None
         if piece is None:
             return None
         pieces.append(piece)
+        total += len(piece) + 1
+        if total > _MAX_LEN:
+            break  # cat a a a a...: the text is cut (_cap), the rest is not read
     # echo's known text leaves out its final newline: the next file starts a new line
-    return "".join(p if p.endswith("\n") or k == len(pieces) - 1 else p + "\n"
-                   for k, p in enumerate(pieces)) if pieces else None
+    return _cap("".join(p if p.endswith("\n") or k == len(pieces) - 1 else p + "\n"
+                        for k, p in enumerate(pieces))) if pieces else None
 
 
 def _filter(run: Run, inv: Invocation, stdin_text: str | None, out: Flow) -> Flow:
