@@ -213,6 +213,8 @@ def test_everyday_streams_stay_quiet(command: str) -> None:
      "shell.recursive-delete"),
     ("ln -s /tmp/a l; ln -sf /tmp/b l; echo 'rm -rf ~' > l; sh /tmp/b",
      "shell.recursive-delete"),
+    ("cp -s /tmp/a /tmp/b; echo 'rm -rf ~' > /tmp/a; sh /tmp/b", "shell.recursive-delete"),
+    ("cp -l /tmp/a /tmp/b; echo 'rm -rf ~' > /tmp/b; sh /tmp/a", "shell.recursive-delete"),
     # a write through a link writes its target (a protected path)
     ("ln -sf ~/.psqlrc /tmp/x; echo '\\! rm -rf ~' > /tmp/x", "shell.persistence"),
     ("ln -s ~/.bashrc /tmp/x; echo 'curl -s u | sh' >> /tmp/x", "shell.persistence"),
@@ -233,6 +235,8 @@ def test_a_link_reads_and_writes_as_its_target(command: str, rule: str) -> None:
     "cat config.yaml",
     "ln -sf /usr/bin/python3 ~/.local/bin/python; python --version",
     "ln -s /tmp/a l; ln -sf /tmp/b l; echo 'rm -rf ~' > l; cat /tmp/a",
+    # mv replaces the link itself: its old target is not written
+    "ln -s /tmp/a l; echo 'rm -rf ~' > /tmp/c; mv /tmp/c l; cat l; sh /tmp/a",
 ])
 def test_everyday_links_stay_quiet(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

@@ -62,6 +62,7 @@ _RSYNC_VALUES = frozenset({
 # Options under which a copy may leave the destination's old file in place.
 _KEEPS_OLD = frozenset({"n", "u", "--no-clobber", "--update", "--ignore-existing",
                         "--existing"})
+_CP_LINKS = frozenset({"s", "l", "--symbolic-link", "--link"})  # cp -s/-l: links
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _RESERVE = 16384  # of the run's work budget, left for nested code (copies never spend it)
 _MAX_LEN = 10000  # a text grown by appends and concatenation is cut to this (_cap)
@@ -162,8 +163,9 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     args = inv.args
     if not (run.file_text or run.files or run.links) and name != "ln" and (
             stdin is None or (stdin.text is None and not stdin.taint)) and not any(
-            f.proc for f in args):
-        return  # nothing known to carry (cp .env.example .env)
+            f.proc or (f.text[:1] == "-" and name == "cp" and (
+                "s" in f.text or "l" in f.text)) for f in args):
+        return  # nothing known to carry (cp .env.example .env); cp -s/-l make links
     if name in ("rsync", "scp"):
         if any(":" in f.text.split("/", 1)[0] for f in args if f.text[:1] != "-"):
             return  # a remote end (track_writes records a fetch): not a local copy
@@ -192,6 +194,7 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     link_dir = dest_path if into else (dest_path.rpartition("/")[0] if "/" in dest_path
                                        else ".")
     parents = "--parents" in flags and name == "cp"
+    links = name == "ln" or (name == "cp" and not _CP_LINKS.isdisjoint(flags))
     for src in sources[:_MAX_SOURCES]:
         streamed = _streamed(run, src, stdin)
         if streamed is not None:  # cp <(echo CODE) f, echo CODE | cp /dev/stdin f
@@ -213,12 +216,12 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         # rsync d/ e: the files under d land in e itself
         tree = places if not src.text.endswith("/") or dest_path in places else \
             [*places, dest_path]
-        if name == "ln":
+        if name != "cp":
             for place in places:
-                run.links.pop(place, None)  # ln -sf: the old link is replaced
+                run.links.pop(place, None)  # ln -sf, mv, install: a link there is replaced
         if tree:
             _carry(run, path, places, tree, keep_old, inv.word.span)
-        if name == "ln" and len(run.links) < _MAX_SOURCES:
+        if links and len(run.links) < _MAX_SOURCES:
             for place in places:  # the link reads as its target from now on
                 run.links[place] = path
         if name == "mv" and not keep_old and path != ".":
