@@ -178,6 +178,10 @@ def test_copies_follow_the_order_of_writes(command: str, verdict: Verdict) -> No
      "shell.recursive-delete"),
     ("printf 'echo hi\\nrm -rf ~\\n' > /tmp/a; tail -n 1 /tmp/a > /tmp/b; sh /tmp/b",
      "shell.recursive-delete"),
+    (_RM + "awk 1 /tmp/a > /tmp/b; sh /tmp/b", "shell.recursive-delete"),
+    (_RM + "awk '{print}' /tmp/a > /tmp/b; sh /tmp/b", "shell.recursive-delete"),
+    (_RM + "gawk '{print $0}' /tmp/a | tee /tmp/b; sh /tmp/b", "shell.recursive-delete"),
+    ("echo 'rm -rf ~' | awk 1 > /tmp/b; sh /tmp/b", "shell.recursive-delete"),
 ])
 def test_streams_and_text_tools_carry_known_text(command: str, rule: str) -> None:
     assert_verdict(command, Verdict.BLOCK, rule)
@@ -188,6 +192,8 @@ def test_streams_and_text_tools_carry_known_text(command: str, rule: str) -> Non
     "echo 'a=1' > .env; sed -i 's/a=1/a=2/' .env; source .env",
     "printf 'line1\\nline2\\n' > notes.txt; head -n 1 notes.txt > first.txt; cat first.txt",
     "echo 'version=1' > v.txt; cut -d= -f2 v.txt",
+    "echo 'a b' > /tmp/a; awk '{print $1}' /tmp/a > /tmp/b; cat /tmp/b",
+    "git log --oneline | awk 1 > log.txt",
     "sed -n '1,5p' README.md > /tmp/head.txt",
     "cp <(echo 'a: 1') config.yaml",
     "git show HEAD:config.yaml | cp /dev/stdin config.yaml",

@@ -45,7 +45,8 @@ _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eB
             "scp": "cDFiJloPSX"}
 _ALIASES = {"gcp": "cp", "gmv": "mv", "ginstall": "install", "gln": "ln"}
 COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES)
-_FILTERS = frozenset({"head", "tail", "cut", "sed"})
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+_FILTERS = frozenset({"head", "tail", "cut", "sed"}) | _AWKS
 STREAM_TOOLS = frozenset({"cat", "tee", "sponge", "dd"}) | _FILTERS
 
 # rsync's long options that take the next word as their value.
@@ -364,6 +365,9 @@ def _filter(run: Run, inv: Invocation, stdin_text: str | None, out: Flow) -> Flo
     """``sed '' a > b``, ``head -n 50 a > b``: a text tool reading a written file prints
     its known output for that text; ``sed -i SCRIPT a`` rewrites a's text."""
     args = inv.args
+    if stdin_text is not None and out.text is None and inv.name in _AWKS:
+        new = text_output(inv.name, [f.text for f in args], stdin_text)
+        return out if new is None else _with_text(out, new)  # echo CODE | awk '{print}'
     if stdin_text is not None or not args or not run.file_text:
         return out
     last = args[-1]

@@ -184,7 +184,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if family is not None:
         return interpreter_program(run, inv, stdin, family)
     if name in AWKS:
-        return awk_program(run, inv, stdin)
+        return stream_copy(run, inv, stdin, awk_program(run, inv, stdin))  # awk 1 a > b
     if name in ("export", "declare", "typeset", "local", "readonly"):
         if declare_names(run, inv, _declare_array) and name != "local" and name != "readonly":
             return Flow(frozenset({Source("secret", name, run.map_span(word.span))}), name,
