@@ -13,9 +13,10 @@ followed through the copy:
   ``--target-directory=DIR``, ``DIR/`` and several sources write ``DIR/BASENAME``; a
   directory's files move with it (``cp -r d e``: ``d/x`` lands at ``e/x`` and ``e/d/x``);
   ``mv`` leaves no text behind at its source.
-- ``cat SRC`` prints SRC's text (so ``cat a > b`` and ``cat a | tee b`` copy it), ``dd
-  if=SRC of=DST`` copies it, ``tee``/``sponge``/``dd of=`` write what they read (``-a``
-  appends).
+- a link (``ln``, ``cp -s``/``-l``) stays one file with its target (``run.links``): a write
+  to either end, or under a linked directory, lands at both (``write_links``), and a write
+  through a link is checked as a write to its target (``ln -s ~/.bashrc x; echo C >> x``).
+- streams (``cat a > b``, ``tee``, ``dd``, ``sponge``, text tools): see ``_copystreams``.
 
 A copy whose source text is not known keeps the destination's old text, as the copy may
 fail or not clobber (``cp -n``): the old text is still the best guess of what runs. A copy
@@ -32,22 +33,18 @@ from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._textout import text_output
 from ._words import Field, Taint
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["COPY_TOOLS", "STREAM_TOOLS", "appended", "copy_files", "stream_copy", "write_links"]
+__all__ = ["COPY_TOOLS", "STDIN_PATHS", "appended", "cap_text", "copy_files", "land", "write_links"]
 
 # Short options that take a value (the rest of the cluster or the next word).
 _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
             "scp": "cDFiJloPSX"}
 _ALIASES = {"gcp": "cp", "gmv": "mv", "ginstall": "install", "gln": "ln"}
 COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES)
-_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
-_FILTERS = frozenset({"head", "tail", "cut", "sed"}) | _AWKS
-STREAM_TOOLS = frozenset({"cat", "tee", "sponge", "dd"}) | _FILTERS
 
 # rsync's long options that take the next word as their value.
 _RSYNC_VALUES = frozenset({
@@ -64,9 +61,9 @@ _RSYNC_VALUES = frozenset({
 _KEEPS_OLD = frozenset({"n", "u", "--no-clobber", "--update", "--ignore-existing",
                         "--existing"})
 _CP_LINKS = frozenset({"s", "l", "--symbolic-link", "--link"})  # cp -s/-l: links
-_STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _RESERVE = 16384  # of the run's work budget, left for nested code (copies never spend it)
-_MAX_LEN = 10000  # a text grown by appends and concatenation is cut to this (_cap)
+_MAX_LEN = 10000  # a text grown by appends and concatenation is cut to this (cap_text)
 _LAND_COST = 16  # work units of one file landing under a copied directory
 _MAX_TEXTS = 64  # as everywhere run.file_text grows
 _MAX_FILES = 256  # as _files
@@ -104,11 +101,11 @@ def appended(old: str | None, text: str, producer: str | None) -> str:
     starts a new line, unless printf (whose text is exact) appends it."""
     if not old:
         return text
-    return _cap(old + text if old.endswith("\n") or producer == "printf" else
+    return cap_text(old + text if old.endswith("\n") or producer == "printf" else
                 old + "\n" + text)
 
 
-def _cap(text: str) -> str:
+def cap_text(text: str) -> str:
     """``text`` within the length limit: appends and concatenation (``cat a a > b; cat b b
     > a``) cannot grow a text much beyond the input's size. Its first and last lines are
     kept (a line appended after padding still runs)."""
@@ -122,7 +119,7 @@ def _cap(text: str) -> str:
     return (head[:cut] if cut > 0 else head) + "\n" + (tail[start + 1:] if start >= 0 else tail)
 
 
-def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool,
+def land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool,
           span: tuple[int, int]) -> None:
     """``path`` now holds ``text`` (None: unknown, the old text stays) and ``taint``."""
     texts = run.file_text
@@ -130,7 +127,7 @@ def _land(run: Run, path: str, text: str | None, taint: Taint, keep_old: bool,
         old = texts.get(path)
         if old is not None and keep_old and old not in text:
             # either may be there: both are checked
-            texts[path] = old if text in old else _cap(old + "\n" + text)
+            texts[path] = old if text in old else cap_text(old + "\n" + text)
         elif old is not None or len(texts) < _MAX_TEXTS:
             texts[path] = text
     if taint and (path in run.files or len(run.files) < _MAX_FILES):
@@ -218,7 +215,7 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         streamed = _streamed(run, src, stdin)
         if streamed is not None:  # cp <(echo CODE) f, echo CODE | cp /dev/stdin f
             if not into:
-                _land(run, dest_path, streamed.text, streamed.taint, keep_old, inv.word.span)
+                land(run, dest_path, streamed.text, streamed.taint, keep_old, inv.word.span)
             continue
         text = src.text
         if symlink and text and not text.startswith(("/", "~")) and link_dir != ".":
@@ -252,7 +249,7 @@ def _streamed(run: Run, f: Field, stdin: Flow | None) -> Flow | None:
     named as a file (``/dev/stdin``); None for any other source."""
     if f.proc:
         return Flow(f.taint, "a process substitution", f.span, run.proc_output(f.span))
-    if f.text in _STDIN_PATHS:
+    if f.text in STDIN_PATHS:
         return stdin if stdin is not None else Flow()
     return None
 
@@ -264,7 +261,7 @@ def _carry(run: Run, path: str, places: list[str], tree: list[str], keep_old: bo
     text = run.file_text.get(path)
     taint = file_taint(run.files, path)
     for place in places:
-        _land(run, place, text, taint, keep_old, span)
+        land(run, place, text, taint, keep_old, span)
     cost = len(run.file_text) + len(run.files)
     if run.budget <= cost + _RESERVE:  # a script of thousands of copies stays linear
         return
@@ -278,9 +275,9 @@ def _carry(run: Run, path: str, places: list[str], tree: list[str], keep_old: bo
     prefix = "" if path == "." else path.rstrip("/") + "/"
     for place in tree:
         for key, value in under:
-            _land(run, _join(place, key[len(prefix):]), value, frozenset(), keep_old, span)
+            land(run, _join(place, key[len(prefix):]), value, frozenset(), keep_old, span)
         for key, taint in tainted:
-            _land(run, _join(place, key[len(prefix):]), None, taint, keep_old, span)
+            land(run, _join(place, key[len(prefix):]), None, taint, keep_old, span)
 
 
 def _under(entries: dict[str, _V], path: str) -> list[tuple[str, _V]]:
@@ -314,127 +311,3 @@ def _rsync_args(args: list[Field]) -> list[Field]:
         else:
             out.append(f)
     return out
-
-
-def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flow:
-    """``cat``/``dd`` print a written file's text; ``tee``/``sponge``/``dd of=`` write what
-    they read. Returns ``out`` with the printed text when it is known."""
-    name = inv.name
-    args = inv.args
-    stdin_text = stdin.text if stdin is not None else None
-    if stdin_text is None and not run.file_text and not run.files and not (
-            name == "cat" and any(f.proc for f in args)):
-        return out  # nothing known to copy (cat a.txt)
-    if name == "cat":
-        text = _cat_text(run, args, stdin_text)
-        return out if text is None or text == out.text else _with_text(out, text)
-    if name in _FILTERS:
-        return _filter(run, inv, stdin_text, out)
-    if name == "dd":
-        return _dd(run, args, stdin_text, out, inv.word.span)
-    append = False
-    paths: list[str] = []
-    for f in args:
-        t = f.text
-        if t in ("-a", "--append"):
-            append = True
-        elif f.static and t.startswith("-") and len(t) > 1:
-            continue  # tee -i, -p, --output-error=...
-        elif (path := norm_path(t, run.cwd)) is not None and path != "/dev/null":
-            paths.append(path)
-    if stdin is not None and stdin_text is not None:
-        for path in paths[:_MAX_SOURCES]:
-            old = run.file_text.get(path) if append else None
-            _land(run, path, appended(old, stdin_text, stdin.producer), frozenset(), False,
-                  inv.word.span)
-    return out
-
-
-def _cat_text(run: Run, args: list[Field], stdin_text: str | None) -> str | None:
-    """The text ``cat FILE...`` prints when every file's text is known (``-`` is stdin)."""
-    pieces: list[str] = []
-    ended = False
-    total = 0
-    for f in args:
-        t = f.text
-        if not ended and f.static and t in ("-u", "--"):
-            ended = t == "--"
-            continue
-        if f.proc:
-            piece = run.proc_output(f.span)  # cat <(echo CODE)
-        elif t == "-" or t in _STDIN_PATHS:
-            piece = stdin_text
-        elif not ended and t.startswith("-"):
-            return None  # -n, -A...: the text printed is not the file's
-        else:
-            piece = run.file_text.get(norm_path(t, run.cwd) or "")
-        if piece is None:
-            return None
-        pieces.append(piece)
-        total += len(piece) + 1
-        if total > _MAX_LEN:
-            break  # cat a a a a...: the text is cut (_cap), the rest is not read
-    # echo's known text leaves out its final newline: the next file starts a new line
-    return _cap("".join(p if p.endswith("\n") or k == len(pieces) - 1 else p + "\n"
-                        for k, p in enumerate(pieces))) if pieces else None
-
-
-def _filter(run: Run, inv: Invocation, stdin_text: str | None, out: Flow) -> Flow:
-    """``sed '' a > b``, ``head -n 50 a > b``: a text tool reading a written file prints
-    its known output for that text; ``sed -i SCRIPT a`` rewrites a's text."""
-    args = inv.args
-    if stdin_text is not None and out.text is None and inv.name in _AWKS:
-        new = text_output(inv.name, [f.text for f in args], stdin_text)
-        return out if new is None else _with_text(out, new)  # echo CODE | awk '{print}'
-    if stdin_text is not None or not args or not run.file_text:
-        return out
-    last = args[-1]
-    path = norm_path(last.text, run.cwd) if last.static and last.text[:1] != "-" else None
-    text = run.file_text.get(path or "")
-    if text is None or path is None:
-        return out
-    texts = [f.text for f in args[:-1]]
-    inplace = inv.name == "sed" and any(t.startswith(("-i", "--in-place")) for t in texts)
-    if inplace:
-        texts = [t for t in texts if not t.startswith(("-i", "--in-place"))]
-    new = text_output(inv.name, texts, text)
-    if inplace:
-        if new is not None:
-            _land(run, path, new, frozenset(), False, inv.word.span)
-        else:
-            run.file_text.pop(path, None)  # rewritten, to a text not known
-        return out
-    return out if new is None else _with_text(out, new)
-
-
-def _dd(run: Run, args: list[Field], stdin_text: str | None, out: Flow,
-        span: tuple[int, int]) -> Flow:
-    """``dd if=A of=B``: B gets A's text (or stdin's); with no ``of=`` it is printed."""
-    source: str | None = None
-    dest: str | None = None
-    whole = True
-    for f in args:
-        key, eq, value = f.text.partition("=")
-        if not eq:
-            continue
-        if key == "if":
-            source = value
-        elif key == "of":
-            dest = value
-        elif key not in ("bs", "ibs", "obs", "status", "iflag", "oflag"):
-            whole = False  # count=, skip=, seek=, conv=: not the whole text as is
-    text = stdin_text if source is None else run.file_text.get(norm_path(source, run.cwd)
-                                                               or "")
-    taint = file_taint(run.files, norm_path(source, run.cwd)) if source else frozenset()
-    if not whole:
-        text = None
-    if dest is None:
-        return out if text is None else _with_text(out, text)
-    path = norm_path(dest, run.cwd)
-    if path is not None and path != "/dev/null":
-        _land(run, path, text, taint, False, span)
-    return out
-
-
-def _with_text(out: Flow, text: str) -> Flow:
-    return Flow(out.taint, out.producer, out.span, text, out.via)

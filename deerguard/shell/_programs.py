@@ -15,7 +15,8 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
-from ._copies import COPY_TOOLS, STREAM_TOOLS, copy_files, stream_copy
+from ._copies import COPY_TOOLS, copy_files
+from ._copystreams import STREAM_TOOLS, stream_copy
 from ._cwd import CWD_BUILTINS, change_dir, whole_dir_delete
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
