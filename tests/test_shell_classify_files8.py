@@ -58,6 +58,8 @@ _RM = "echo 'rm -rf ~' > /tmp/a; "
     _RM + "dd if=/tmp/a of=/tmp/b bs=4k status=none; sh /tmp/b",
     _RM + "cat /tmp/a | sponge /tmp/b; sh /tmp/b",
     _RM + "sponge /tmp/b < /tmp/a; sh /tmp/b",
+    _RM + "cat /tmp/a | tee /dev/stderr /dev/shm/x; sh /dev/shm/x",
+    _RM + "dd if=/tmp/a of=/dev/shm/x status=none; sh /dev/shm/x",
     # rsync and scp between local paths
     _RM + "rsync /tmp/a /tmp/b; sh /tmp/b",
     _RM + "rsync -av --chmod u+x /tmp/a /tmp/b.sh; sh /tmp/b.sh",

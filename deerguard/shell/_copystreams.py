@@ -29,6 +29,8 @@ _FILTERS = frozenset({"head", "tail", "cut", "sed"}) | _AWKS
 STREAM_TOOLS = frozenset({"cat", "tee", "sponge", "dd"}) | _FILTERS
 _MAX_LEN = 10000  # as _copies: a concatenation is cut there
 _MAX_SOURCES = 16
+# Devices a write goes through rather than into (/dev/shm is a directory of files).
+_DEVICES = ("/dev/null", "/dev/std", "/dev/tty", "/dev/fd/", "/dev/pts/", "/dev/console")
 
 
 def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flow:
@@ -55,7 +57,7 @@ def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flo
             append = True
         elif f.static and t.startswith("-") and len(t) > 1:
             continue  # tee -i, -p, --output-error=...
-        elif (path := norm_path(t, run.cwd)) is not None and path != "/dev/null":
+        elif (path := norm_path(t, run.cwd)) is not None and not path.startswith(_DEVICES):
             paths.append(path)
     if stdin is not None and stdin_text is not None:
         for path in paths[:_MAX_SOURCES]:
@@ -146,7 +148,7 @@ def _dd(run: Run, args: list[Field], stdin_text: str | None, out: Flow,
     if dest is None:
         return out if text is None else _with_text(out, text)
     path = norm_path(dest, run.cwd)
-    if path is not None and path != "/dev/null":
+    if path is not None and not path.startswith(_DEVICES):
         land(run, path, text, taint, False, span)
     return out
 
