@@ -250,6 +250,24 @@ def test_a_link_reads_and_writes_as_its_target(command: str, rule: str) -> None:
     assert_verdict(command, Verdict.BLOCK, rule)
 
 
+@pytest.mark.parametrize(("command", "verdict"), [
+    # rm follows a link given with a trailing slash, and any path under a linked directory
+    ("ln -s ~ /tmp/h; rm -rf /tmp/h/", Verdict.BLOCK),
+    ("ln -s ~ /tmp/h; rm -rf /tmp/h/*", Verdict.BLOCK),
+    ("ln -s / /tmp/r; rm -rf /tmp/r/etc", Verdict.BLOCK),
+    ("ln -s /etc /tmp/e; rm -r -f /tmp/e/.", Verdict.BLOCK),
+    ("ln -s /usr /tmp/u; cd /tmp; rm -rf u/", Verdict.BLOCK),
+    # the link itself, or a file under a linked directory: everyday
+    ("ln -s ~ /tmp/h; rm -rf /tmp/h", Verdict.PASS),
+    ("ln -s ~ /tmp/h; rm -f /tmp/h/.cache/x.tmp", Verdict.PASS),
+    ("ln -s ~/projects/app/build /tmp/build; rm -rf /tmp/build/", Verdict.PASS),
+    ("ln -sfn releases/v2 current; rm -rf current/cache", Verdict.PASS),
+])
+def test_deletes_through_a_link_delete_its_target(command: str, verdict: Verdict) -> None:
+    assert_verdict(command, verdict, "shell.recursive-delete" if verdict is Verdict.BLOCK
+                   else None)
+
+
 @pytest.mark.parametrize("command", [
     "ln -s /tmp/a l; echo hi > l",
     "ln -s /tmp/a /tmp/b; echo 'echo hi' > /tmp/a; sh /tmp/b",

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 from ._checks import check_write
+from ._deletes import check_rm
 from ._dests import copy_operands
 from ._files import file_taint
 from ._flow import Flow
@@ -38,7 +39,8 @@ from ._words import Field, Taint
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["COPY_TOOLS", "STDIN_PATHS", "appended", "cap_text", "copy_files", "land", "write_links"]
+__all__ = ["COPY_TOOLS", "STDIN_PATHS", "appended", "cap_text", "copy_files",
+           "delete_through_links", "land", "write_links"]
 
 # Short options that take a value (the rest of the cluster or the next word).
 _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
@@ -170,6 +172,28 @@ def _through(path: str, start: str, end: str) -> str | None:
         rest = path[len(start):] if path.startswith(start) and \
             path[len(start):len(start) + 1] == "/" else None
     return None if rest is None else end.rstrip("/") + rest
+
+
+def delete_through_links(run: Run, inv: Invocation) -> None:
+    """``ln -s ~ h; rm -rf h/`` deletes the home directory's files: an operand under a link
+    (or the link with a trailing slash, which rm follows) is checked as its target."""
+    args: list[Field] = []
+    for f in inv.args:
+        path = norm_path(f.text, run.cwd) if f.text[:1] != "-" else None
+        seen = None
+        if path is not None:
+            for link, target in run.links.items():
+                if path != link or f.text.endswith(("/", "/.", "/*")):
+                    seen = _through(path, link, target)
+                if seen is not None:
+                    break
+        if seen is not None:
+            args.append(Field(seen + ("/*" if f.text.endswith("/*") and
+                                      not seen.endswith("/*") else ""), f.span))
+        elif f.text[:1] == "-":
+            args.append(f)
+    if len(args) > sum(f.text[:1] == "-" for f in args):
+        check_rm(run.add, Invocation(inv.name, inv.word, args), None)
 
 
 def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:

@@ -15,7 +15,7 @@ from ._arith import let_builtin, slot_builtin
 from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
-from ._copies import COPY_TOOLS, copy_files
+from ._copies import COPY_TOOLS, copy_files, delete_through_links
 from ._copystreams import STREAM_TOOLS, stream_copy
 from ._cwd import CWD_BUILTINS, change_dir, whole_dir_delete
 from ._defense import DEFENSE_PROGRAMS, defense_program
@@ -257,6 +257,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     name = inv.name
     if run.cwd_text is not None and name == "rm":
         whole_dir_delete(run, inv)  # cd "$X" && rm -rf *: everything in $X
+    if run.links and name == "rm":
+        delete_through_links(run, inv)  # ln -s ~ h; rm -rf h/
     read = tool(run, inv, stdin) if name in TOOL_NAMES else False  # sed '1r /etc/shadow'
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
         run.invoke(sub, None, [])
