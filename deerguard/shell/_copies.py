@@ -94,6 +94,8 @@ def _flags(args: list[Field], values: str) -> set[str]:
 
 
 def _join(directory: str, name: str) -> str:
+    if directory == ".":
+        return name  # the working directory's files have relative keys
     return directory + name if directory.endswith("/") else directory + "/" + name
 
 
@@ -222,7 +224,8 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         return
     else:
         sources, dest = operands[:-1], operands[-1]
-        into = len(sources) > 1 or dest.text.endswith("/")
+        into = len(sources) > 1 or dest.text.endswith(("/", "/.", "/..")) or \
+            dest.text in (".", "..", "~")  # cp x . / cp x ~: a directory
     dest_path = norm_path(dest.text, run.cwd)
     if dest_path is None:
         return
