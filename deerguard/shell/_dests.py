@@ -13,7 +13,7 @@ from __future__ import annotations
 from ._resolve import Invocation
 from ._words import DYN, Field
 
-__all__ = ["COPIERS", "EXTRACTORS", "copy_dests", "extract_dir"]
+__all__ = ["COPIERS", "EXTRACTORS", "copy_dests", "copy_operands", "extract_dir"]
 
 COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "gcp", "gmv", "ginstall"})
 EXTRACTORS = frozenset({"tar", "bsdtar", "gtar", "busybox-tar", "unzip", "7z", "7za",
@@ -31,8 +31,18 @@ def copy_dests(inv: Invocation, cwd: str | None = None, *, deep: bool = False
     A plain relative destination in an unknown directory (``cp a build/``) is only checked
     as itself: the listed directories are absolute, under ``~`` or hidden (``.config/``).
     ``deep``: every destination, for tracking where a tainted file lands."""
+    target, operands = copy_operands(inv, _VALUE_LETTERS.get(inv.name, ""))
+    if target is not None:
+        return _under(target, operands, cwd, deep), operands
+    if len(operands) < 2:
+        return [], operands
+    return _under(operands[-1], operands[:-1], cwd, deep), operands[:-1]
+
+
+def copy_operands(inv: Invocation, letters: str) -> tuple[Field | None, list[Field]]:
+    """(the ``-t DIR``/``--target-directory=DIR`` target, the operands) of a copy-like
+    tool whose short options in ``letters`` take a value."""
     args = inv.args
-    letters = _VALUE_LETTERS.get(inv.name, "")
     target: Field | None = None
     operands: list[Field] = []
     ended = False
@@ -64,11 +74,7 @@ def copy_dests(inv: Invocation, cwd: str | None = None, *, deep: bool = False
                 if t[k] == "t":
                     target = Field(attached, f.span, f.taint) if attached else nxt
                 break
-    if target is not None:
-        return _under(target, operands, cwd, deep), operands
-    if len(operands) < 2:
-        return [], operands
-    return _under(operands[-1], operands[:-1], cwd, deep), operands[:-1]
+    return target, operands
 
 
 def _under(dest: Field, sources: list[Field], cwd: str | None, deep: bool) -> list[Field]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._checks import check_write
+from ._copies import write_links
 from ._embedded import decode_escapes
 from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
@@ -203,6 +204,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             path = norm_path(target, run.cwd)
             if path is not None:
                 run.files[path] = frozenset({src})
+                if run.links:
+                    write_links(run, path, where.span)  # ln -s f l; curl -o f u: l is the download
             return EMPTY
         return Flow(frozenset({*taint, src}), name, inv.word.span)
     if name in R.DECODERS and (name in ("rev", "gunzip", "zcat", "bunzip2", "unxz", "tr")
@@ -252,9 +255,5 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
     if name in ("cat", "tee") and stdin is not None and stdin.text is not None and \
             all(f.text.startswith("-") for f in args if name == "cat"):
         passed = stdin.text  # cat <<'EOF' > f: the heredoc's text is what gets written
-        if name == "tee":  # echo 'code' | tee f.sh: f.sh holds that text
-            for f in args:
-                path = norm_path(f.text, run.cwd) if not f.text.startswith("-") else None
-                if path is not None and len(run.file_text) < 64:
-                    run.file_text[path] = stdin.text
+        # (echo 'code' | tee f.sh: f.sh holds that text, see _copies.stream_copy)
     return Flow(frozenset(taint), name, inv.word.span, passed)

@@ -16,6 +16,8 @@ from ._assign import declare_names, shift
 from ._buildfiles import BUILD_TOOLS, build_tool
 from ._checks import check_args, check_inplace, check_program, check_write, interpreter_family
 from ._cmdcode import cmd_bash, start_argv
+from ._copies import COPY_TOOLS, copy_files, delete_through_links
+from ._copystreams import STREAM_TOOLS, stream_copy
 from ._cwd import CWD_BUILTINS, change_dir, whole_dir_delete
 from ._defense import DEFENSE_PROGRAMS, defense_program
 from ._destroy import DESTROYERS, destroy
@@ -186,7 +188,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if family is not None:
         return interpreter_program(run, inv, stdin, family)
     if name in AWKS:
-        return awk_program(run, inv, stdin)
+        return stream_copy(run, inv, stdin, awk_program(run, inv, stdin))  # awk 1 a > b
     if name in ("export", "declare", "typeset", "local", "readonly"):
         if declare_names(run, inv, _declare_array) and name != "local" and name != "readonly":
             return Flow(frozenset({Source("secret", name, run.map_span(word.span))}), name,
@@ -258,6 +260,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     name = inv.name
     if run.cwd_text is not None and name == "rm":
         whole_dir_delete(run, inv)  # cd "$X" && rm -rf *: everything in $X
+    if run.links and name == "rm":
+        delete_through_links(run, inv)  # ln -s ~ h; rm -rf h/
     read = tool(run, inv, stdin) if name in TOOL_NAMES else False  # sed '1r /etc/shadow'
     for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
         run.invoke(sub, None, [])
@@ -296,6 +300,10 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     paths = _path_args(inv, config=config) if config or name in _GREPS or name in SEDS or \
         name == "socat" else inv.args
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
+    if name in COPY_TOOLS:
+        copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE
+    if name in STREAM_TOOLS:  # cat a > b, cat a | tee b, dd if=a of=b
+        return stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
     return output(run, inv, stdin, secret)
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from . import ast
 from ._checks import check_args, check_write, interpreter_family
+from ._copies import appended, write_links
 from ._defense import defense_write
 from ._fdopen import FD_OPENS, name_fd, open_fd
 from ._files import file_taint
@@ -115,7 +116,10 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                 if path is not None and out.taint:
                     run.files[path] = out.taint
                 if path is not None and out.text is not None and len(run.file_text) < 64:
-                    run.file_text[path] = out.text
+                    # >> appends: the old text still runs first (echo X >> f)
+                    run.file_text[path] = appended(run.file_text.get(path), out.text,
+                                                     out.producer) if \
+                        r.op.endswith(">>") else out.text
                 elif out.text is not None and f.text.endswith(".pth") and \
                         len(run.file_text) < 64:
                     # > "$(python -c 'import site; ...')/x.pth": a startup file whose
@@ -123,6 +127,8 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                     name = f.text.rpartition("/")[2].replace(DYN, "_")
                     run.file_text["site-packages/" + name] = out.text
                 if path not in ("/dev/stdout", "/dev/stderr", None):
+                    if run.links:
+                        write_links(run, path, f.span)  # ln -s t l; echo CODE > t: l reads CODE
                     if run.printed:
                         run.printed.difference_update(out.taint)  # a token kept in a file
                     out = EMPTY

@@ -45,6 +45,8 @@ def exec_flow(run: Run, inv: Invocation) -> Flow:
 
 def download_exec(run: Run, word: Field, taint: frozenset[Source], name: str) -> None:
     src = first_source(taint, frozenset({"fetch", "decode", "exec", "file"}))
+    if src is None:
+        return  # only secrets were written there (cp .env.example .env; source .env)
     detail = f"{src.describe()} was written to {word.text}" if src else None
     run.add("shell.download-exec", word.span, f"runs {word.text}, a file written with "
             "fetched or decoded data in the same command", detail)

@@ -245,6 +245,8 @@ def _awk(texts: list[str], stdin: str | None) -> str | None:
     if k >= len(texts) or len(texts) > k + 1 + (texts[-1] == "-"):
         return None  # no program, or input files
     program = texts[k].strip()
+    if program == "1" and stdin is not None:
+        return stdin.rstrip("\n")  # awk 1: a true pattern prints every line as it is
     begin = re.fullmatch(r"BEGIN\s*\{(.*)\}", program, re.S)
     if begin is not None:
         text = _awk_statements(begin.group(1), None, " ")

@@ -61,7 +61,7 @@ class Run:
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
                  "config_options", "hook_dirs", "printed", "runner_copies", "secret_repos",
-                 "dirstack", "cwd_text", "traps")
+                 "dirstack", "cwd_text", "traps", "links")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -100,6 +100,7 @@ class Run:
         self.next_serial = 1
         self.proc_cache: dict[int, Taint] = {}
         self.file_text: dict[str, str] = {}  # files written with static text (echo > f)
+        self.links: dict[str, str] = {}  # link -> target made by ln (_copies)
         self.hook_dirs: list[str] = []  # git core.hooksPath directories set (_githooks)
         self.printed: set[Source] = set()  # outputs of password/token printers (_exfil)
         self.runner_copies: set[str] = set()  # copies of shells/interpreters made (_setuid)
