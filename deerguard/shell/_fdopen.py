@@ -20,7 +20,7 @@ from ._values import Var
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["FD_OPENS", "name_fd", "open_fd"]
+__all__ = ["FD_OPENS", "name_fd", "open_fd", "open_out_fd", "out_fd_target"]
 
 FD_OPENS = frozenset({"<", "<>", "<<<", "<<", "<<-"})
 _MAX_FDS = 16
@@ -60,3 +60,22 @@ def name_fd(run: Run, fd: str) -> str | None:
         number += 1
     run.env[name] = Var(alts=(str(number),))
     return str(number)
+
+
+def open_out_fd(run: Run, fd: str | None, path: str) -> None:
+    """``exec 3> FILE`` (or ``{name}>``): descriptor 3 writes ``path``. It is kept as a link
+    from ``/dev/fd/3`` to the file (``Run.links``), so what a later ``>&3`` writes lands in
+    the file (``exec 3>/tmp/x.sh; curl u >&3; sh /tmp/x.sh`` runs the download)."""
+    if fd is None or fd in ("0", "1", "2") or len(run.links) >= _MAX_FDS * 4:
+        return
+    if fd.startswith("{"):
+        value = run.env.get(fd[1:-1])
+        fd = value.alts[0] if value is not None and len(value.alts) == 1 else ""
+    if fd.isdigit():
+        run.links["/dev/fd/" + fd] = path
+
+
+def out_fd_target(run: Run, target: str) -> str | None:
+    """``>&3``: the ``/dev/fd/3`` path when descriptor 3 was opened for writing a file."""
+    path = "/dev/fd/" + target
+    return path if target.isdigit() and path in run.links else None

@@ -16,12 +16,12 @@ from . import ast
 from ._checks import check_args, check_write, interpreter_family
 from ._copies import appended, write_links
 from ._defense import defense_write
-from ._fdopen import FD_OPENS, name_fd, open_fd
+from ._fdopen import FD_OPENS, name_fd, open_fd, open_out_fd, out_fd_target
 from ._files import file_taint
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._resolve import program_name
-from ._words import DYN, Source
+from ._words import DYN, Field, Source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -107,10 +107,18 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
         if r.fd is not None and r.fd.startswith("{"):
             name_fd(run, r.fd)  # exec {lock}>f: $lock is a descriptor number
         for f in run.exp.expand(r.target):
-            if r.op == ">&" and (f.text.isdigit() or f.text == "-"):
+            # exec 3> F; CMD >&3: an open descriptor writes on where it stopped (appends)
+            to_fd = r.op == ">&" and bool(run.links) and out_fd_target(run, f.text) is not None
+            if to_fd:
+                f = Field(out_fd_target(run, f.text) or "", f.span, f.taint)
+            elif r.op == ">&" and (f.text.isdigit() or f.text == "-"):
                 continue
             check_write(run.add, run.cp.paths, f, run.cwd, "redirection writes")
             defense_write(run, f, r.op, out.text)  # > /var/log/auth.log, >> ~/.curlrc
+            if r.fd not in (None, "1") and r.op != ">&" and not r.op.startswith("&"):
+                out_path = norm_path(f.text, run.cwd)
+                if out_path is not None:
+                    open_out_fd(run, r.fd, out_path)  # exec 3> F: >&3 later writes F
             if r.fd in (None, "1") or r.op.startswith("&"):
                 path = norm_path(f.text, run.cwd)
                 if path is not None and out.taint:
@@ -119,7 +127,7 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                     # >> appends: the old text still runs first (echo X >> f)
                     run.file_text[path] = appended(run.file_text.get(path), out.text,
                                                      out.producer) if \
-                        r.op.endswith(">>") else out.text
+                        r.op.endswith(">>") or to_fd else out.text
                 elif out.text is not None and f.text.endswith(".pth") and \
                         len(run.file_text) < 64:
                     # > "$(python -c 'import site; ...')/x.pth": a startup file whose
