@@ -35,7 +35,9 @@ _GREPS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ack-g
 _RECURSIVE_GREPS = frozenset({"rg", "ag", "ack", "ack-grep", "pt", "ripgrep"})
 _LOCATES = frozenset({"locate", "plocate", "mlocate", "slocate"})
 FDS = frozenset({"fd", "fdfind"})
-SEARCHERS = _FINDS | _GREPS | _LOCATES | FDS
+# Listers print the names they are given or find in a directory: `ls ~/.ssh/id_*` lists keys.
+_LISTERS = frozenset({"ls", "dir", "vdir", "exa", "eza", "lsd", "tree"})
+SEARCHERS = _FINDS | _GREPS | _LOCATES | FDS | _LISTERS
 
 # Programs that print the contents of the files named in their arguments.
 READERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "bat", "batcat",
@@ -232,6 +234,30 @@ def secret_search(name: str, args: list[Field], cwd: str | None) -> bool:
         return any(_secret_name(f.text) for f in args if not f.text.startswith("-"))
     if name in FDS:
         return _fd_search(args, cwd)
+    if name in _LISTERS:
+        return _list_search(args, cwd)
+    return False
+
+
+_PUBLIC = (".pub", "known_hosts", "authorized_keys", "config")
+
+
+def _list_search(args: list[Field], cwd: str | None) -> bool:
+    """``ls ~/.ssh``, ``ls ~/.ssh/id_*``, ``ls ~/*.pem``: a listing of a credential directory
+    (but for its public files) or of secret names in a home or root lists secrets' paths."""
+    for f in args:
+        text = f.text
+        if not text or text.startswith("-"):
+            continue
+        if _root_kind(text, cwd) == "secret":
+            return True  # ls ~/.ssh: every entry is a credential file
+        head, slash, last = text.rstrip("/").rpartition("/")
+        if not slash:
+            continue
+        kind = _root_kind(head or "/", cwd)
+        if (kind == "secret" and not last.lower().endswith(_PUBLIC)) or (
+                kind is not None and _secret_name(last)):
+            return True
     return False
 
 
