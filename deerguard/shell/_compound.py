@@ -120,6 +120,11 @@ def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
         if len(run.fds) < 16:
             run.fds[fd] = Flow(out.taint, out.producer or _coproc_name(cmd), cmd.span,
                                out.text, "pipe")
+            for path in ("/dev/fd/" + fd, "/proc/self/fd/" + fd):  # source /dev/fd/${F[0]}
+                if out.taint:
+                    run.files[path] = out.taint
+                if out.text is not None and len(run.file_text) < 64:
+                    run.file_text[path] = out.text
         return EMPTY
     return EMPTY
 
