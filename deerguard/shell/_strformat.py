@@ -20,7 +20,7 @@ from ._strperl import comprehension
 if TYPE_CHECKING:
     from ._strfold import Parser
 
-__all__ = ["format_call"]
+__all__ = ["format_call", "format_fields"]
 
 
 def _ahead(p: Parser, skip: int) -> tuple[str, str] | None:
@@ -92,9 +92,9 @@ def format_call(p: Parser, v: Val, m: str) -> Val:
     p.expect(")")
     p.depth -= 1
     if m == "format" and not kwargs:
-        out = method(v, m, args, p.lang)  # the positional reading, unchanged
+        out = method(v, m, args, p.lang)  # the positional reading
     elif isinstance(v, str) and (m == "format" or mappings == 1):
-        out = _format(v, args, kwargs)
+        out = format_fields(v, args, kwargs)
     else:
         out = None
     if out is None:
@@ -103,7 +103,7 @@ def format_call(p: Parser, v: Val, m: str) -> Val:
     return out
 
 
-def _format(fmt: str, args: list[Val], kwargs: dict[str, Val]) -> str | None:
+def format_fields(fmt: str, args: list[Val], kwargs: dict[str, Val]) -> str | None:
     """``fmt.format(*args, **kwargs)`` with plain fields (auto, numbered or named)."""
     out: list[str] = []
     i, auto, n = 0, 0, len(fmt)

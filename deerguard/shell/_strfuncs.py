@@ -190,44 +190,6 @@ def printf(fmt: str, args: list[Val]) -> str | None:
     return "".join(out)
 
 
-def _brace_format(fmt: str, args: list[Val]) -> str | None:
-    """Python's ``"{} {0}".format(..)`` with positional fields only."""
-    out: list[str] = []
-    i, auto, n = 0, 0, len(fmt)
-    while i < n:
-        c = fmt[i]
-        if c in "{}" and fmt[i + 1:i + 2] == c:
-            out.append(c)
-            i += 2
-            continue
-        if c == "}":
-            return None
-        if c != "{":
-            out.append(c)
-            i += 1
-            continue
-        close = fmt.find("}", i)
-        if close < 0:
-            return None
-        field, _, spec = fmt[i + 1:close].partition(":")
-        if field == "":
-            index = auto
-            auto += 1
-        elif field.isdigit():
-            index = int(field)
-        else:
-            return None
-        if index >= len(args):
-            return None
-        v = args[index]
-        s = chr_of(v) if spec == "c" else text_of(v, True)
-        if s is None:
-            return None
-        out.append(s)
-        i = close + 1
-    return "".join(out)
-
-
 def _replace(s: Val, a: Val, b: Val) -> str | None:
     if isinstance(s, str) and isinstance(a, str) and isinstance(b, str) and a and \
             len(s) + s.count(a) * len(b) <= 4096:
@@ -280,7 +242,9 @@ def method(v: Val, m: str, argv: list[Val], lang: str) -> Val | None:
         if m == "concat" and all(isinstance(a, str) for a in argv):
             return v + "".join(a for a in argv if isinstance(a, str))
         if m == "format" and lang == "python":
-            return _brace_format(v, argv)
+            from ._strformat import format_fields  # late: _strformat imports this module
+
+            return format_fields(v, argv, {})
         return None
     if isinstance(v, list):
         if m == "join" and len(argv) <= 1 and lang != "python":
