@@ -208,3 +208,27 @@ def test_a_coprocess_descriptor_path_reads_its_output(command: str, rule: str) -
 ])
 def test_everyday_coprocesses_stay_quiet(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+# -- Windows directories a machine does not boot without --------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    "cmd /c 'rd /s /q C:\\Windows\\WinSxS'",
+    "cmd /c 'rd /s /q C:\\Windows\\SysWOW64'",
+    "cmd /c 'del /s /q C:\\Windows\\System32\\config'",
+    "cmd /c 'rmdir /S /Q %SystemRoot%\\System32\\drivers'",
+    "rm -rf /mnt/c/Windows/WinSxS",
+    "rm -rf /c/Windows/System32/config",
+])
+def test_deleting_a_windows_system_directory_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
+
+
+@pytest.mark.parametrize("command", [
+    "cmd /c 'rd /s /q C:\\Windows\\Temp'",
+    "cmd /c 'rd /s /q C:\\Windows\\SoftwareDistribution\\Download'",
+    "rm -rf /mnt/c/Windows/Temp/*",
+])
+def test_windows_caches_and_temporary_files_stay_quiet(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)

@@ -251,8 +251,9 @@ _HOME_PARENT_DIRS = frozenset({"/home", "/Users", "/mnt/c/Users", "/c/Users",
 # The C: drive from Git Bash/MSYS2 (/c) and Cygwin (/cygdrive/c): critical like /mnt/c (kept
 # out of CRITICAL_DIRS, whose every entry the glob checks try).
 _WIN_MOUNT_DIRS = frozenset(d + s for d in ("/c", "/cygdrive/c") for s in (
-    "", "/Windows", "/Windows/System32", "/Users", "/Program Files", "/Program Files (x86)",
-    "/ProgramData"))
+    "", "/Windows", "/Windows/System32", "/Windows/SysWOW64", "/Windows/WinSxS",
+    "/Windows/System32/config", "/Windows/System32/drivers", "/Users", "/Program Files",
+    "/Program Files (x86)", "/ProgramData"))
 _HOME_PARENTS = tuple(d + "/" for d in _HOME_PARENT_DIRS)
 
 

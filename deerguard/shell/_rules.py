@@ -267,11 +267,15 @@ CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", 
                     "/usr/include", "/var/lib/dpkg", "/var/lib/rpm", "/var/lib/apt",
                     "/etc/ssl", "/var/spool",
                     "/System", "/Users", "/Library", "/Applications", "/private",
-                    # Windows, from WSL (/mnt/c) and in PowerShell code (C:\ read as /).
-                    "/mnt/c", "/mnt/c/Windows", "/mnt/c/Windows/System32", "/mnt/c/Users",
-                    "/mnt/c/Program Files", "/mnt/c/Program Files (x86)", "/mnt/c/ProgramData",
-                    "/Windows", "/Windows/System32", "/Program Files", "/Program Files (x86)",
-                    "/ProgramData")
+                    # Windows, from WSL (/mnt/c) and in PowerShell/cmd code (C:\ read as /):
+                    # the drive, profiles, programs, and the Windows directories whose loss
+                    # leaves a machine that does not boot (not Temp, not the update cache).
+                    *(d + s for d in ("/mnt/c", "") for s in (
+                        "/Windows", "/Windows/System32", "/Windows/SysWOW64",
+                        "/Windows/WinSxS", "/Windows/System32/config",
+                        "/Windows/System32/drivers", "/Program Files", "/Program Files (x86)",
+                        "/ProgramData")),
+                    "/mnt/c", "/mnt/c/Users")
 
 SENSITIVE_READ_GLOBS = (
     "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
