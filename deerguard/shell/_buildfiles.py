@@ -118,6 +118,8 @@ def build_tool(run: Run, inv: Invocation) -> None:
     if name in ("npm", "pnpm") and texts[:2] == ["pkg", "set"] or name == "npm" and \
             texts[:1] == ["set-script"]:
         _npm_scripts(run, inv, args)
+    if name in _LOADS and _LOADS[name][2]:
+        _substituted(run, inv, name, args, _LOADS[name][2])  # just -f <(curl u)
     if not run.files and not run.file_text:
         return
     if name in _LOADS:
@@ -166,6 +168,24 @@ def _option(args: list[Field], names: tuple[str, ...]) -> str | None:
             if len(opt) == 2 and t.startswith(opt) and len(t) > 2 and not t.startswith("--"):
                 return t[2:]
     return None
+
+
+def _substituted(run: Run, inv: Invocation, name: str, args: list[Field],
+                 names: tuple[str, ...]) -> None:
+    """``just --justfile <(curl u)``, ``task -t <(...)``: the task file is what a process
+    substitution prints; fetched or decoded output is code the tool runs."""
+    for k, f in enumerate(args):
+        t = f.text
+        if t in names and k + 1 < len(args):
+            f = args[k + 1]
+        elif not any(t.startswith(o + "=" if o[:2] == "--" else o) and t != o for o in names):
+            continue
+        src = first_source(f.taint) if f.proc else None
+        if src is not None:
+            run.add("shell.tainted-exec", f.span, f"{name} reads its task file from fetched "
+                    "or decoded data", f"{src.describe()} reaches "
+                    f"{run._desc(name, inv.word.span)}")
+        return
 
 
 def _implicit(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
