@@ -139,7 +139,7 @@ class Classifier:
         script = parse(text)
         run.script(script)
         if run.traps:
-            check_traps(run)  # trap bodies run later, with the final state
+            check_traps(run, 0)  # trap bodies run later, with the final state
         if run.printed:  # gh auth token, git credential fill...: shown to the user?
             secret_display(run)
         check_hooks(run)  # hooks written in the command: code git runs later

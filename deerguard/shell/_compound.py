@@ -17,6 +17,7 @@ from ._arith import test_words
 from ._assign import store
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
+from ._traps import check_traps
 from ._words import DYN, NO_TAINT, Field, Var, first_source
 
 if TYPE_CHECKING:
@@ -28,8 +29,12 @@ __all__ = ["compound"]
 def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
     if isinstance(cmd, ast.Subshell):
         mark = run.env.checkpoint()
+        noted = len(run.traps)
         try:
-            return run.body(cmd.body, stdin)
+            out = run.body(cmd.body, stdin)
+            if len(run.traps) > noted:  # ( trap CODE EXIT; ... ): CODE runs as it ends
+                check_traps(run, len(run.frames), noted)
+            return out
         finally:
             run.env.rollback(mark)  # a subshell's assignments do not leak out
     if isinstance(cmd, ast.BraceGroup):

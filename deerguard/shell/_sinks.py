@@ -24,6 +24,7 @@ from ._paths import norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
 from ._raw import raw_scan
 from ._resolve import Invocation
+from ._traps import check_traps
 from ._words import DYN, Field, Source, Var, first_source
 
 if TYPE_CHECKING:
@@ -314,6 +315,8 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
     run.code_depth += 1
     try:
         out = run.body(script.statements, stdin)
+        if run.traps:
+            check_traps(run, len(run.frames))  # bash -c 'trap CODE EXIT; ...' ends here
         if script.issues or run.too_deep:
             issue = script.issues[0] if script.issues else None
             if issue is not None:

@@ -5,8 +5,11 @@ body runs later, with the state of then: ``trap 'eval "$x"' EXIT; x=$(curl u)`` 
 fetched text, ``trap '. ./hook.sh' EXIT; curl u -o hook.sh`` sources a fetched file, and
 ``trap 'rm -rf *' EXIT; cd /`` deletes everything under ``/``. So the bodies set by the
 top-level script are classified once more after the walk, with its final variables, files
-and working directory. A finding both readings share is reported once (the run keeps one
-finding per rule and span); only what the later state adds is new.
+and working directory. A trap set inside nested shell code (``bash -c 'trap ... EXIT;
+...'``) or a subshell (``( trap ... EXIT; ... )``) fires when that code ends, so it is
+classified again there, with that code's variables and in its own coordinates. A finding
+both readings share is reported once (the run keeps one finding per rule and span); only
+what the later state adds is new.
 """
 
 from __future__ import annotations
@@ -24,13 +27,18 @@ _MAX_TRAPS = 16
 
 
 def note_trap(run: Run, code: Field, span: tuple[int, int]) -> None:
-    """Remember a trap body the top-level script sets (nested code's traps fire when that
-    nested shell ends: they are read where they are set)."""
-    if not run.frames and not run.raw_mode and len(run.traps) < _MAX_TRAPS and code.text:
-        run.traps.append((code, span))
+    """Remember a trap body, with the nesting of the code that sets it."""
+    if not run.raw_mode and len(run.traps) < _MAX_TRAPS and code.text:
+        run.traps.append((code, span, len(run.frames)))
 
 
-def check_traps(run: Run) -> None:
-    """After the walk: classify each trap body again with the final state."""
-    for code, span in run.traps:
+def check_traps(run: Run, depth: int, since: int = 0) -> None:
+    """The code at nesting ``depth`` ends (a subshell: the traps noted ``since`` an index):
+    classify the trap bodies it set again, with the state it leaves (each once: a body
+    that sets a trap notes it one level deeper)."""
+    mine = [trap for trap in run.traps[since:] if trap[2] == depth]
+    if not mine:
+        return
+    run.traps = run.traps[:since] + [trap for trap in run.traps[since:] if trap[2] != depth]
+    for code, span, _ in mine:
         run.run_code(code, "trap", span, None, positional=[])

@@ -115,7 +115,7 @@ class Run:
         self.raw_mode = False
         self.prefix: list[tuple[str, Field]] = []  # VAR=x of the command being run
         self.locals: list[dict[str, Var | None]] = []  # per function call: saved globals
-        self.traps: list[tuple[Field, tuple[int, int]]] = []  # bodies run later (_traps)
+        self.traps: list[tuple[Field, tuple[int, int], int]] = []  # run later (_traps)
 
     def push_frame(self, offset: int | None, clamp: tuple[int, int], index: list[int] | None,
                    text: str) -> None:
