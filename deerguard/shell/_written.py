@@ -60,8 +60,10 @@ def xargs_runs(run: Run, chain: list[Invocation], stdin: Flow | None) -> list[In
     else:
         taint = stdin.taint if stdin else NO_TAINT
         for inv in chain:  # xargs -a FILE: a file downloaded earlier feeds the words
-            target = xargs_arg_file(inv.args) if inv.name == "xargs" and run.files else None
-            if target is not None:
+            target = xargs_arg_file(inv.args) if inv.name == "xargs" else None
+            if target is not None and target.proc:
+                taint = taint | target.taint  # xargs -a <(cmd): what cmd prints
+            elif target is not None and run.files:
                 taint = taint | file_taint(run.files, norm_path(target.text, run.cwd))
         batches = [[Field(DYN, last.word.span, taint)]]
     if (last.name in XARGS_PATH_TOOLS or listed is not None) and xargs_replaces(chain) and \
