@@ -264,6 +264,17 @@ def test_deleting_a_windows_system_directory_blocks(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", [
+    "pwsh -c 'Clear-EventLog -LogName Security'",
+    "pwsh -c 'Clear-EventLog Application, System'",
+    "powershell -Command \"Clear-EventLog -Log Security\"",
+])
+def test_powershell_event_log_clearing_is_a_log_wipe(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.log-wipe")
+
+
+@pytest.mark.parametrize("command", [
+    "pwsh -c 'Get-EventLog -LogName Application -Newest 5'",
+    "pwsh -c 'wevtutil qe Application /c:5'",
     "cmd /c 'rd /s /q C:\\Windows\\Temp'",
     "cmd /c 'rd /s /q C:\\Windows\\SoftwareDistribution\\Download'",
     "rm -rf /mnt/c/Windows/Temp/*",

@@ -316,6 +316,9 @@ _add("set-service", _Spec(("name", "displayname", "startuptype", "status", "desc
 _add("set-itemproperty sp new-itemproperty",
      _Spec((_P, _LP, "name", "value", "type", "propertytype"), ("force", "passthru"),
            (_P, "name", "value")), _registry)
+_add("clear-eventlog remove-eventlog",
+     _Spec(("logname", "computername", "source"), (), ("logname",)),
+     lambda b: ["wevtutil", "cl", *(_bash(b.named.get("logname")) or [UNKNOWN])])
 _add("format-volume clear-disk initialize-disk", _Spec((), (), ()), _fixed("mkfs"))
 _add("stop-computer", _Spec((), (), ()), _fixed("shutdown"))
 _add("restart-computer", _Spec((), (), ()), _fixed("reboot"))
