@@ -273,6 +273,19 @@ def test_powershell_event_log_clearing_is_a_log_wipe(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", [
+    "pwsh -c 'Get-WmiObject Win32_ShadowCopy | Remove-WmiObject'",
+    "powershell -Command \"Get-CimInstance Win32_ShadowCopy | Remove-CimInstance\"",
+    "powershell -c 'gwmi Win32_ShadowCopy | % { $_.Delete() }'",
+    "pwsh -c 'Get-WmiObject -Class Win32_ShadowCopy | ForEach-Object { $_.Delete() }'",
+])
+def test_powershell_shadow_copy_deletion_through_wmi_turns_recovery_off(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.recovery-off")
+
+
+@pytest.mark.parametrize("command", [
+    "pwsh -c 'Get-WmiObject Win32_ShadowCopy'",
+    "pwsh -c 'Get-WmiObject Win32_ShadowCopy | Select-Object ID, InstallDate'",
+    "pwsh -c 'Get-CimInstance Win32_Process | Remove-CimInstance'",
     "pwsh -c 'Get-EventLog -LogName Application -Newest 5'",
     "pwsh -c 'wevtutil qe Application /c:5'",
     "cmd /c 'rd /s /q C:\\Windows\\Temp'",

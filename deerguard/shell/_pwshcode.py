@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ._pwshcmd import UNKNOWN, Tok, command, q
 from ._pwshnet import dotnet_command
+from ._pwshwmi import shadow_step
 
 __all__ = ["pwsh_snippets"]
 
@@ -62,8 +63,15 @@ class _Reader:
         code = self.code
         i = start
         first = start  # where the current command's first word starts
+        shadow = [False]  # the pipeline has read shadow copies (Get-WmiObject ...)
 
         def end_command() -> None:
+            wmi = shadow_step(words, code[first:i], shadow[0]) if words else None
+            if wmi is not None:  # gwmi Win32_ShadowCopy | Remove-WmiObject
+                shadow[0] = True
+                if wmi:
+                    pipeline.append(wmi)
+                words.clear()
             if words:
                 cmd = command(words)
                 if cmd is None and words[0].value is None:
@@ -74,6 +82,7 @@ class _Reader:
 
         def end_pipeline() -> None:
             end_command()
+            shadow[0] = False
             if pipeline:
                 lines.append(" | ".join(pipeline))
                 pipeline.clear()
