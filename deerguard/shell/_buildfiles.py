@@ -185,7 +185,7 @@ def _substituted(run: Run, inv: Invocation, name: str, args: list[Field],
             run.add("shell.tainted-exec", f.span, f"{name} reads its task file from fetched "
                     "or decoded data", f"{src.describe()} reaches "
                     f"{run._desc(name, inv.word.span)}")
-        return
+            return
 
 
 def _implicit(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
