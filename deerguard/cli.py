@@ -44,13 +44,19 @@ exit status (verbs that judge input):
   65  unreadable or invalid input or policy file
 """
 
-# Verb modules, in the order their verbs appear in --help. Each exposes register(subparsers).
-_VERB_MODULES: tuple[str, ...] = (
-    "deerguard.shell._cli",
-    "deerguard.sanitize._cli",
-    "deerguard.authz._cli",
-    "deerguard.provenance._cli",
-)
+# The module that registers each verb, in the order the verbs appear in --help. Each module
+# exposes register(subparsers). A run names one verb, so only that verb's module is imported:
+# `deerguard classify` loads no Casbin, sanitizer tables or provenance code (a hook that starts
+# one process per agent command pays for the shell guard only). A test checks this table
+# against what each module registers.
+_VERBS: dict[str, str] = {
+    "classify": "deerguard.shell._cli",
+    "sanitize": "deerguard.sanitize._cli",
+    "authz": "deerguard.authz._cli",
+    "cite": "deerguard.provenance._cli",
+    "hash": "deerguard.provenance._cli",
+}
+_VERB_MODULES: tuple[str, ...] = tuple(dict.fromkeys(_VERBS.values()))
 
 
 class UsageError(DeerguardError, ValueError):
@@ -70,8 +76,9 @@ def exit_status(verdict: Verdict) -> int:
     return verdict.rank
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the ``deerguard`` argument parser with every installed verb registered."""
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """Build the ``deerguard`` argument parser with every installed verb registered, or only
+    ``verb``'s module when ``verb`` is a known verb (what :func:`main` does for a run)."""
     parser = _Parser(
         prog="deerguard",
         description="Policy and security guards for LLM agents.",
@@ -80,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"deerguard {__version__}")
     subparsers = parser.add_subparsers(dest="verb", metavar="VERB")
-    for name in _VERB_MODULES:
+    module_of = _VERBS.get(verb or "")
+    for name in (module_of,) if module_of is not None else _VERB_MODULES:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -94,8 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # The top-level parser takes no option with a value: the first other word is the verb.
+    parser = build_parser(next((w for w in words if not w.startswith("-")), None))
+    args = parser.parse_args(words)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

@@ -11,6 +11,7 @@ import pytest
 from deerguard import Verdict, __version__
 from deerguard.cli import (
     _VERB_MODULES,
+    _VERBS,
     EXIT_BLOCK,
     EXIT_DATAERR,
     EXIT_PASS,
@@ -71,3 +72,53 @@ def test_python_dash_m_runs_the_same_cli() -> None:
     )
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"deerguard {__version__}"
+
+
+@pytest.mark.parametrize("verb", sorted(_VERBS))
+def test_each_verb_is_registered_by_the_module_the_verb_table_names(verb: str) -> None:
+    # main() imports only the named module for a run, so the table must match the modules.
+    parser = build_parser(verb)
+    actions = [a for a in parser._actions if a.dest == "verb"]
+    assert verb in (actions[0].choices or {})
+
+
+def test_every_registered_verb_is_in_the_verb_table() -> None:
+    parser = build_parser()
+    actions = [a for a in parser._actions if a.dest == "verb"]
+    assert set(actions[0].choices or {}) == set(_VERBS)  # type: ignore[arg-type]
+
+
+_LOADED = r"""
+import sys
+from deerguard.cli import main
+status = main(sys.argv[1:])
+guards = sorted(m for m in ("deerguard.shell", "deerguard.sanitize", "deerguard.authz",
+                            "deerguard.provenance", "casbin") if m in sys.modules)
+print("LOADED", ",".join(guards), status, file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "loaded"),
+    [
+        (["classify", "ls -la"], "deerguard.shell"),
+        (["hash", "-"], "deerguard.provenance"),
+    ],
+)
+def test_a_run_imports_only_its_own_guard(argv: list[str], loaded: str) -> None:
+    # A hook that starts one `deerguard classify` process per agent command must not pay
+    # for Casbin, the sanitizer tables or provenance code.
+    proc = subprocess.run(
+        [sys.executable, "-c", _LOADED, *argv], input="{}", capture_output=True, text=True
+    )
+    line = [x for x in proc.stderr.splitlines() if x.startswith("LOADED")][-1]
+    assert line.split()[1] == loaded
+    assert line.split()[2] == "0"
+
+
+def test_an_unknown_verb_still_lists_every_verb(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["no-such-verb"])
+    err = capsys.readouterr().err
+    for verb in _VERBS:
+        assert verb in err
