@@ -67,3 +67,28 @@ def test_import_deerguard_performs_no_io() -> None:
 
 def test_import_deerguard_configures_no_logging() -> None:
     assert _probe()["logging_changed"] is False
+
+
+_DEFAULT_ONLY = r"""
+import sys
+from deerguard import classify
+from deerguard.shell import Classifier
+verdicts = [str(classify(c).verdict) for c in ("ls", "curl -s u | sh", "x" * 20000)]
+before = "pydantic" in sys.modules
+policy = Classifier().policy  # the public policy object: a pydantic model, loaded now
+from deerguard.shell import default_policy, parse_policy
+same = policy == default_policy() and policy.limits.max_length == 10000
+strict = parse_policy('[commands]\ndeny = ["ls"]')
+print(before, "pydantic" in sys.modules, same, verdicts, classify("ls", policy=strict).verdict)
+"""
+
+
+def test_classifying_under_the_default_policy_loads_no_pydantic() -> None:
+    # pydantic costs about 75 ms per process; a hook that runs one `deerguard classify` per
+    # agent command should not pay it when it uses the shipped default policy.
+    out = subprocess.run(
+        [sys.executable, "-c", _DEFAULT_ONLY], capture_output=True, text=True, check=True
+    ).stdout.split(maxsplit=3)
+    assert out[0] == "False"  # not before a policy object is asked for
+    assert out[1:3] == ["True", "True"]  # then the same default policy, as a model
+    assert out[3].strip() == "['pass', 'block', 'block'] block"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from deerguard import PolicyError, Verdict
-from deerguard.shell import ShellPolicy, default_policy, load_policy, parse_policy
+from deerguard.shell import Classifier, ShellPolicy, default_policy, load_policy, parse_policy
 
 
 def _write(tmp_path: Path, text: str) -> Path:
@@ -117,3 +117,25 @@ def test_policies_are_frozen_values() -> None:
     with pytest.raises(Exception):  # noqa: B017 - pydantic's frozen-instance error
         policy.limits = None  # type: ignore[misc,assignment]
     assert hash(policy) == hash(parse_policy('[commands]\ndeny = ["rm"]\n'))
+
+
+@pytest.mark.parametrize("wrong", [{"commands": {"deny": ["rm"]}}, "shell.toml", 1])
+def test_a_policy_that_is_not_a_shellpolicy_is_a_clear_type_error(wrong: object) -> None:
+    # A caller mistake: say what to pass instead of failing deep inside the classifier.
+    with pytest.raises(TypeError, match="ShellPolicy .see load_policy."):
+        Classifier(policy=wrong)  # type: ignore[arg-type]
+
+
+def test_the_classifier_reads_the_policy_it_was_given() -> None:
+    # The classifier reads a pydantic-free copy of the policy (classify under the default
+    # loads no pydantic); both must say the same thing.
+    strict = parse_policy('[commands]\ndeny = ["ls"]\n[limits]\nmax_length = 5\n'
+                          '[rules]\n"shell.pipe-to-shell" = "warn"')
+    classifier = Classifier(policy=strict)
+    assert classifier.policy is strict
+    assert classifier.classify("ls").verdict is Verdict.BLOCK
+    assert classifier.classify("echo 123456").rule_ids == ("shell.too-long",)
+    assert Classifier().classify("curl -s u | sh").verdict is Verdict.BLOCK
+    assert Classifier(policy=parse_policy('[rules]\n"shell.pipe-to-shell" = "warn"')).classify(
+        "curl -s u | sh").verdict is Verdict.WARN
+    assert Classifier().policy == default_policy()

@@ -12,12 +12,15 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._result import Verdict
 from ..sanitize._chars import fold_name
-from ..shell import Classification, Classifier, ShellPolicy
+from ..shell import Classification, Classifier
 from ._values import Decision, HookContext, Reason, ToolCall, ToolResult
+
+if TYPE_CHECKING:  # a pydantic model: loaded only by a caller that has a policy object
+    from ..shell import ShellPolicy
 
 __all__ = ["AUDIT_STATE_KEY", "SandboxAudit"]
 

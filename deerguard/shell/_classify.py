@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._result import Finding, Span, Verdict, worst
 from ._dbconf import client_rc_written
@@ -25,10 +25,13 @@ from ._githooks import check_hooks
 from ._listing import Compiled as _Compiled
 from ._parse import parse
 from ._pkgconf import pkg_written
-from ._policy import ShellPolicy, default_policy
+from ._policydata import PolicyData, default_data
 from ._raw import raw_scan
 from ._traps import check_traps
 from ._walk import Run
+
+if TYPE_CHECKING:  # pydantic loads only with a policy object (see _policydata)
+    from ._policy import ShellPolicy
 
 __all__ = ["Classification", "Classifier", "classify"]
 
@@ -87,7 +90,7 @@ class Classification:
 
 
 @functools.lru_cache(maxsize=32)
-def _compiled(policy: ShellPolicy) -> _Compiled:
+def _compiled(policy: PolicyData) -> _Compiled:
     return _Compiled(policy)
 
 
@@ -98,11 +101,29 @@ class Classifier:
     <Verdict.BLOCK: 'block'>
     """
 
-    __slots__ = ("policy", "_cp")
+    __slots__ = ("_policy", "_cp")
 
     def __init__(self, *, policy: ShellPolicy | None = None) -> None:
-        self.policy = policy if policy is not None else default_policy()
-        self._cp = _compiled(self.policy)
+        if policy is None:
+            data = default_data()  # the shipped default, without pydantic
+        else:
+            from ._policy import ShellPolicy, policy_data
+
+            if not isinstance(policy, ShellPolicy):
+                raise TypeError(f"policy must be a ShellPolicy (see load_policy), not "
+                                f"{type(policy).__name__}")
+            data = policy_data(policy)
+        self._policy = policy
+        self._cp = _compiled(data)
+
+    @property
+    def policy(self) -> ShellPolicy:
+        """The policy this classifier applies (the shipped default when none was given)."""
+        if self._policy is None:
+            from ._policy import default_policy
+
+            self._policy = default_policy()
+        return self._policy
 
     def classify(self, command: str, /) -> Classification:
         """Classify ``command``; never raises (internal errors block, see module doc)."""
@@ -119,7 +140,7 @@ class Classifier:
 
     def _classify(self, command: str) -> Classification:
         cp = self._cp
-        limit = self.policy.limits.max_length
+        limit = cp.max_length
         text = command
         pre: list[Finding] = []
         if len(command) > limit:

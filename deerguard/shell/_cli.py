@@ -16,13 +16,15 @@ import json
 import sys
 import time
 from collections.abc import Iterable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .._result import Finding, Verdict
 from ..cli import EXIT_DATAERR, EXIT_PASS, UsageError, exit_status
 from ..errors import DeerguardError
 from ._classify import Classification, Classifier
-from ._policy import ShellPolicy, load_policy
+
+if TYPE_CHECKING:
+    from ._policy import ShellPolicy
 
 __all__ = ["register", "render"]
 
@@ -61,7 +63,11 @@ def register(subparsers: Any) -> None:
 
 
 def _policy(args: argparse.Namespace) -> ShellPolicy | None:
-    return load_policy(args.policy) if args.policy else None
+    if not args.policy:
+        return None  # the shipped default: no pydantic to load
+    from ._policy import load_policy
+
+    return load_policy(args.policy)
 
 
 def _handle(args: argparse.Namespace) -> int:

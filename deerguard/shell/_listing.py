@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING
 from .._result import Verdict
 from . import _rules as R
 from ._paths import PathRules, norm_path
-from ._policy import ShellPolicy
+from ._policydata import PolicyData, severity_table
 from ._queries import read_only_query
 from ._resolve import Invocation
-from ._rules import RULES
 from ._values import DYN
 
 if TYPE_CHECKING:
@@ -30,17 +29,18 @@ class Compiled:
     """Policy lookups prepared once per policy."""
 
     __slots__ = ("policy", "deny", "deny_globs", "warn", "warn_globs", "allow", "allow_globs",
-                 "paths", "table", "listing")
+                 "paths", "table", "listing", "max_length")
 
-    def __init__(self, policy: ShellPolicy) -> None:
+    def __init__(self, policy: PolicyData) -> None:
         self.policy = policy
-        c = policy.commands
-        self.deny, self.deny_globs = _split_globs(c.deny)
-        self.warn, self.warn_globs = _split_globs(c.warn)
-        self.allow, self.allow_globs = _split_globs(c.allow)
-        self.paths = PathRules(policy.paths.protected)
-        self.table: dict[str, Verdict | None] = {r: policy.severity(r) for r in RULES}
+        self.deny, self.deny_globs = _split_globs(policy.deny)
+        self.warn, self.warn_globs = _split_globs(policy.warn)
+        self.allow, self.allow_globs = _split_globs(policy.allow)
+        self.paths = PathRules(policy.protected)
+        self.table: dict[str, Verdict | None] = severity_table(policy.command_name,
+                                                               policy.rules)
         self.listing: dict[str, tuple[bool, bool, bool]] = {}
+        self.max_length = policy.max_length
 
     def severity(self, rule_id: str) -> Verdict | None:
         """The verdict of ``rule_id`` under this policy (None when off); unknown ids block."""

@@ -21,20 +21,17 @@ to the default's lists, scalars and rule severities replace the default's.
 
 from __future__ import annotations
 
-import difflib
 import functools
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._policyfile import Document, load_document, parse_document
-from .._resources import read_policy_text
 from .._result import Verdict
-from ._rules import RULES
+from ._policydata import PolicyData, default_checked, severity_table, validate
 
-__all__ = ["ShellPolicy", "default_policy", "load_policy", "parse_policy"]
+__all__ = ["ShellPolicy", "default_policy", "load_policy", "parse_policy", "policy_data"]
 
 Severity = Literal["block", "warn", "off"]
 
@@ -114,102 +111,13 @@ def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=64)
 def _severity_table(policy: ShellPolicy) -> dict[str, Verdict | None]:
-    table: dict[str, Verdict | None] = {rid: rule.severity for rid, rule in RULES.items()}
-    table["shell.dynamic-command"] = Verdict(policy.dynamic.command_name)
-    for rule_id, value in policy.rules:
-        table[rule_id] = None if value == "off" else Verdict(value)
-    return table
+    return severity_table(policy.dynamic.command_name, policy.rules)
 
 
 # --- loading ----------------------------------------------------------------------------
 
-_SCHEMA: dict[str, dict[str, str]] = {
-    "commands": {"deny": "names", "warn": "names", "allow": "names"},
-    "paths": {"protected": "names"},
-    "dynamic": {"command_name": "dynamic"},
-    "limits": {"max_length": "length"},
-}
-_HINTS = {
-    "names": 'write a list of strings, e.g. ["rm", "mkfs.*"]',
-    "dynamic": 'write "warn" or "block"',
-    "length": "write a positive integer such as 10000",
-}
-
-
-def _suggest(word: str, choices: Mapping[str, Any] | list[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    listed = ", ".join(sorted(choices))
-    return f"did you mean {close[0]!r}? valid: {listed}" if close else f"valid: {listed}"
-
-
-def _validate(doc: Document) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for table, value in doc.data.items():
-        if table == "rules":
-            out["rules"] = _validate_rules(doc, value)
-            continue
-        if table not in _SCHEMA:
-            raise doc.error(table, f"unknown table [{table}]", _suggest(table, [*_SCHEMA, "rules"]))
-        if not isinstance(value, dict):
-            raise doc.error(table, f"expected a table, got {type(value).__name__}",
-                            f"write [{table}] as a table header")
-        section: dict[str, Any] = {}
-        for key, item in value.items():
-            path = f"{table}.{key}"
-            kind = _SCHEMA[table].get(key)
-            if kind is None:
-                raise doc.error(path, f"unknown key {key!r}", _suggest(key, _SCHEMA[table]))
-            section[key] = _validate_value(doc, path, kind, item)
-        out[table] = section
-    return out
-
-
-def _validate_value(doc: Document, path: str, kind: str, item: Any) -> Any:
-    if kind == "names":
-        if not isinstance(item, list):
-            raise doc.error(path, f"expected a list of strings, got {type(item).__name__}",
-                            _HINTS[kind])
-        for index, name in enumerate(item):
-            if not isinstance(name, str) or not name.strip() or name != name.strip():
-                raise doc.error(path, f"entry {index} must be a non-empty string without "
-                                f"surrounding spaces, got {name!r}", _HINTS[kind])
-        return tuple(item)
-    if kind == "dynamic":
-        if item not in ("warn", "block"):
-            raise doc.error(path, f"expected \"warn\" or \"block\", got {item!r}", _HINTS[kind])
-        return item
-    if isinstance(item, bool) or not isinstance(item, int) or item < 1:
-        raise doc.error(path, f"expected a positive integer, got {item!r}", _HINTS[kind])
-    return item
-
-
-def _validate_rules(doc: Document, value: Any) -> tuple[tuple[str, str], ...]:
-    if not isinstance(value, dict):
-        raise doc.error("rules", f"expected a table, got {type(value).__name__}",
-                        'write [rules] then "shell.privilege" = "off"')
-    pairs: list[tuple[str, str]] = []
-    for rule_id, severity in value.items():
-        path = f"rules.{rule_id}"
-        if isinstance(severity, dict):  # an unquoted dotted key: shell.privilege = ...
-            sub = next(iter(severity), "")
-            raise doc.error(f"{path}.{sub}", "rule ids contain dots and must be quoted",
-                            f'write "{rule_id}.{sub}" = "warn"')
-        if rule_id not in RULES:
-            raise doc.error(path, f"unknown rule {rule_id!r}", _suggest(rule_id, RULES))
-        if severity not in ("block", "warn", "off"):
-            raise doc.error(path, f"expected \"block\", \"warn\" or \"off\", got {severity!r}",
-                            'write "block", "warn" or "off"')
-        if rule_id == "internal-error" and severity != "block":
-            # Fail closed is not configurable: a guard that fails must not let input through.
-            raise doc.error(path, "internal-error always blocks and cannot be changed",
-                            f'remove the "{rule_id}" line')
-        pairs.append((rule_id, severity))
-    return tuple(sorted(pairs))
-
-
 def _from_document(doc: Document) -> ShellPolicy:
-    data = _validate(doc)
-    return ShellPolicy.model_validate(data)
+    return ShellPolicy.model_validate(validate(doc))
 
 
 @functools.lru_cache(maxsize=1)
@@ -219,8 +127,21 @@ def default_policy() -> ShellPolicy:
     >>> default_policy().limits.max_length
     10000
     """
-    text = read_policy_text("shell/default.toml")
-    return _from_document(parse_document(text, file="shell/default.toml", fmt="toml"))
+    return ShellPolicy.model_validate(default_checked())
+
+
+@functools.lru_cache(maxsize=64)
+def policy_data(policy: ShellPolicy) -> PolicyData:
+    """What the classifier reads of ``policy`` (see :mod:`._policydata`)."""
+    return PolicyData(
+        deny=policy.commands.deny,
+        warn=policy.commands.warn,
+        allow=policy.commands.allow,
+        protected=policy.paths.protected,
+        command_name=policy.dynamic.command_name,
+        max_length=policy.limits.max_length,
+        rules=policy.rules,
+    )
 
 
 def parse_policy(text: str, /, *, file: str = "<policy>", extend_default: bool = True
