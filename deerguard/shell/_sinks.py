@@ -24,7 +24,7 @@ from ._paths import norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
 from ._raw import raw_scan
 from ._resolve import Invocation
-from ._traps import check_traps
+from ._traps import check_traps, rehome_traps
 from ._words import DYN, Field, Source, Var, first_source
 
 if TYPE_CHECKING:
@@ -315,7 +315,9 @@ def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
     run.code_depth += 1
     try:
         out = run.body(script.statements, stdin)
-        if run.traps:
+        if run.traps and shared_env:
+            rehome_traps(run, len(run.frames))  # eval 'trap CODE EXIT': the shell's trap
+        elif run.traps:
             check_traps(run, len(run.frames))  # bash -c 'trap CODE EXIT; ...' ends here
         if script.issues or run.too_deep:
             issue = script.issues[0] if script.issues else None

@@ -7,9 +7,11 @@ fetched text, ``trap '. ./hook.sh' EXIT; curl u -o hook.sh`` sources a fetched f
 top-level script are classified once more after the walk, with its final variables, files
 and working directory. A trap set inside nested shell code (``bash -c 'trap ... EXIT;
 ...'``) or a subshell (``( trap ... EXIT; ... )``) fires when that code ends, so it is
-classified again there, with that code's variables and in its own coordinates. A finding
-both readings share is reported once (the run keeps one finding per rule and span); only
-what the later state adds is new.
+classified again there, with that code's variables and in its own coordinates. Code that
+the same shell runs (``eval``, an alias) is no shell of its own: the traps it sets belong to
+the shell around it and fire when that one ends (``eval "trap '. ./x' EXIT"; curl u -o x``).
+A finding both readings share is reported once (the run keeps one finding per rule and
+span); only what the later state adds is new.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ._values import Field
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["check_traps", "note_trap"]
+__all__ = ["check_traps", "note_trap", "rehome_traps"]
 
 _MAX_TRAPS = 16
 
@@ -42,3 +44,16 @@ def check_traps(run: Run, depth: int, since: int = 0) -> None:
     run.traps = run.traps[:since] + [trap for trap in run.traps[since:] if trap[2] != depth]
     for code, span, _ in mine:
         run.run_code(code, "trap", span, None, positional=[])
+
+
+def rehome_traps(run: Run, depth: int) -> None:
+    """Code at nesting ``depth`` that the same shell runs (``eval``, an alias) ends: the
+    traps it set move to the code around it, their spans mapped out of the ending frame."""
+    frame = run.frames[-1]
+    moved: list[tuple[Field, tuple[int, int], int]] = []
+    for code, span, level in run.traps:
+        if level == depth:
+            code = Field(code.text, frame.outer(code.span), code.taint)
+            span, level = frame.outer(span), depth - 1
+        moved.append((code, span, level))
+    run.traps = moved

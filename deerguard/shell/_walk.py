@@ -46,6 +46,17 @@ class _Frame:
         self.clamp = clamp
         self.index = index
 
+    def outer(self, span: tuple[int, int]) -> tuple[int, int]:
+        """``span`` in this frame's code, as a span of the code around it."""
+        idx = self.index
+        if idx is not None:
+            s = idx[min(max(span[0], 0), len(idx) - 1)] if idx else 0
+            e = idx[min(max(span[1] - 1, 0), len(idx) - 1)] + 1 if idx else 0
+            return (s, max(s, e))
+        if self.offset is not None:
+            return (span[0] + self.offset, span[1] + self.offset)
+        return self.clamp
+
 
 _BUDGET_FLOOR = 3 * 10_000 + 4096
 
@@ -147,15 +158,7 @@ class Run:
 
     def map_span(self, span: tuple[int, int]) -> tuple[int, int]:
         for frame in reversed(self.frames):
-            if frame.index is not None:
-                idx = frame.index
-                s = idx[min(max(span[0], 0), len(idx) - 1)] if idx else 0
-                e = idx[min(max(span[1] - 1, 0), len(idx) - 1)] + 1 if idx else 0
-                span = (s, max(s, e))
-            elif frame.offset is not None:
-                span = (span[0] + frame.offset, span[1] + frame.offset)
-            else:
-                span = frame.clamp
+            span = frame.outer(span)
         return span
 
     def add(self, rule_id: str, span: tuple[int, int], message: str, detail: str | None
