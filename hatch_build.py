@@ -37,7 +37,7 @@ BUILD_REQUIRES = ["mypy==2.4.1", "setuptools>=70", "types-regex", "types-PyYAML"
 _PACKAGE = "deerguard/shell"
 # The AST node classes live in ast.py and _ast_words.py (the word nodes): both stay Python.
 _INTERPRETED = frozenset({"__init__.py", "__main__.py", "ast.py", "_ast_words.py",
-                          "_parse_nodes.py", "_policy.py", "_cli.py"})
+                          "_parse_nodes.py", "_policy.py", "_cli.py", "_hookcli.py"})
 
 
 def _enabled() -> bool:

@@ -51,6 +51,7 @@ exit status (verbs that judge input):
 # against what each module registers.
 _VERBS: dict[str, str] = {
     "classify": "deerguard.shell._cli",
+    "hook": "deerguard.shell._hookcli",
     "sanitize": "deerguard.sanitize._cli",
     "authz": "deerguard.authz._cli",
     "cite": "deerguard.provenance._cli",
@@ -64,11 +65,17 @@ class UsageError(DeerguardError, ValueError):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse exits 2 on usage errors; 2 means *block* here, so usage errors exit 64."""
+    """argparse exits 2 on usage errors; 2 means *block* here, so usage errors exit 64.
+
+    A verb module may set ``USAGE_STATUS`` (a hook must block, not fail open, when its
+    command line is wrong): a run of that verb then exits with it on any usage error."""
+
+    usage_status = EXIT_USAGE
+    usage_note = ""
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(self.usage_status, f"{self.prog}: error: {message}{self.usage_note}\n")
 
 
 def exit_status(verdict: Verdict) -> int:
@@ -97,6 +104,11 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
                 raise
             continue
         module.register(subparsers)
+        if module_of is not None and hasattr(module, "USAGE_STATUS"):
+            # Usage errors of this run, the top-level parser's included, exit as it says.
+            for each in (parser, *subparsers.choices.values()):
+                each.usage_status = module.USAGE_STATUS
+                each.usage_note = getattr(module, "USAGE_NOTE", "")
     return parser
 
 
