@@ -6,6 +6,7 @@ Plain data shared by the expander (``_words``), the parameter operations (``_loo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -116,10 +117,15 @@ _SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY
 _SECRET_PARTS = frozenset({"PAT", "PWD", "PASS", "PW", "CREDS", "JWT", "OTP", "TOTP"})
 
 
+# One search for all the words (an alternation of literals: linear, and a C-level scan
+# where a generator of ``in`` tests cost about 0.5 µs per unknown variable looked up).
+_SECRET_WORD_RE = re.compile("|".join(_SECRET_WORDS))
+
+
 def secret_name(name: str) -> bool:
     """A variable name that conventionally holds a secret (``GITHUB_TOKEN``, ``DB_PASSWORD``)."""
     upper = name.upper()
-    if any(w in upper for w in _SECRET_WORDS):
+    if _SECRET_WORD_RE.search(upper) is not None:
         return True
     parts = upper.split("_")
-    return len(parts) > 1 and any(part in _SECRET_PARTS for part in parts)
+    return len(parts) > 1 and not _SECRET_PARTS.isdisjoint(parts)
