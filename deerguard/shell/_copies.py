@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from ._walk import Run
 
 __all__ = ["COPY_TOOLS", "STDIN_PATHS", "appended", "cap_text", "copy_files",
-           "delete_through_links", "land", "write_links"]
+           "delete_through_links", "land", "resolve_link", "same_file",
+           "write_links"]
 
 # Short options that take a value (the rest of the cluster or the next word).
 _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
@@ -70,6 +71,8 @@ _LAND_COST = 16  # work units of one file landing under a copied directory
 _MAX_TEXTS = 64  # as everywhere run.file_text grows
 _MAX_FILES = 256  # as _files
 _MAX_SOURCES = 16
+_MAX_HOPS = 8  # links followed along a chain (the kernel allows 40; a few are plenty)
+_MAX_SAME = 32  # paths found to name one file
 _V = TypeVar("_V")
 
 
@@ -145,22 +148,63 @@ def write_links(run: Run, path: str, span: tuple[int, int]) -> None:
     holds the same text and taint (``ln -s t l; echo CODE > t; sh l`` runs CODE); so
     does a file under a linked directory (``ln -s ~/.ssh s; echo KEY >> s/authorized_keys``).
     """
-    for link, target in run.links.items():
-        other = _through(path, link, target)
-        through = other is not None
-        if other is None:
-            other = _through(path, target, link)
-        if other is None:
-            continue
-        if through:  # ln -s ~/.bashrc x; echo CODE >> x: writes ~/.bashrc
+    text = run.file_text.get(path)
+    taint = run.files.get(path)
+    for other, link in same_file(run, path):
+        if link is not None:  # ln -s ~/.bashrc x; echo CODE >> x: writes ~/.bashrc
             check_write(run.add, run.cp.paths, Field(other, span), None,
                         f"writes through the link {link} into")
-        text = run.file_text.get(path)
         if text is not None and (other in run.file_text or len(run.file_text) < _MAX_TEXTS):
             run.file_text[other] = text
-        taint = run.files.get(path)
         if taint and (other in run.files or len(run.files) < _MAX_FILES):
             run.files[other] = run.files.get(other, frozenset()) | taint
+
+
+def same_file(run: Run, path: str) -> list[tuple[str, str | None]]:
+    """The other paths that name the file at ``path`` through links (``run.links``),
+    followed in both directions along chains (``ln -s a b; ln -s b c``: a, b and c are one
+    file) up to a small depth, each path once (a cycle ``ln -s a b; ln -s b a`` ends).
+    Each comes with the link it was reached through when that step followed a link to its
+    target (a write there goes *through* the link), else None."""
+    out: list[tuple[str, str | None]] = []
+    seen = {path}
+    frontier = [path]
+    for _ in range(_MAX_HOPS):
+        ahead: list[str] = []
+        for here in frontier:
+            for link, target in run.links.items():
+                other = _through(here, link, target)
+                through = other is not None
+                if other is None:
+                    other = _through(here, target, link)
+                if other is None or other in seen or len(seen) >= _MAX_SAME:
+                    continue
+                seen.add(other)
+                ahead.append(other)
+                out.append((other, link if through else None))
+        if not ahead:
+            break
+        frontier = ahead
+    return out
+
+
+def resolve_link(run: Run, path: str) -> str | None:
+    """What ``path`` (or a path under it) names once links on the way are followed to the
+    end of their chain (``ln -s ~ h; ln -s h g``: ``g/x`` is ``~/x``); None when no link is
+    on its way."""
+    seen = {path}
+    now = path
+    for _ in range(_MAX_HOPS):
+        nxt = None
+        for link, target in run.links.items():
+            nxt = _through(now, link, target)
+            if nxt is not None:
+                break
+        if nxt is None or nxt in seen:
+            break
+        seen.add(nxt)
+        now = nxt
+    return None if now == path else now
 
 
 def _through(path: str, start: str, end: str) -> str | None:
@@ -188,6 +232,7 @@ def delete_through_links(run: Run, inv: Invocation) -> None:
                 if path != link or f.text.endswith(("/", "/.", "/*")):
                     seen = _through(path, link, target)
                 if seen is not None:
+                    seen = resolve_link(run, seen) or seen  # ln -s ~ h; ln -s h g; rm -rf g/
                     break
         if seen is not None:
             args.append(Field(seen + ("/*" if f.text.endswith("/*") and
