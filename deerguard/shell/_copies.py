@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 from ._checks import check_write
+from ._copymore import MORE_COPIERS, backup_suffix, more_copy, move_to_backup
 from ._deletes import check_rm
 from ._dests import copy_operands
 from ._files import file_taint
@@ -47,7 +48,7 @@ __all__ = ["COPY_TOOLS", "STDIN_PATHS", "appended", "cap_text", "copy_files",
 _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
             "scp": "cDFiJloPSX"}
 _ALIASES = {"gcp": "cp", "gmv": "mv", "ginstall": "install", "gln": "ln"}
-COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES)
+COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES) | MORE_COPIERS
 
 # rsync's long options that take the next word as their value.
 _RSYNC_VALUES = frozenset({
@@ -253,6 +254,11 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             f.proc or (f.text[:1] == "-" and name == "cp" and (
                 "s" in f.text or "l" in f.text)) for f in args):
         return  # nothing known to carry (cp .env.example .env); cp -s/-l make links
+    if name in MORE_COPIERS:  # git mv, ditto: as mv, cp -R (_copymore)
+        more = more_copy(inv)
+        if more is None:
+            return
+        inv, name, args = more, more.name, more.args
     if name in ("rsync", "scp"):
         if any(":" in f.text.split("/", 1)[0] for f in args if f.text[:1] != "-"):
             return  # a remote end (track_writes records a fetch): not a local copy
@@ -279,6 +285,8 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     symlink = name == "ln" and ("s" in flags or "--symbolic" in flags) and \
         "r" not in flags and "--relative" not in flags
     keep_old = not _KEEPS_OLD.isdisjoint(flags)
+    backup = backup_suffix(run, inv.args, letters, name == "rsync") if "b" in flags or \
+        "--backup" in flags else None  # cp -b: the old destination moves to DEST~
     link_dir = dest_path if into else (dest_path.rpartition("/")[0] if "/" in dest_path
                                        else ".")
     parents = "--parents" in flags and name == "cp"
@@ -307,6 +315,9 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if name != "cp":
             for place in places:
                 run.links.pop(place, None)  # ln -sf, mv, install: a link there is replaced
+        if backup is not None:
+            for place in places:
+                move_to_backup(run, place, backup)
         if tree:
             _carry(run, path, places, tree, keep_old, inv.word.span)
         if links and len(run.links) < _MAX_SOURCES:
