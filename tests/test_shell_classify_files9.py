@@ -159,3 +159,42 @@ def test_more_copiers_carry_text(command: str) -> None:
 ])
 def test_copier_neighbours_stay_quiet(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+_SH = "echo 'rm -rf ~' > a.sh; "
+
+
+@pytest.mark.parametrize("command", [
+    # a round trip through a pipe
+    _SH + "tar cf - a.sh | tar xf - -C /tmp/d; sh /tmp/d/a.sh",
+    _SH + "tar c a.sh | (cd /tmp/d && tar x); sh /tmp/d/a.sh",
+    _SH + "tar -czf - a.sh | tar -xzvf - -C /tmp/d && bash /tmp/d/a.sh",
+    _SH + "tar --create --file=- a.sh | tar --extract --directory=/tmp/d; sh /tmp/d/a.sh",
+    _SH + "bsdtar -cf - a.sh | bsdtar -xf - -C/tmp/d; . /tmp/d/a.sh",
+    "echo 'rm -rf ~' > /tmp/a.sh; tar cf - /tmp/a.sh | tar xf - -C /tmp/d; sh /tmp/d/tmp/a.sh",
+    "echo 'rm -rf ~' > /tmp/s/a.sh; tar -C /tmp/s -cf - . | tar -C /tmp/d -xf -; sh /tmp/d/a.sh",
+    "echo 'rm -rf ~' > d/a.sh; tar cf - d | (cd /srv && tar xpf -); sh /srv/d/a.sh",
+    # through an archive file, copied or not
+    _SH + "tar czf /tmp/x.tgz a.sh && tar xzf /tmp/x.tgz -C /tmp/d && bash /tmp/d/a.sh",
+    _SH + "tar cf x.tar a.sh; cp x.tar y.tar; tar xf y.tar -C /o; sh /o/a.sh",
+    _SH + "tar cf /tmp/x.tar a.sh; cd /o; tar xf /tmp/x.tar a.sh; sh a.sh",
+    # cpio -p copies the names it reads
+    _SH + "echo a.sh | cpio -p /tmp/d; sh /tmp/d/a.sh",
+    _SH + "printf 'a.sh\\n' | cpio -pdm /tmp/d && bash /tmp/d/a.sh",
+])
+def test_archive_round_trip_carries_text(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK)
+
+
+@pytest.mark.parametrize("command", [
+    "tar czf dist.tgz build/ && tar tzf dist.tgz",
+    "tar cf - src | tar xf - -C /tmp/build",
+    "tar -C ~/project -czf backup.tgz . && tar -xzf backup.tgz -C /mnt/backup",
+    _SH + "tar cf - a.sh | tar tf -",  # a listing
+    _SH + "tar cf - a.sh | tar xf - --strip-components=1 -C /tmp/d; sh /tmp/d/a.sh",
+    _SH + "tar cf - a.sh | tar xf - -C /tmp/d b.sh; sh /tmp/d/a.sh",  # another member
+    "echo 'echo hi' > a.sh; tar cf - a.sh | tar xf - -C /tmp/d; sh /tmp/d/a.sh",
+    "find . -name '*.py' | cpio -pdm /tmp/stage",
+])
+def test_archive_neighbours_stay_quiet(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)

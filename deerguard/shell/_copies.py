@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+from ._archives import ARCHIVERS, archive_copy
 from ._checks import check_write
 from ._copymore import MORE_COPIERS, backup_suffix, more_copy, move_to_backup
 from ._deletes import check_rm
@@ -48,7 +49,7 @@ __all__ = ["COPY_TOOLS", "STDIN_PATHS", "appended", "cap_text", "copy_files",
 _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
             "scp": "cDFiJloPSX"}
 _ALIASES = {"gcp": "cp", "gmv": "mv", "ginstall": "install", "gln": "ln"}
-COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES) | MORE_COPIERS
+COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES) | MORE_COPIERS | ARCHIVERS
 
 # rsync's long options that take the next word as their value.
 _RSYNC_VALUES = frozenset({
@@ -254,6 +255,9 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             f.proc or (f.text[:1] == "-" and name == "cp" and (
                 "s" in f.text or "l" in f.text)) for f in args):
         return  # nothing known to carry (cp .env.example .env); cp -s/-l make links
+    if name in ARCHIVERS:  # tar c a | tar x -C d, cpio -p d (_archives)
+        archive_copy(run, inv, stdin)
+        return
     if name in MORE_COPIERS:  # git mv, ditto: as mv, cp -R (_copymore)
         more = more_copy(inv)
         if more is None:
