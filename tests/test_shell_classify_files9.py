@@ -198,3 +198,34 @@ def test_archive_round_trip_carries_text(command: str) -> None:
 ])
 def test_archive_neighbours_stay_quiet(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+_S = "echo 'rm -rf ~' > s/x.sh; "
+
+
+@pytest.mark.parametrize("command", [
+    "echo 'rm -rf ~' > /tmp/x.sh; find /tmp -name x.sh -exec cp {} /tmp/y.sh \\;; sh /tmp/y.sh",
+    _S + "find s -name '*.sh' -exec cp {} /tmp/d/ \\;; sh /tmp/d/x.sh",
+    _S + "find ./s -type f -iname '*.SH' -exec cp -p {} /tmp/d/ ';' && bash /tmp/d/x.sh",
+    _S + "find s -maxdepth 1 -name '*.sh' -execdir cp {} /tmp/d \\; ; sh /tmp/d/x.sh",
+    _S + "find s -name '*.sh' -exec cp -t /tmp/d {} +; sh /tmp/d/x.sh",
+    _S + "find s -path '*/x.sh' -exec mv {} /tmp/y \\;; . /tmp/y",
+    _S + "find . -mindepth 2 -name 'x*' -print -exec ln {} /tmp/l \\;; sh /tmp/l",
+])
+def test_find_exec_copies_written_files(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK)
+
+
+@pytest.mark.parametrize("command", [
+    "find . -name '*.md' -exec cp {} docs/ \\;",
+    "echo '# t' > a.md; find . -name '*.md' -exec cp {} docs/ \\;; cat docs/a.md",
+    _S + "find s -name '*.md' -exec cp {} /tmp/d/ \\;; sh /tmp/d/x.sh",  # not found
+    _S + "find s -maxdepth 0 -name '*.sh' -exec cp {} /tmp/d/ \\;; sh /tmp/d/x.sh",
+    _S + "find s -type d -exec cp {} /tmp/d/ \\;; sh /tmp/d/x.sh",
+    # an expression not decided here stays as before (the copy is not known)
+    _S + "find s -name '*.sh' -o -name y -exec cp {} /tmp/d/ \\;; sh /tmp/d/x.sh",
+    _S + "find s -newer /tmp/stamp -exec cp {} /tmp/d/ \\;; sh /tmp/d/x.sh",
+    "find src -name '*.proto' -exec cp {} build/protos/ +",
+])
+def test_find_exec_neighbours_stay_quiet(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)

@@ -33,6 +33,7 @@ from ._copymore import MORE_COPIERS, backup_suffix, more_copy, move_to_backup
 from ._deletes import check_rm
 from ._dests import copy_operands
 from ._files import file_taint
+from ._findcopy import find_copies
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -49,7 +50,7 @@ __all__ = ["COPY_TOOLS", "STDIN_PATHS", "appended", "cap_text", "copy_files",
 _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
             "scp": "cDFiJloPSX"}
 _ALIASES = {"gcp": "cp", "gmv": "mv", "ginstall": "install", "gln": "ln"}
-COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES) | MORE_COPIERS | ARCHIVERS
+COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES) | MORE_COPIERS | ARCHIVERS | {"find"}
 
 # rsync's long options that take the next word as their value.
 _RSYNC_VALUES = frozenset({
@@ -255,6 +256,10 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             f.proc or (f.text[:1] == "-" and name == "cp" and (
                 "s" in f.text or "l" in f.text)) for f in args):
         return  # nothing known to carry (cp .env.example .env); cp -s/-l make links
+    if name == "find":  # find D -name x -exec cp {} E \; (_findcopy)
+        for sub in find_copies(run, inv):
+            copy_files(run, sub, None)
+        return
     if name in ARCHIVERS:  # tar c a | tar x -C d, cpio -p d (_archives)
         archive_copy(run, inv, stdin)
         return
