@@ -45,6 +45,7 @@ _SEP = "/\x00/"
 _MAX_MEMBERS = 16
 _MAX_WORDS = 64
 _MAX_TEXTS = 64  # as everywhere run.file_text grows
+_RESERVE = 16384  # of the run's work budget, left for nested code (as _copies)
 # Short option letters of tar that take a value (the next word, or the rest of a cluster).
 _TAR_VALUES = "fCbTXNLVgKH"
 # Long options that take the next word when written without ``=``.
@@ -166,10 +167,15 @@ def _create(run: Run, key: str, operands: list[tuple[str, str]]) -> None:
     under them). Their taint needs nothing here: ``_files.track_writes`` already carries
     it to the archive and to where it is extracted."""
     texts = run.file_text
+    cost = len(texts) * (len(operands) + 1) + 16
+    if run.budget <= cost + _RESERVE:
+        return  # a script of thousands of archives stays linear (as _copies)
+    run.budget -= cost
     prefix = key + _SEP
     for old in [k for k in texts if k.startswith(prefix)]:
         del texts[old]  # a new archive at the same place
     count = 0
+    keys = sorted(k for k in texts if "\x00" not in k)
     for directory, operand in operands[:_MAX_MEMBERS]:
         path = norm_path(operand if directory == "." or operand.startswith(("/", "~")) else
                          directory.rstrip("/") + "/" + operand, run.cwd)
@@ -180,9 +186,8 @@ def _create(run: Run, key: str, operands: list[tuple[str, str]]) -> None:
         if member and path in texts:
             found.append((member, texts[path]))
         under = "" if path == "." else path.rstrip("/") + "/"
-        for k in sorted(texts):
-            if "\x00" not in k and (k.startswith(under) if under else
-                                    not k.startswith(("/", "~"))):
+        for k in keys:
+            if k.startswith(under) if under else not k.startswith(("/", "~")):
                 rest = k[len(under):]
                 found.append((member + "/" + rest if member else rest, texts[k]))
         for name, text in found:

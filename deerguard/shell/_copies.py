@@ -168,13 +168,20 @@ def same_file(run: Run, path: str) -> list[tuple[str, str | None]]:
     followed in both directions along chains (``ln -s a b; ln -s b c``: a, b and c are one
     file) up to a small depth, each path once (a cycle ``ln -s a b; ln -s b a`` ends).
     Each comes with the link it was reached through when that step followed a link to its
-    target (a write there goes *through* the link), else None."""
+    target (a write there goes *through* the link), else None. Steps past the first spend
+    the run's work budget (a script of thousands of writes beside long chains stays
+    linear); when it runs low only one step is followed."""
     out: list[tuple[str, str | None]] = []
     seen = {path}
     frontier = [path]
-    for _ in range(_MAX_HOPS):
+    for hop in range(_MAX_HOPS):
         ahead: list[str] = []
         for here in frontier:
+            if hop:  # the first step is free; further ones spend the run's work budget
+                cost = len(run.links)
+                if run.budget <= cost + _RESERVE:
+                    return out
+                run.budget -= cost
             for link, target in run.links.items():
                 other = _through(here, link, target)
                 through = other is not None

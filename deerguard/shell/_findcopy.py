@@ -30,7 +30,8 @@ _COPIERS = frozenset({"cp", "mv", "install", "ln", "gcp", "gmv", "ginstall", "gl
                       "ditto"})
 _TESTS = frozenset({"-name", "-iname", "-path", "-wholename", "-ipath", "-iwholename",
                     "-type", "-xtype", "-maxdepth", "-mindepth"})
-_MAX_FOUND = 16
+_MAX_FOUND = 8
+_RESERVE = 16384  # of the run's work budget, left for nested code (as _copies)
 _MAX_WORDS = 64
 
 
@@ -60,7 +61,11 @@ def find_copies(run: Run, inv: Invocation) -> list[Invocation]:
             i += 1
         else:
             return []  # -o, !, (, -newer...: not decided here
-    names = [r.text for r in roots] or ["."]
+    names = [r.text for r in roots][:_MAX_FOUND] or ["."]
+    cost = len(run.file_text) * len(names) + 16
+    if run.budget <= cost + _RESERVE:
+        return []  # a script of thousands of finds stays linear (as _copies)
+    run.budget -= cost
     found = _found(run, names, tests)
     out: list[Invocation] = []
     for execdir, cmd in execs:
@@ -87,7 +92,7 @@ def _found(run: Run, roots: list[str], tests: list[tuple[str, str]]) -> list[str
         if base is None:
             continue
         prefix = "" if base == "." else base.rstrip("/") + "/"
-        for key in sorted(run.file_text):
+        for key in sorted(run.file_text):  # within the budget spent above
             if "\x00" in key or not (key.startswith(prefix) if prefix else
                                      not key.startswith(("/", "~"))):
                 continue

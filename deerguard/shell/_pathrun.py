@@ -18,6 +18,7 @@ to run, which is only stricter.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from ._files import file_taint
@@ -54,6 +55,11 @@ def _found(run: Run, name: str) -> list[str]:
     var = run.env.get("PATH")
     if var is None:
         return []
+    suffix = "/" + name
+    if name not in run.file_text and name not in run.files and not any(
+            map(str.endswith, run.file_text, repeat(suffix))) and not any(
+            map(str.endswith, run.files, repeat((suffix, "/*")))):
+        return []  # no file of that name written (a directory fetched may hold one)
     found: list[str] = []
     for value in var.alts[:_MAX_ALTS]:
         for entry in value.split(":")[:_MAX_ENTRIES]:
