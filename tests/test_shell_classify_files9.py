@@ -8,7 +8,12 @@ further:
 - a bare command name found through a ``PATH`` known statically runs the written file of
   the first entry holding one (``PATH=/tmp/bin:$PATH; echo CODE > /tmp/bin/up; up``);
 - more copiers: ``git mv``, ``ditto``, ``pv A > B``, and backups (``cp -b``/``--backup``
-  move the old destination to ``B~``).
+  move the old destination to ``B~``);
+- archives round-tripped in one command (``tar cf - a | tar xf - -C d``, through a file,
+  ``cpio -p d``);
+- ``find ROOT -name X -exec cp {} DEST \\;`` when its tests select written files;
+- a systemd unit written here and then linked, enabled or started: its ``Exec*=`` lines
+  are classified as code.
 
 Severity: what the file's text does decides (``rm -rf ~`` run through a chain of links or
 by bare name blocks as it does run from the original); the move itself adds no rule, so
