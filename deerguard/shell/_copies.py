@@ -27,10 +27,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+from ._archives import ARCHIVERS, archive_copy
 from ._checks import check_write
+from ._copymore import MORE_COPIERS, backup_suffix, more_copy, move_to_backup
 from ._deletes import check_rm
 from ._dests import copy_operands
 from ._files import file_taint
+from ._findcopy import find_copies
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -40,13 +43,14 @@ if TYPE_CHECKING:
     from ._walk import Run
 
 __all__ = ["COPY_TOOLS", "STDIN_PATHS", "appended", "cap_text", "copy_files",
-           "delete_through_links", "land", "write_links"]
+           "delete_through_links", "land", "resolve_link", "same_file",
+           "write_links"]
 
 # Short options that take a value (the rest of the cluster or the next word).
 _LETTERS = {"cp": "St", "mv": "St", "ln": "St", "install": "mogSt", "rsync": "eBfTM",
             "scp": "cDFiJloPSX"}
 _ALIASES = {"gcp": "cp", "gmv": "mv", "ginstall": "install", "gln": "ln"}
-COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES)
+COPY_TOOLS = frozenset(_LETTERS) | frozenset(_ALIASES) | MORE_COPIERS | ARCHIVERS | {"find"}
 
 # rsync's long options that take the next word as their value.
 _RSYNC_VALUES = frozenset({
@@ -70,6 +74,8 @@ _LAND_COST = 16  # work units of one file landing under a copied directory
 _MAX_TEXTS = 64  # as everywhere run.file_text grows
 _MAX_FILES = 256  # as _files
 _MAX_SOURCES = 16
+_MAX_HOPS = 8  # links followed along a chain (the kernel allows 40; a few are plenty)
+_MAX_SAME = 32  # paths found to name one file
 _V = TypeVar("_V")
 
 
@@ -145,22 +151,70 @@ def write_links(run: Run, path: str, span: tuple[int, int]) -> None:
     holds the same text and taint (``ln -s t l; echo CODE > t; sh l`` runs CODE); so
     does a file under a linked directory (``ln -s ~/.ssh s; echo KEY >> s/authorized_keys``).
     """
-    for link, target in run.links.items():
-        other = _through(path, link, target)
-        through = other is not None
-        if other is None:
-            other = _through(path, target, link)
-        if other is None:
-            continue
-        if through:  # ln -s ~/.bashrc x; echo CODE >> x: writes ~/.bashrc
+    text = run.file_text.get(path)
+    taint = run.files.get(path)
+    for other, link in same_file(run, path):
+        if link is not None:  # ln -s ~/.bashrc x; echo CODE >> x: writes ~/.bashrc
             check_write(run.add, run.cp.paths, Field(other, span), None,
                         f"writes through the link {link} into")
-        text = run.file_text.get(path)
         if text is not None and (other in run.file_text or len(run.file_text) < _MAX_TEXTS):
             run.file_text[other] = text
-        taint = run.files.get(path)
         if taint and (other in run.files or len(run.files) < _MAX_FILES):
             run.files[other] = run.files.get(other, frozenset()) | taint
+
+
+def same_file(run: Run, path: str) -> list[tuple[str, str | None]]:
+    """The other paths that name the file at ``path`` through links (``run.links``),
+    followed in both directions along chains (``ln -s a b; ln -s b c``: a, b and c are one
+    file) up to a small depth, each path once (a cycle ``ln -s a b; ln -s b a`` ends).
+    Each comes with the link it was reached through when that step followed a link to its
+    target (a write there goes *through* the link), else None. Steps past the first spend
+    the run's work budget (a script of thousands of writes beside long chains stays
+    linear); when it runs low only one step is followed."""
+    out: list[tuple[str, str | None]] = []
+    seen = {path}
+    frontier = [path]
+    for hop in range(_MAX_HOPS):
+        ahead: list[str] = []
+        for here in frontier:
+            if hop:  # the first step is free; further ones spend the run's work budget
+                cost = len(run.links)
+                if run.budget <= cost + _RESERVE:
+                    return out
+                run.budget -= cost
+            for link, target in run.links.items():
+                other = _through(here, link, target)
+                through = other is not None
+                if other is None:
+                    other = _through(here, target, link)
+                if other is None or other in seen or len(seen) >= _MAX_SAME:
+                    continue
+                seen.add(other)
+                ahead.append(other)
+                out.append((other, link if through else None))
+        if not ahead:
+            break
+        frontier = ahead
+    return out
+
+
+def resolve_link(run: Run, path: str) -> str | None:
+    """What ``path`` (or a path under it) names once links on the way are followed to the
+    end of their chain (``ln -s ~ h; ln -s h g``: ``g/x`` is ``~/x``); None when no link is
+    on its way."""
+    seen = {path}
+    now = path
+    for _ in range(_MAX_HOPS):
+        nxt = None
+        for link, target in run.links.items():
+            nxt = _through(now, link, target)
+            if nxt is not None:
+                break
+        if nxt is None or nxt in seen:
+            break
+        seen.add(nxt)
+        now = nxt
+    return None if now == path else now
 
 
 def _through(path: str, start: str, end: str) -> str | None:
@@ -188,6 +242,7 @@ def delete_through_links(run: Run, inv: Invocation) -> None:
                 if path != link or f.text.endswith(("/", "/.", "/*")):
                     seen = _through(path, link, target)
                 if seen is not None:
+                    seen = resolve_link(run, seen) or seen  # ln -s ~ h; ln -s h g; rm -rf g/
                     break
         if seen is not None:
             args.append(Field(seen + ("/*" if f.text.endswith("/*") and
@@ -208,6 +263,18 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             f.proc or (f.text[:1] == "-" and name == "cp" and (
                 "s" in f.text or "l" in f.text)) for f in args):
         return  # nothing known to carry (cp .env.example .env); cp -s/-l make links
+    if name == "find":  # find D -name x -exec cp {} E \; (_findcopy)
+        for sub in find_copies(run, inv):
+            copy_files(run, sub, None)
+        return
+    if name in ARCHIVERS:  # tar c a | tar x -C d, cpio -p d (_archives)
+        archive_copy(run, inv, stdin)
+        return
+    if name in MORE_COPIERS:  # git mv, ditto: as mv, cp -R (_copymore)
+        more = more_copy(inv)
+        if more is None:
+            return
+        inv, name, args = more, more.name, more.args
     if name in ("rsync", "scp"):
         if any(":" in f.text.split("/", 1)[0] for f in args if f.text[:1] != "-"):
             return  # a remote end (track_writes records a fetch): not a local copy
@@ -234,6 +301,8 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     symlink = name == "ln" and ("s" in flags or "--symbolic" in flags) and \
         "r" not in flags and "--relative" not in flags
     keep_old = not _KEEPS_OLD.isdisjoint(flags)
+    backup = backup_suffix(run, inv.args, letters, name == "rsync") if "b" in flags or \
+        "--backup" in flags else None  # cp -b: the old destination moves to DEST~
     link_dir = dest_path if into else (dest_path.rpartition("/")[0] if "/" in dest_path
                                        else ".")
     parents = "--parents" in flags and name == "cp"
@@ -262,6 +331,9 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if name != "cp":
             for place in places:
                 run.links.pop(place, None)  # ln -sf, mv, install: a link there is replaced
+        if backup is not None:
+            for place in places:
+                move_to_backup(run, place, backup)
         if tree:
             _carry(run, path, places, tree, keep_old, inv.word.span)
         if links and len(run.links) < _MAX_SOURCES:

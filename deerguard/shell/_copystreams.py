@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._copies import STDIN_PATHS, appended, cap_text, land
+from ._copymore import pv_args
 from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
@@ -26,7 +27,7 @@ __all__ = ["STREAM_TOOLS", "stream_copy"]
 
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 _FILTERS = frozenset({"head", "tail", "cut", "sed"}) | _AWKS
-STREAM_TOOLS = frozenset({"cat", "tee", "sponge", "dd"}) | _FILTERS
+STREAM_TOOLS = frozenset({"cat", "tee", "sponge", "dd", "pv"}) | _FILTERS
 _MAX_LEN = 10000  # as _copies: a concatenation is cut there
 _MAX_SOURCES = 16
 # Devices a write goes through rather than into (/dev/shm is a directory of files).
@@ -42,6 +43,8 @@ def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flo
     if stdin_text is None and not run.file_text and not run.files and not (
             name == "cat" and any(f.proc for f in args)):
         return out  # nothing known to copy (cat a.txt)
+    if name == "pv":  # pv A > B, pv -o B A: prints its files (or stdin) like cat
+        return _pv(run, inv, stdin_text, out)
     if name == "cat":
         text = _cat_text(run, args, stdin_text)
         return out if text is None or text == out.text else _with_text(out, text)
@@ -65,6 +68,21 @@ def stream_copy(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flo
             land(run, path, appended(old, stdin_text, stdin.producer), frozenset(), False,
                   inv.word.span)
     return out
+
+
+def _pv(run: Run, inv: Invocation, stdin_text: str | None, out: Flow) -> Flow:
+    files, output, whole = pv_args(inv.args)
+    if not whole:
+        return out
+    text = _cat_text(run, files, stdin_text) if files else stdin_text
+    taint = frozenset().union(*(file_taint(run.files, norm_path(f.text, run.cwd))
+                                for f in files[:_MAX_SOURCES]))
+    if output is not None:
+        path = norm_path(output, run.cwd)
+        if path is not None and not path.startswith(_DEVICES):
+            land(run, path, text, taint, False, inv.word.span)
+        return out
+    return out if text is None or text == out.text else _with_text(out, text)
 
 
 def _cat_text(run: Run, args: list[Field], stdin_text: str | None) -> str | None:

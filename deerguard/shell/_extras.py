@@ -26,6 +26,7 @@ from ._git import config_codes, git_commands
 from ._gitkeys import credential_stdin
 from ._paths import is_critical, norm_path
 from ._resolve import Invocation
+from ._units import unit_code
 from ._vcsopt import VCS_PROGRAMS, vcs_option_codes
 from ._winrun import WIN_RUNNERS, win_runner
 from ._words import Field
@@ -81,6 +82,8 @@ def plain_extras(run: Run, inv: Invocation) -> None:
             if code.text:
                 run.run_code(code, f"{name} option", inv.word.span, None, positional=[])
     elif name in _POWER_TOOLS:
+        if name == "systemctl" and (run.file_text or run.files):
+            unit_code(run, inv)  # a unit written here: its Exec*= lines (_units)
         for target, sub in _power_targets(inv):
             for denied in target:
                 run.policy_check(Invocation(denied, Field(denied, sub.span), [],

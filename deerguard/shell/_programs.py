@@ -36,6 +36,7 @@ from ._lexer import DECL_ARRAY_RE
 from ._loadfiles import rc_files
 from ._morelangs import MORE_INTERPRETERS, more_program
 from ._outputs import echo_output, output
+from ._pathrun import path_run
 from ._paths import norm_path
 from ._pkgrun import PKG_PROGRAMS, pkg_program
 from ._pkgsource import SOURCE_PROGRAMS, package_source
@@ -122,6 +123,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         taint = file_taint(run.files, norm_path(word.text, run.cwd))
         if taint:
             download_exec(run, word, taint, name)
+    elif (run.file_text or run.files) and "PATH" in run.env:
+        path_run(run, inv, stdin)  # PATH=/tmp/bin:..; echo CODE > /tmp/bin/up; up
     if run.files:
         hook_files(run, name, word.span)  # NODE_OPTIONS=-r FILE set before FILE was fetched
     if name in run.aliases and not inv.wrappers and "alias " + name not in run.active:
