@@ -128,6 +128,22 @@ def test_nested_alternatives_keep_verdicts(command: str, verdict: Verdict) -> No
     assert_verdict(command, verdict)
 
 
+# A substitution later in the word walks its own commands, which counted their own readings
+# over the word's: ${1:-/}$(true) lost the "/" reading (warned; rm -rf ${1:-/} blocks).
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("rm -rf ${1:-/}$(true)", Verdict.BLOCK),
+    ("rm -rf ${1:-/}`true`", Verdict.BLOCK),
+    ("rm -rf \"${TARGET:-~}$(printf %s)\"", Verdict.BLOCK),
+    ("d=${1:-/}$(true); rm -rf $d", Verdict.BLOCK),
+    ("rm -rf ${1:-/}<(true)", Verdict.BLOCK),
+    ("rm -rf ${1:-build}$(true)", Verdict.WARN),
+    ("ls ${1:-.}$(true)", Verdict.PASS),
+    ("echo ${x:-a}$(date)", Verdict.PASS),
+])
+def test_a_substitution_keeps_the_words_readings(command: str, verdict: Verdict) -> None:
+    assert_verdict(command, verdict)
+
+
 def test_nested_code_runs_once_per_own_alternative(monkeypatch: pytest.MonkeyPatch) -> None:
     import deerguard.shell._walk as walk
 

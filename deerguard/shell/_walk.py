@@ -235,6 +235,7 @@ class Run:
     def body(self, statements: tuple[ast.Statement, ...], stdin: Flow | None) -> Flow:
         out = EMPTY
         command = self.command
+        alts = self.exp.alts_seen  # $(..), <(..), code: their readings are not the word's
         for st in statements:
             if st.terminator == "&":
                 # cmd &: a subshell, whose assignments do not reach the script.
@@ -245,6 +246,7 @@ class Run:
                     self.env.rollback(mark)
             else:
                 out = _union(out, command(st.command, stdin))
+        self.exp.alts_seen = alts
         return out
 
     def script(self, script: ast.Script) -> Flow:
