@@ -103,6 +103,51 @@ def test_interpolate_in_blocks(code: str, language: str, out: str) -> None:
     assert interpolate(code, language) == out
 
 
+# -- class: Perl/Ruby shell calls without parentheses on a value ----------------------------
+
+# system $x runs a command built at run time, like system($x) (warn, shell.dynamic-code); a
+# scalar bound to a constant in the same block is also read as that command (it blocks).
+BARE_DYNAMIC = [
+    "perl -e 'system $ARGV[0]'",
+    "perl -e 'exec @ARGV' x",
+    "perl -e 'if (1) { system $x }'",
+    "perl -e 'sub run { system $_[0] } run(\"ls\")'",
+    "perl -e 'system join(\" \", @ARGV)'",
+    "perl -e 'exec { $sh } \"-sh\"'",
+    "ruby -e 'system ARGV[0]'",
+    "ruby -e 'Kernel.system cmd'",
+    "ruby -e 'Process.spawn *ARGV'",
+    "xargs -0 perl -e 'system @ARGV' <<< 'rm -rf ~'",
+]
+
+
+@pytest.mark.parametrize("command", BARE_DYNAMIC)
+def test_bare_calls_on_values_are_dynamic(command: str) -> None:
+    assert_verdict(command, Verdict.WARN, "shell.dynamic-code")
+
+
+@pytest.mark.parametrize("command", [
+    "perl -e 'sub f { my $c = \"rm -rf /\"; system $c } f()'",
+    "perl -e 'for (1) { my $c = \"rm -rf ~\"; exec $c }'",
+    "ruby -e 'if true then c = \"rm -rf /\"; system c end'",
+])
+def test_bare_calls_on_constants_in_blocks_fold(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
+
+
+@pytest.mark.parametrize("command", [
+    "perl -e '# run system tests\nprint 1'",
+    "perl -e 'system \"ls\"'",
+    "ruby -e 'system \"ls\", \"-la\"'",
+    "perl -e 'my $system = 1; print $system'",
+    "perl -e 'print \"system $0\\n\"'",
+    "ruby -e 'x = :system if true; p x'",
+    "perl -e 'my %h = (system => 1); print $h{system}'",
+])
+def test_system_as_a_word_or_a_literal_call_passes(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
 # -- speed class: a command's alternatives are its own words' -------------------------------
 
 # Nested code reading an unset variable has two readings of it; the command that runs the

@@ -15,6 +15,8 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from ._barecalls import bare_dynamic_call
+
 __all__ = ["Snippet", "destructive_paths", "dynamic_call", "eval_sources", "literals",
            "shell_strings", "tcl_commands", "written_paths"]
 
@@ -258,7 +260,7 @@ def dynamic_call(code: str, /, *, language: str) -> bool:
             k += 1
         if k < len(code) and code[k] not in "'\"`)":
             return True
-    return False
+    return language in ("perl", "ruby") and bare_dynamic_call(code, starts, lits)
 
 
 _TCL_RUN = frozenset({"exec", "spawn", "system", "open"})
