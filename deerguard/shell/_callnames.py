@@ -39,6 +39,8 @@ _GATE = re.compile(r"""getattr|Reflect|send|method|call_user_func|\][ \t]{0,4}\(
                    r"""Sync|passthru|eval|run|call|Popen|output|execute|load)[ \t]*(?:[;\n)]|$)|"""
                    r"""\{[ \t]{0,8}\w{1,64}[ \t]{0,8}:""")
 _MAX_EDITS = 64
+# What may follow a call's sole argument: system($c); system $c } (a block ends), Ruby end.
+_ARG_ENDS = frozenset({")", ",", ";", "\n", "}", "end"})
 
 
 def _ident(text: str) -> bool:
@@ -218,7 +220,7 @@ def rename_calls(code: str, language: str) -> str:
                 k += 4
                 continue
         if kind == "name" and text in consts and consts[text] not in _RUNS and \
-                prev is not None and (nxt is None or nxt[1] in (")", ",", ";", "\n")) and (
+                prev is not None and (nxt is None or nxt[1] in _ARG_ENDS) and (
                     (prev[1] == "(" and k > 1 and toks[k - 2][1] in _SHELL_CALLS) or
                     (prev[1] in _SHELL_CALLS and language in ("perl", "ruby"))):
             edits.append((start, end, _quote(consts[text])))  # $c = "rm -rf /"; system($c)

@@ -15,8 +15,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-__all__ = ["Snippet", "destructive_paths", "eval_sources", "literals", "shell_strings",
-           "tcl_commands", "written_paths"]
+from ._barecalls import bare_dynamic_call
+
+__all__ = ["Snippet", "destructive_paths", "dynamic_call", "eval_sources", "literals",
+           "shell_strings", "tcl_commands", "written_paths"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,6 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
         calls = (*calls, "script")  # do shell script "cmd"
     lits = _literals(code, backtick)
     out: list[Snippet] = []
-    dynamic = False
     group: list[tuple[int, int, str]] = []
     in_list = False
 
@@ -240,7 +241,13 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
                 group.append((start, end, value))
                 in_list = True
     flush()
-    # A shell-running call whose argument is not a literal at all: dynamic code.
+    return out, dynamic_call(code, language=language)
+
+
+def dynamic_call(code: str, /, *, language: str) -> bool:
+    """Whether a shell-running call in ``code`` takes a non-literal argument (dynamic
+    code): :func:`shell_strings`' second value, without reading the literals' snippets."""
+    lits = _literals(code, language in ("perl", "ruby", "php", "julia"))
     calling = _CALLING if language == "python" else _CALLING_NOT_PYTHON \
         if language != "osascript" else _CALLING_OSASCRIPT
     starts = [start for start, _end, _value in lits]
@@ -252,9 +259,8 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
         while k < len(code) and code[k] in " \t[":
             k += 1
         if k < len(code) and code[k] not in "'\"`)":
-            dynamic = True
-            break
-    return out, dynamic
+            return True
+    return language in ("perl", "ruby") and bare_dynamic_call(code, starts, lits)
 
 
 _TCL_RUN = frozenset({"exec", "spawn", "system", "open"})

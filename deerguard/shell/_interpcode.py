@@ -16,6 +16,7 @@ from ._checks import check_write
 from ._code import (
     Snippet,
     destructive_paths,
+    dynamic_call,
     eval_sources,
     literals,
     shell_strings,
@@ -79,7 +80,7 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
             text = "\n".join((text, *inner))
     text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
     built = rewrite_code(text, language)  # "r" + "m", chr(114), getattr(os, "sys" + "tem")
-    was_dynamic = built != text and shell_strings(text, language=language)[1]
+    was_dynamic = built != text and dynamic_call(text, language=language)
     text = built
     snippets, dynamic = shell_strings(text, language=language)
     dynamic = dynamic or was_dynamic  # built at run time still, whatever it folds to

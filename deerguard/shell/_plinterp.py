@@ -6,20 +6,26 @@ its ``$name``, ``${name}`` (and PHP ``{$name}``) fields hold, so :func:`interpol
 writes such a literal with those values, as the plain literal the language makes of it.
 
 Sound by construction: a scalar holds a constant only when the code names it exactly once
-outside string literals, in a plain top-level statement ``[my] $name = <literal>;`` before
-the string that reads it (any other use could change it: ``chomp $d``, ``$d =~ s/..//``,
-``$d = <STDIN>``, ``f(\\$d)``, a loop variable; a binding inside a block may not run), and
-the code has none of the ways to write a variable by another name or to run code out of
-order (``eval``, symbolic references ``${"d"}``/``$$n``, globs, ``sub``/``function``
-bodies, ``BEGIN``, ``goto``, ``require``/``do``/``include`` of other files, PHP
-``extract``/``parse_str``/``$GLOBALS``/``global``/references). A string with any other
-interpolation (arrays, elements, methods, special variables) is left as it is: read as
-built at run time, as before. Linear: one pass over the literals and one over the names.
+outside string literals, in a plain statement ``[my] $name = <literal>;`` before the string
+that reads it (any other use could change it: ``chomp $d``, ``$d =~ s/..//``,
+``$d = <STDIN>``, ``f(\\$d)``, a loop variable). A top-level binding reaches every later
+string; one inside a block (``if``, a loop body, a ``sub``/``function`` body) only the
+strings after it in that block, before the block closes (the binding runs first on every
+path that reaches them: ``sub f { my $d = "/"; system("rm -rf $d") }``), and only with
+balanced braces. No ``sub``/``function``/``fn`` definition may lie between the binding and
+the string (its body runs later, or PHP's sees variables of its own). The code has none of
+the ways to write a variable by another name or to run code out of order (``eval``,
+symbolic references ``${"d"}``/``$$n``, globs, ``BEGIN``, ``goto``,
+``require``/``do``/``include`` of other files, PHP ``extract``/``parse_str``/``$GLOBALS``/
+``global``/``static``/references). A string with any other interpolation (arrays,
+elements, methods, special variables) is left as it is: read as built at run time, as
+before. Linear: one pass over the literals and one over the names.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ._code import literals
 from ._strfuncs import unescape
@@ -37,17 +43,19 @@ _ALIASING: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
     "perl": (("${", re.compile(r"\$\{\s*[^A-Za-z_\s]")), ("$$", re.compile(r"\$\$[\w{]")),
              ("*", re.compile(r"\*\s*\{?[A-Za-z_]")), ("::", re.compile(r"\$::|::\$|\bmain::")),
              ("@{[", re.compile(r"@\{\[")),
-             ("", re.compile(r"\b(?:eval|local|our|sub|goto|require|do|BEGIN|INIT|CHECK|"
+             ("", re.compile(r"\b(?:eval|local|our|goto|require|do|BEGIN|INIT|CHECK|"
                              r"UNITCHECK)\b"))),
     "php": (("$$", re.compile(r"\$\$")), ("${", re.compile(r"\$\{\s*[^A-Za-z_\s]")),
             ("&", re.compile(r"&\s*\$")), ("$GLOBALS", re.compile(r"\$GLOBALS")),
-            ("", re.compile(r"\b(?:eval|extract|parse_str|global|static|function|fn|goto)\b|"
+            ("", re.compile(r"\b(?:eval|extract|parse_str|global|static|goto)\b|"
                             r"\b(?:include|require)"))),
 }
-_WORDS = {"perl": ("eval", "local", "our", "sub", "goto", "require", "do", "BEGIN", "INIT",
-                   "CHECK"),
-          "php": ("eval", "extract", "parse_str", "global", "static", "function", "fn",
-                  "goto", "include", "require")}
+_WORDS = {"perl": ("eval", "local", "our", "goto", "require", "do", "BEGIN", "INIT", "CHECK"),
+          "php": ("eval", "extract", "parse_str", "global", "static", "goto", "include",
+                  "require")}
+# Function definitions (a body that runs later, or with variables of its own): a binding
+# reaches no string with one between them.
+_DEFS = {"perl": re.compile(r"\bsub\b"), "php": re.compile(r"\b(?:function|fn)\b")}
 
 
 def _aliases(code: str, language: str) -> bool:
@@ -102,10 +110,11 @@ def _binding(code: str, at: int, end: int, lits: dict[int, tuple[int, str]],
     return raw if value is None else value
 
 
-def _fields(body: str, language: str, consts: dict[str, tuple[str, int]], at: int
-            ) -> list[tuple[int, int, str]] | None:
+def _fields(body: str, language: str, consts: dict[str, tuple[str, int, int]], at: int,
+            defs: list[int]) -> list[tuple[int, int, str]] | None:
     """(start, end, value) of each scalar field of a double-quoted body at ``at``; None
-    when one is not a plain scalar bound to a constant before ``at`` (or the body
+    when one is not a plain scalar bound to a constant before ``at`` in the block holding
+    ``at``, with no function definition (offsets ``defs``) between them (or the body
     interpolates something else)."""
     out: list[tuple[int, int, str]] = []
     i, n = 0, len(body)
@@ -141,7 +150,8 @@ def _fields(body: str, language: str, consts: dict[str, tuple[str, int]], at: in
                                             (body[i + 1].isalpha() or body[i + 1] == "_")))):
             return None  # an element, a method or a package name ("$d's" is $d::s)
         bound = consts.get(m.group())
-        if bound is None or bound[1] > at or len(out) >= _MAX_FIELDS:
+        if bound is None or bound[1] > at or at >= bound[2] or len(out) >= _MAX_FIELDS or \
+                bisect_left(defs, bound[1]) != bisect_left(defs, at):
             return None
         out.append((start, i, bound[0]))
     return out
@@ -162,33 +172,49 @@ def interpolate(code: str, language: str) -> str:
             not any(v[0] in '"`' and "$" in code[s:e] for s, e, v in found):
         return code  # no string reads a scalar (the common case), or names may alias
     lits = {start: (end, value[0]) for start, end, value in found}
-    # Each name's uses outside literals: (start of $, end of name, brace depth there).
-    uses: dict[str, list[tuple[int, int, int]]] = {}
+    # Each name's uses outside literals: (start of $, end of name, brace depth there, the
+    # offset of the innermost open brace or -1).
+    uses: dict[str, list[tuple[int, int, int, int]]] = {}
     last = 0
     depth = 0
+    opened: list[int] = []  # offsets of the braces open here
+    closes: dict[int, int] = {}  # a brace's offset: the offset of the brace closing it
+    balanced = True  # no brace closed that was not open
     for start, end, _value in (*found, (len(code), len(code), "")):
         for m in _SCALAR.finditer(code, last, start):
             if m.group(3) is not None:
                 depth += 1 if m.group(3) == "{" else -1
+                if m.group(3) == "{":
+                    opened.append(m.start())
+                elif opened:
+                    closes[opened.pop()] = m.start()
+                else:
+                    balanced = False
                 continue
             name = m.group(1) or m.group(2)
-            uses.setdefault(name, []).append((m.start(), m.end(), depth))
+            uses.setdefault(name, []).append((m.start(), m.end(), depth,
+                                              opened[-1] if opened else -1))
         last = end
-    consts: dict[str, tuple[str, int]] = {}  # name: (value, where its binding ends)
+    # name: (value, where its binding ends, where the block holding it ends)
+    consts: dict[str, tuple[str, int, int]] = {}
     for name, at in uses.items():
-        if name in _IMPLICIT or name.startswith("_") or len(at) != 1 or at[0][2] != 0:
+        if name in _IMPLICIT or name.startswith("_") or len(at) != 1:
             continue
-        if (value := _binding(code, at[0][0], at[0][1], lits, language)) is not None:
-            consts[name] = (value, at[0][1])
+        scope = len(code) if at[0][2] == 0 else \
+            closes.get(at[0][3], -1) if balanced and not opened else -1
+        if scope >= 0 and (value := _binding(code, at[0][0], at[0][1], lits, language)) \
+                is not None:
+            consts[name] = (value, at[0][1], scope)
     if not consts:
         return code
+    defs = [m.start() for m in _DEFS[language].finditer(code)]
     out: list[str] = []
     last = 0
     for start, end, value in found:
         if value[0] not in '"`' or end - start < 2 or code[end - 1] != value[0]:
             continue
         body = code[start + 1:end - 1]
-        fields = _fields(body, language, consts, start)
+        fields = _fields(body, language, consts, start, defs)
         if not fields:
             continue
         pieces: list[str] = []

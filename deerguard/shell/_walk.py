@@ -238,6 +238,7 @@ class Run:
     def body(self, statements: tuple[ast.Statement, ...], stdin: Flow | None) -> Flow:
         out = EMPTY
         command = self.command
+        alts = self.exp.alts_seen  # $(..), <(..), code: their readings are not the word's
         for st in statements:
             if st.terminator == "&":
                 # cmd &: a subshell, whose assignments do not reach the script.
@@ -248,6 +249,7 @@ class Run:
                     self.env.rollback(mark)
             else:
                 out = _union(out, command(st.command, stdin))
+        self.exp.alts_seen = alts
         return out
 
     def script(self, script: ast.Script) -> Flow:
@@ -358,9 +360,9 @@ class Run:
         if cmd.redirects:
             stdin = self.redirect_input(cmd.redirects, stdin)
         self.prefix = prefix
+        alts = exp.alts_seen  # the words' (not nested code's): classify each alternative too
         out = self.invoke(fields, stdin, prefix) if fields else EMPTY
-        # Variables with several possible values: classify each alternative too.
-        for choice in range(1, min(exp.alts_seen, 8)) if exp.alts_seen > 1 else ():
+        for choice in range(1, min(alts, 8)) if alts > 1 else ():
             alt: list[Field] = []
             for w in cmd.words:
                 if alt and alt[0].text in _ASSIGN_BUILTINS and assignment_word(w):
