@@ -22,6 +22,7 @@ from ._chain import CHAIN_CHECKED, chain_checks
 from ._env import Env
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
+from ._frames import Frame as _Frame
 from ._listing import Compiled, policy_check
 from ._raw import RAW_DETAIL
 from ._resolve import Invocation, Resolution, resolve
@@ -35,27 +36,6 @@ __all__ = ["Run"]
 _MAX_CODE_DEPTH = 12
 _MAX_NODE_DEPTH = 150
 _MAX_VALUE = 4096
-
-
-class _Frame:
-    __slots__ = ("offset", "clamp", "index")
-
-    def __init__(self, offset: int | None, clamp: tuple[int, int],
-                 index: list[int] | None = None) -> None:
-        self.offset = offset
-        self.clamp = clamp
-        self.index = index
-
-    def outer(self, span: tuple[int, int]) -> tuple[int, int]:
-        """``span`` in this frame's code, as a span of the code around it."""
-        idx = self.index
-        if idx is not None:
-            s = idx[min(max(span[0], 0), len(idx) - 1)] if idx else 0
-            e = idx[min(max(span[1] - 1, 0), len(idx) - 1)] + 1 if idx else 0
-            return (s, max(s, e))
-        if self.offset is not None:
-            return (span[0] + self.offset, span[1] + self.offset)
-        return self.clamp
 
 
 _BUDGET_FLOOR = 3 * 10_000 + 4096
