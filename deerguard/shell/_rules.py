@@ -52,8 +52,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.fork-bomb", _B, "unbounded process creation (fork bomb)"),
     Rule("shell.sensitive-read", _B, "reads a secret: password hashes, keys, credentials"),
     Rule("shell.exfiltration", _B, "secrets or the environment flow to a network tool"),
-    Rule("shell.secret-in-request", _W, "a secret-named variable is sent in a URL or body "
-         "(not an auth header)"),
+    Rule("shell.secret-in-request", _W, "a secret-named variable is sent in a URL, body or "
+         "gh text field, or a service's token in a header to another host"),
     Rule("shell.secret-display", _W, "prints a stored password or token to the terminal "
          "(git credential fill, security find-generic-password -w, gh auth token)"),
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
