@@ -147,7 +147,8 @@ def header_secrets(run: Run, inv: Invocation) -> None:
         return
     desc = run._desc(inv.name, inv.word.span)
     if any(a.text.startswith("--aws-sigv4") for a in args):
-        headers = [f for f in headers if f not in users]
+        signers = {id(f) for f in users}
+        headers = [f for f in headers if id(f) not in signers]
     signing = min((s for f in headers for s in f.taint if s.kind == "secret" and
                    never_sent(s.program)), key=source_order, default=None)
     if signing is not None:
@@ -155,11 +156,14 @@ def header_secrets(run: Run, inv: Invocation) -> None:
                 "a header: no service receives that key itself",
                 f"{signing.describe()} reaches {desc}")
         return
-    named = [h for h in map(_host, hosts) if h is not None and DYN not in h and not _local(h)]
+    named = sorted({h for h in map(_host, hosts) if h is not None and DYN not in h and
+                    not _local(h)})
+    done: set[str] = set()
     for src in secrets:
         own = _TOKEN_HOSTS.get(_var(src))
-        if own is None:
+        if own is None or _var(src) in done:
             continue
+        done.add(_var(src))
         foreign = next((h for h in named if not any(h == s or h.endswith("." + s)
                                                       for s in own)), None)
         if foreign is not None:
