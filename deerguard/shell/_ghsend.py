@@ -94,7 +94,8 @@ def _text_fields(run: Run, inv: Invocation) -> None:
         found += secrets
     if not found or where is None:
         return
-    hard = [s for s in found if not s.program.startswith("$") or never_sent(s.program)]
+    hard = [s for s in found if not s.program.startswith("$") or s.program.startswith("$(")
+            or never_sent(s.program)]  # a file read by $(< F) is no variable
     src = min(hard or found, key=source_order)
     detail = f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}"
     if hard:
@@ -131,6 +132,11 @@ def _secret_set(run: Run, inv: Invocation, stdin: Flow | None) -> None:
                 env_file = True
             continue
         i += 1
+    if target is None:  # GH_REPO=o/r gh secret set ..., export GH_REPO=o/r; gh secret set
+        target = next((f for name, f in inv.assigns if name == "GH_REPO" and f.text), None)
+        known = run.env.get("GH_REPO") if target is None else None
+        if known is not None and any(known.alts):
+            target = Field(next(a for a in known.alts if a), inv.word.span)
     if target is None:
         return  # the current repository's secrets: what gh secret set is for
     taint = value.taint if value is not None else (stdin.taint if stdin is not None
