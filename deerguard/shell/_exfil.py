@@ -55,6 +55,9 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
         return frozenset({src})
     if name in _UPLOADERS:
         _upload(run, inv, stdin)
+        if name == "gh":  # text fields, gh secret set -R, release/run download (_ghsend)
+            from ._ghsend import gh_send
+            return gh_send(run, inv, stdin)
     elif name in _CONTAINERS:
         return _container(run, inv, span)
     elif name in _HTTP:

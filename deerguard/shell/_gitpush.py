@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._embedded import GIT_GLOBAL_ARG
+from ._gitdest import push_elsewhere, staged_secret
 from ._harvest import SECRET_DIRS
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -66,8 +67,9 @@ def git_push(run: Run, inv: Invocation) -> None:
             run.add("shell.exfiltration", span, "git push sends a repository that holds "
                     "secrets to a remote host", f"{run.secret_repos[where]} in the repository "
                     f"{'of the current directory' if where == '.' else 'at ' + where}")
-        _push(run, inv, i + 1)
+        _push(run, inv, i + 1, work)
     elif sub == "add":
+        staged_secret(run, work, inv, [f.text for f in args[i + 1:]])  # git add -f .env
         added = _secret_added(run, work, [f.text for f in args[i + 1:]])
         if added is not None:
             run.secret_repos.setdefault(
@@ -110,7 +112,7 @@ def _is_location(text: str) -> bool:
     return bool(colon) and "/" not in head and bool(head)
 
 
-def _push(run: Run, inv: Invocation, j: int) -> None:
+def _push(run: Run, inv: Invocation, j: int, work: str | None) -> None:
     args = inv.args
     every = False
     ops = []
@@ -132,12 +134,15 @@ def _push(run: Run, inv: Invocation, j: int) -> None:
     if repo is None and ops:
         repo = ops[0]
         ops = ops[1:]
-    if repo is None or DYN in repo:
-        return
     every = every or any("*" in r for r in ops)
     config = run.file_text.get(_config_path(run), "")
     section = f'[remote "{repo}"]'
-    added = section in config
+    added = repo is not None and section in config
+    if push_elsewhere(run, inv, work, repo or "", config.partition(section)[2].partition(
+            "[")[0] if added else None, every):  # a URL operand, git add -f .env (_gitdest)
+        return
+    if repo is None or DYN in repo:
+        return
     if added and not every:
         every = config.partition(section)[2].partition("[")[0].find("mirror = true") >= 0
     if not every or not (added or _is_location(repo)):

