@@ -19,6 +19,7 @@ from __future__ import annotations
 from ._code import literals
 from ._langapi import _NET_GATE, _SENDERS, _statement_var
 from ._langpaths import name_before
+from ._secrets import secret_file
 from ._words import Field
 
 __all__ = ["secret_file_sent"]
@@ -137,19 +138,19 @@ def _uses(region: str, var: str) -> bool:
 
 def secret_file_sent(code: str) -> bool:
     """True when a secret file read in ``code`` reaches a network call's arguments."""
-    from ._secrets import secret_file  # late: _secrets imports the rules tables
-
     if len(code) > _MAX or not any(g in code for g in _NET_GATE) or not any(
             g in code for g in _NAME_GATE):
         return False
     spots: list[tuple[int, int]] = []  # (literal start, its reading call's paren)
+    named = 0
     for start, _end, text in literals(code, "`" in code):
-        if len(spots) >= 8:
-            break
         value = text[1:]
         if not value or len(value) > 200 or not any(g in value for g in _NAME_GATE) or \
                 not secret_file([Field(value, (0, 0))]):
             continue
+        named += 1
+        if named > 32 or len(spots) >= 8:
+            break
         paren = _read_call(code, start)
         if paren >= 0:
             spots.append((start, paren))

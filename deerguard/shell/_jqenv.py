@@ -12,6 +12,7 @@ variable of that name) and ``"env"`` are not the environment. ``env.HOME`` or
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ._values import NO_TAINT, Field, Source, Taint, secret_name
@@ -31,6 +32,10 @@ _ONE_VALUE = frozenset({"--indent", "-L", "--library-path", "--from-file", "-f",
 _TWO_VALUES = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 _MAX_FILTER = 20_000
 _IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_ENV_TOKEN = re.compile(r"(?<![\w$])env(?!\w)|\$ENV(?!\w)")
+_WORD = re.compile(r"\$?\w+")
+_STRING_TEXT = re.compile(r'[^"\\]+')
+_PLAIN = re.compile(r'[^"#{}\[\](),$\w]+')
 
 
 def _filter(texts: list[str]) -> int | None:
@@ -58,8 +63,28 @@ def _filter(texts: list[str]) -> int | None:
     return None
 
 
+def _string_rest(code: str, i: int, stack: list[str]) -> int:
+    """Skip a string's text from ``i``: past its closing quote, or past ``\\(`` (an
+    interpolation: code again, pushed on ``stack``)."""
+    n = len(code)
+    while i < n:
+        m = _STRING_TEXT.match(code, i)
+        if m is not None:
+            i = m.end()
+            continue
+        if code[i] == '"':
+            return i + 1
+        if code.startswith("\\(", i):
+            stack.append("\\(")
+            return i + 2
+        i += 2  # an escape
+    return n
+
+
 def _reads_env(code: str) -> bool:
     """Whether the jq filter ``code`` reads the environment (see the module doc)."""
+    if _ENV_TOKEN.search(code) is None:
+        return False
     n = len(code)
     i = 0
     # Open brackets in code ("{", "[", "(") and "\\(" (an interpolation inside a string).
@@ -68,55 +93,26 @@ def _reads_env(code: str) -> bool:
     while i < n:
         c = code[i]
         if c == '"':
-            i += 1
-            while i < n and code[i] != '"':
-                if code[i] == "\\" and i + 1 < n:
-                    if code[i + 1] == "(":
-                        stack.append("\\(")
-                        i += 2
-                        break  # back to code inside the interpolation
-                    i += 2
-                    continue
-                i += 1
-            else:
-                i += 1  # the closing quote
+            i = _string_rest(code, i + 1, stack)
             key_next = False
-            continue
-        if c == "#":
-            while i < n and code[i] != "\n":
-                i += 1
-            continue
-        if c in "{[(":
+        elif c == "#":
+            k = code.find("\n", i)
+            i = n if k == -1 else k
+        elif c in "{[(":
             stack.append(c)
             key_next = c == "{"
             i += 1
-            continue
-        if c in "}])":
+        elif c in "}])":
             top = stack.pop() if stack else ""
-            i += 1
-            if top == "\\(":  # the rest of the string the interpolation was in
-                while i < n and code[i] != '"':
-                    if code[i] == "\\" and i + 1 < n:
-                        if code[i + 1] == "(":
-                            stack.append("\\(")
-                            i += 2
-                            break
-                        i += 2
-                        continue
-                    i += 1
-                else:
-                    i += 1
+            i = _string_rest(code, i + 1, stack) if top == "\\(" else i + 1
             key_next = False
-            continue
-        if c == "," and stack and stack[-1] == "{":
+        elif c == "," and stack and stack[-1] == "{":
             key_next = True
             i += 1
-            continue
-        if c in _IDENT or c == "$":
+        elif c in _IDENT or c == "$":
+            m = _WORD.match(code, i)
             start = i
-            i += 1
-            while i < n and code[i] in _IDENT:
-                i += 1
+            i = m.end() if m is not None else i + 1
             key = key_next
             key_next = False
             if i - start not in (3, 4) or code[start:i] not in ("env", "$ENV"):
@@ -132,9 +128,12 @@ def _reads_env(code: str) -> bool:
             if (back >= 0 and code[back] == ".") or _one_plain_variable(code, after):
                 continue  # .env (a field), env.HOME (one variable)
             return True
-        if not c.isspace():
-            key_next = False
-        i += 1
+        else:
+            m = _PLAIN.match(code, i)
+            run = m.group() if m is not None else c
+            if not run.isspace():
+                key_next = False
+            i += len(run)
     return False
 
 

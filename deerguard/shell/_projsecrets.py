@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._findargs import find_roots
+from ._secrets import secret_file
 from ._values import NO_TAINT, Field, Source, Taint, source_order
 
 if TYPE_CHECKING:
@@ -68,8 +69,6 @@ _NO_LINES = frozenset("cqL")
 
 def redirect_secret(run: Run, f: Field) -> Taint:
     """The secret taint of ``< F`` when F is a secret file (``< .env``)."""
-    from ._secrets import secret_file  # late: _secrets imports the rules tables
-
     if not secret_file([f]):
         return NO_TAINT
     return frozenset({Source("secret", "< " + f.text, run.map_span(f.span))})
@@ -77,8 +76,8 @@ def redirect_secret(run: Run, f: Field) -> Taint:
 
 def _secret_pattern(pattern: str) -> bool:
     """A find name pattern that matches a secret file name and no ordinary one."""
-    if len(pattern) > 200 or not pattern:
-        return False
+    if len(pattern) > 120 or not pattern or sum(map(pattern.count, "*?[")) > 6:
+        return False  # no secret name needs more wildcards (and fnmatch stays cheap)
     low = pattern.lower().rsplit("/", 1)[-1] if "/" in pattern.rstrip("/*") else \
         pattern.lower()
     if low.endswith(_TEMPLATES) or low.endswith(_TEMPLATES + tuple(t + "*" for t in _TEMPLATES)):
