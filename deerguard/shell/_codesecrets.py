@@ -16,6 +16,8 @@ bounded (occurrence counts, windows).
 
 from __future__ import annotations
 
+import re
+
 from ._code import literals
 from ._langapi import _NET_GATE, _SENDERS, _statement_var
 from ._langpaths import name_before
@@ -43,6 +45,7 @@ _DATA_MARKS = ("data", "body", "json", "files", "content", "params", "payload")
 _LOCAL_SENDS = frozenset({"write", "end"})  # f.write(..), not a network send by itself
 _NET_RECEIVERS = ("sock", "req", "conn", "client", "ws", "http", "stream")
 _MAX = 20000
+_SEND_RE = re.compile(r"(?<![\w$])(?:" + "|".join(sorted(_SENDERS)) + r")[ \t]{0,8}\(")
 
 
 def _enclosing(code: str, pos: int) -> int:
@@ -170,10 +173,11 @@ def secret_file_sent(code: str) -> bool:
             k = code.find(var, k + 1)
     names = {n for n in names if len(n) < 64}
     readers = {paren for _pos, paren in spots}
-    at = code.find("(")
-    hits = sends = 0
-    while at != -1 and hits < 256 and sends < 24:
-        hits += 1
+    sends = 0
+    for m in _SEND_RE.finditer(code):  # only the calls named like senders: no bound on (
+        at = m.end() - 1
+        if sends >= 48:
+            break
         name, _ = name_before(code, at)
         short = _short(name)
         if short in _SENDERS and at not in readers and (
@@ -185,5 +189,4 @@ def secret_file_sent(code: str) -> bool:
             region = code[at:end]
             if any(_uses(region, var) for var in sorted(names)):
                 return True
-        at = code.find("(", at + 1)
     return False
