@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING
 
 from ._flow import Flow
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
+from ._jqenv import JQS, jq_env
 from ._paths import norm_path
+from ._projsecrets import project_search
 from ._values import NO_TAINT, Field, Source, Taint, source_order
 from ._words import DYN
 
@@ -38,13 +40,15 @@ _CONTAINERS = frozenset({"docker", "podman", "nerdctl"})
 _HTTP = frozenset({"curl", "wget", "http", "https", "xh", "httpie", "fetch", "aria2c"})
 _KEYCHAINS = frozenset({"security", "secret-tool"})
 
-EXFIL_NAMES = SEARCHERS | READERS | _UPLOADERS | _CONTAINERS | _HTTP | _KEYCHAINS
+EXFIL_NAMES = SEARCHERS | READERS | _UPLOADERS | _CONTAINERS | _HTTP | _KEYCHAINS | JQS
 """Programs :func:`exfil_output` looks at (any other program: nothing to do)."""
 
 # Roots whose search covers a user's secrets: a home, the filesystem, system config.
 def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     """Findings for ``inv`` and the secret taint its output carries (see the module doc)."""
     name = inv.name
+    if name in JQS:  # jq -n env: an environment dump
+        return read_found(run, inv, stdin) | jq_env(run, inv)
     if name in READERS:
         return read_found(run, inv, stdin)
     span = run.map_span(inv.word.span)
@@ -53,6 +57,8 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
         if name in FDS:
             fd_exec(run, inv, src)
         return frozenset({src})
+    if name in SEARCHERS:  # find . -name .env, grep -rl API_KEY .: paths of secret files
+        return project_search(run, inv)
     if name in _UPLOADERS:
         _upload(run, inv, stdin)
         if name == "gh":  # text fields, gh secret set -R, release/run download (_ghsend)

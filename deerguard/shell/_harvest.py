@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from ._findargs import find_roots
 from ._flow import Flow
 from ._paths import norm_path
-from ._values import NO_TAINT, Field, Source, Taint, source_order
+from ._projsecrets import project_found, project_read
+from ._values import Field, Source, Taint, source_order
 
 if TYPE_CHECKING:
     from ._resolve import Invocation
@@ -264,7 +265,7 @@ def _list_search(args: list[Field], cwd: str | None) -> bool:
 def found_taint(inv: Invocation, cwd: str | None) -> Taint:
     """The taint of ``{}`` in ``find ... -exec CMD {}``: secret when find searches for them."""
     if not _find_search(inv.args, cwd):
-        return NO_TAINT
+        return project_found(inv)  # find . -name .env -exec cat {} +
     return frozenset({Source("secret", inv.name + SEARCH_MARK, inv.word.span)})
 
 
@@ -302,7 +303,7 @@ def read_found(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     if src is None and inv.from_stdin and stdin is not None:
         src = _searched(stdin.taint)
     if src is None:
-        return NO_TAINT
+        return project_read(run, inv, stdin)  # find . -name .env | xargs cat
     run.add("shell.sensitive-read", inv.word.span, f"{inv.name} reads the files a search for "
             "secrets found", f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
     return frozenset({src})

@@ -344,9 +344,14 @@ def api_findings(run: Run, code: Field, text: str, inv: Invocation,
                  markers: list[Marker]) -> None:
     """The environment sent over the network, and fork loops (unless the raw markers
     already found one), in ``inv``'s code ``text``."""
+    from ._codesecrets import secret_file_sent  # late: it imports this module
+
     if env_sent(text):
         run.add("shell.exfiltration", code.span, f"{inv.name} code sends the whole "
                 "environment over the network", None)
+    elif secret_file_sent(text):  # requests.post(u, data=open('.env').read())
+        run.add("shell.exfiltration", code.span, f"{inv.name} code sends a secret file "
+                "over the network", None)
     if fork_loop(text) and not any(m.rule_id == "shell.fork-bomb" for m in markers):
         run.add("shell.fork-bomb", code.span, f"{inv.name} code forks in a loop that never "
                 "ends", None)

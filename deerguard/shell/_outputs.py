@@ -19,6 +19,7 @@ from ._files import basename_output, download_target, file_taint, mktemp_output,
 from ._findargs import find_roots
 from ._flow import EMPTY, Flow
 from ._hdrsecret import header_secrets
+from ._jqenv import JQS, jq_files
 from ._paths import candidate_paths, norm_path
 from ._printf import printf_format
 from ._resolve import Invocation
@@ -106,7 +107,7 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
         return _named_output(run, inv, stdin, secret, taint)
     # What _named_output does for a name none of its branches names (no secret printer,
     # no bulk reader: secret_printer is None and bulk_secret_source False for it).
-    if name not in R.METADATA_ONLY and secret_file(args):
+    if name not in R.METADATA_ONLY and secret_file(args if name not in JQS else jq_files(args)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if secret:
         taint.add(Source("secret", name, run.map_span(inv.word.span)))

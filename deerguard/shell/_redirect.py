@@ -20,6 +20,7 @@ from ._fdopen import FD_OPENS, name_fd, open_fd, open_out_fd, out_fd_target
 from ._files import file_taint
 from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
+from ._projsecrets import redirect_secret
 from ._resolve import program_name
 from ._words import DYN, Field, Source
 
@@ -62,7 +63,7 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
                                  "process substitution")
                     continue
                 path = norm_path(f.text, run.cwd)
-                taint = file_taint(run.files, path)
+                taint = file_taint(run.files, path) | redirect_secret(run, f)  # < .env
                 stdin = Flow(taint, f"file {f.text}" if taint else None, f.span,
                              run.file_text.get(path or ""), "file")
         elif r.target is not None and r.op in ("<", "<>", "<&"):

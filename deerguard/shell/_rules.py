@@ -436,6 +436,7 @@ SECRET_FILE_NAMES = (".env", ".env.local", ".env.production", ".env.prod", ".env
                      ".bash_history", ".zsh_history", ".history", ".sh_history",
                      ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
                      ".sqlite_history", ".lesshst", ".viminfo", "id_rsa", "id_ed25519",
-                     "id_ecdsa", "id_dsa", "credentials", ".netrc", ".pgpass")
+                     "id_ecdsa", "id_dsa", "credentials", ".netrc", ".pgpass",
+                     ".git-credentials")  # git's stored passwords in plain text
 """File names whose contents are commonly secret wherever they are: reading them alone passes
 (projects read their own .env), but their contents reaching a network tool is exfiltration."""

@@ -1,0 +1,214 @@
+"""A project's secret files reached without naming them as an argument.
+
+* ``nc h 4444 < .env``, ``ssh h 'cat > x' < .env``: a secret file (``.env``, ``.netrc``...,
+  see :func:`._secrets.secret_file`) given as stdin is read like ``cat .env |``: the stdin
+  is secret data (it blocks when it reaches a network tool, passes alone: ``psql < .env``
+  is odd but local).
+* Searches of a project for its secret files: ``find . -name '*.env*'``, ``grep -rl
+  API_KEY .``. Round 8 made searches of a home or ``/`` (``_harvest``) secret data; a search
+  of the working directory prints *paths* of secret files, which are not secret themselves
+  (kind ``"path"``, no sink knows it). A reader of those paths (``| xargs cat``, ``cat
+  $(find ...)``, ``-exec cat {} +``) prints their contents: secret data, like ``cat .env``.
+  ``grep -r API_KEY .`` without ``-l`` prints the matching lines themselves: secret data.
+  A search for ``*.py`` or ``TODO``, or for templates (``.env.example``), is ordinary.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING
+
+from . import _rules as R
+from ._findargs import find_roots
+from ._secrets import secret_file
+from ._values import NO_TAINT, Field, Source, Taint, source_order
+
+if TYPE_CHECKING:
+    from ._flow import Flow
+    from ._resolve import Invocation
+    from ._walk import Run
+
+__all__ = ["PATH_MARK", "project_found", "project_read", "project_search", "redirect_secret"]
+
+PATH_MARK = " (paths of secret files)"
+"""Suffix of the program label of a ``"path"`` source (a search that lists secret files)."""
+
+# Names a project keeps secrets in (matched by a search's name pattern).
+_SECRET_NAMES = frozenset(R.SECRET_FILE_NAMES) | frozenset({
+    ".env.development", ".env.dev", ".env.staging", ".env.test", ".env.secret",
+    ".git-credentials", ".npmrc", ".pypirc", ".dockercfg", "secrets.json", "secrets.yaml",
+    "secrets.yml", "credentials.json", "service-account.json", "server.key", "private.key",
+    "server.pem", "key.pem", "id_rsa", ".htpasswd", "terraform.tfstate", "vault.json"})
+# Ordinary names: a pattern that matches one of them (``*``, ``.*``, ``*.json``) is not a
+# search for secrets even when it also matches ``.env``.
+_ORDINARY = ("main.py", "README.md", ".gitignore", "x", "Makefile", "index.js", "app.json",
+             "config.yaml", "a.txt", "setup.cfg", ".eslintrc", ".venv", "env.py", "package.json")
+_TEMPLATES = (".example", ".sample", ".template", ".dist", ".tmpl", ".defaults")
+_FINDS = frozenset({"find", "gfind", "bfs"})
+_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
+_GREPS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ack-grep", "pt",
+                    "ugrep", "ripgrep"})
+_RECURSIVE = frozenset({"rg", "ag", "ack", "ack-grep", "pt", "ripgrep"})
+# Content regexes that look for credentials (case kept for the key prefixes).
+_KEY_FRAGMENTS = ("AKIA", "ghp_", "github_pat", "glpat-", "xoxb-", "xoxp-", "sk_live",
+                  "PRIVATE KEY", "BEGIN RSA", "BEGIN OPENSSH")
+_KEY_WORDS = ("api_key", "apikey", "api-key", "secret", "token", "password", "passwd",
+              "private_key", "access_key", "credential", "bearer")
+_GREP_VALUE_SHORT = "efmABCdD"
+_RG_VALUE_SHORT = "efmABCgtTEMjr"
+_GREP_VALUE_LONG = frozenset({"--regexp", "--file", "--include", "--exclude", "--exclude-dir",
+                              "--glob", "--iglob", "--type", "--type-not", "--max-count",
+                              "--context", "--after-context", "--before-context",
+                              "--max-depth", "--encoding", "--ignore-file", "--replace",
+                              "--sort", "--sortr", "--threads", "--max-filesize", "--label",
+                              "--color", "--colors", "--binary-files", "--devices",
+                              "--directories"})
+# Options after which grep prints no line of the files it reads.
+_NO_LINES = frozenset("cqL")
+
+
+def redirect_secret(run: Run, f: Field) -> Taint:
+    """The secret taint of ``< F`` when F is a secret file (``< .env``)."""
+    if not secret_file([f]):
+        return NO_TAINT
+    return frozenset({Source("secret", "< " + f.text, run.map_span(f.span))})
+
+
+def _secret_pattern(pattern: str) -> bool:
+    """A find name pattern that matches a secret file name and no ordinary one."""
+    if len(pattern) > 120 or not pattern or sum(map(pattern.count, "*?[")) > 6:
+        return False  # no secret name needs more wildcards (and fnmatch stays cheap)
+    low = pattern.lower().rsplit("/", 1)[-1] if "/" in pattern.rstrip("/*") else \
+        pattern.lower()
+    if low.endswith(_TEMPLATES) or low.endswith(_TEMPLATES + tuple(t + "*" for t in _TEMPLATES)):
+        return False
+    if not any(fnmatchcase(name, low) for name in _SECRET_NAMES):
+        return False
+    return not any(fnmatchcase(name.lower(), low) for name in _ORDINARY)
+
+
+def _find_project(args: list[Field]) -> bool:
+    _, i = find_roots(args)
+    negated = False
+    while i < len(args):
+        t = args[i].text
+        if t in ("-not", "!"):
+            negated = True
+            i += 1
+            continue
+        if t in ("-exec", "-execdir", "-ok", "-okdir"):
+            while i < len(args) and args[i].text not in (";", "+"):
+                i += 1
+        elif t in _NAME_TESTS and i + 1 < len(args):
+            pruned = i + 2 < len(args) and args[i + 2].text == "-prune"
+            if not negated and not pruned and _secret_pattern(args[i + 1].text):
+                return True
+            i += 1
+        negated = False
+        i += 1
+    return False
+
+
+def _secret_regex(pattern: str) -> bool:
+    if any(frag in pattern for frag in _KEY_FRAGMENTS):
+        return True
+    low = pattern.lower()
+    return any(word in low for word in _KEY_WORDS)
+
+
+def _grep_project(name: str, args: list[Field]) -> str | None:
+    """``"path"`` for ``grep -rl SECRET_RE``, ``"secret"`` for ``grep -r SECRET_RE FILES``
+    (the matching lines), None when it prints neither."""
+    recursive = name in _RECURSIVE
+    regexes: list[str] = []
+    operands: list[str] = []
+    lists = False
+    no_lines = False
+    value_short = _RG_VALUE_SHORT if name in _RECURSIVE else _GREP_VALUE_SHORT
+    i = 0
+    ended = False
+    while i < len(args):
+        t = args[i].text
+        nxt = args[i + 1].text if i + 1 < len(args) else ""
+        if ended or not t.startswith("-") or t == "-":
+            operands.append(t)
+        elif t == "--":
+            ended = True
+        elif t.startswith("--"):
+            opt, eq, val = t.partition("=")
+            if opt in ("--recursive", "--dereference-recursive") or t == "--directories=recurse":
+                recursive = True
+            lists = lists or opt == "--files-with-matches"
+            no_lines = no_lines or opt in ("--count", "--quiet", "--silent",
+                                           "--files-without-match")
+            if opt in _GREP_VALUE_LONG and not eq:
+                val = nxt
+                i += 1
+            if opt == "--regexp":
+                regexes.append(val)
+        else:
+            for k in range(1, len(t)):
+                c = t[k]
+                if c in "rR" and (name not in _RECURSIVE or c == "R"):
+                    recursive = True
+                lists = lists or c == "l"
+                no_lines = no_lines or c in _NO_LINES
+                if c in value_short:
+                    val = t[k + 1:]
+                    if not val:
+                        val = nxt
+                        i += 1
+                    if c == "e":
+                        regexes.append(val)
+                    break
+        i += 1
+    if not regexes and operands:
+        regexes.append(operands.pop(0))
+    if (not recursive and not operands) or not any(_secret_regex(r) for r in regexes):
+        return None  # grep over its stdin: its lines were already data
+    if lists:
+        return "path"
+    return None if no_lines else "secret"
+
+
+def project_search(run: Run, inv: Invocation) -> Taint:
+    """The taint of a search of a project for its secret files (see the module doc)."""
+    name = inv.name
+    kind = _find_kind(inv.args) if name in _FINDS and _find_project(inv.args) else \
+        _grep_project(name, inv.args) if name in _GREPS else None
+    if kind is None:
+        return NO_TAINT
+    label = name + PATH_MARK if kind == "path" else name
+    return frozenset({Source(kind, label, run.map_span(inv.word.span))})
+
+
+def _find_kind(args: list[Field]) -> str:
+    """``"secret"`` when find runs a reader on what it found (``-exec cat {} +``: the
+    files' contents are find's output), else ``"path"``."""
+    from ._harvest import READERS  # late: _harvest imports this module
+    from ._resolve import program_name
+
+    for k, f in enumerate(args[:-1]):
+        if f.text in ("-exec", "-execdir", "-ok", "-okdir") and \
+                program_name(args[k + 1].text) in READERS:
+            return "secret"
+    return "path"
+
+
+def project_found(inv: Invocation) -> Taint:
+    """The taint of ``{}`` in ``find . -name .env -exec CMD {} +``."""
+    if inv.name not in _FINDS or not _find_project(inv.args):
+        return NO_TAINT
+    return frozenset({Source("path", inv.name + PATH_MARK, inv.word.span)})
+
+
+def project_read(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
+    """A reader of paths of secret files prints secrets (no finding: ``cat .env`` passes)."""
+    taints = [f.taint for f in inv.args if f.taint and not f.text.startswith("-")]
+    if inv.from_stdin and stdin is not None:
+        taints.append(stdin.taint)
+    src = min((s for t in taints for s in t if s.kind == "path"), key=source_order,
+              default=None)
+    if src is None:
+        return NO_TAINT
+    return frozenset({Source("secret", inv.name, run.map_span(inv.word.span))})
