@@ -22,7 +22,7 @@ from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field, Source, Taint, Var
 
 __all__ = ["basename_output", "dir_key", "download_name", "download_target", "file_taint",
-           "in_dir", "mktemp_output", "track_writes"]
+           "in_dir", "mktemp_output", "output_words", "track_writes"]
 
 _ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "zip", "7z", "7za", "cpio", "unrar",
                         "busybox-tar"})
@@ -313,6 +313,38 @@ def _wget_target(texts: list[str], remote: str) -> str | None:
     if out is not None:
         return None if out == "-" else out
     return remote if prefix is None else prefix.rstrip("/") + "/" + remote
+
+
+_OUTPUT_OPTION = {"curl": ("--output", "o", _CURL_VALUE),
+                  "wget": ("--output-document", "O", _WGET_VALUE)}
+
+
+def output_words(name: str, texts: list[str]) -> frozenset[int]:
+    """The words that name the file curl/wget writes its download to (``-o F``, ``-sSLo F``,
+    ``-oF``, ``--output=F``; wget's ``-O F``): written, never read or sent."""
+    spec = _OUTPUT_OPTION.get(name)
+    if spec is None:
+        return frozenset()
+    long_key, letter, value_letters = spec
+    found: set[int] = set()
+    skip = False
+    for index, t in enumerate(texts):
+        if skip:
+            skip = False
+            continue
+        if t.startswith("--"):
+            key, eq, _ = t.partition("=")
+            if key == long_key:
+                found.add(index if eq else index + 1)
+                skip = not eq
+            continue
+        if not t.startswith("-") or len(t) < 2:
+            continue
+        nxt = texts[index + 1] if index + 1 < len(texts) else None
+        pairs, skip = _short_values(t, nxt, value_letters)
+        if pairs and pairs[-1][0] == letter and pairs[-1][1] is not None:
+            found.add(index + 1 if skip else index)
+    return frozenset(found)
 
 
 def download_target(name: str, texts: list[str]) -> str | None:

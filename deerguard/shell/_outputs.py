@@ -15,7 +15,14 @@ from ._checks import check_write
 from ._copies import write_links
 from ._embedded import decode_escapes
 from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
-from ._files import basename_output, download_target, file_taint, mktemp_output, track_writes
+from ._files import (
+    basename_output,
+    download_target,
+    file_taint,
+    mktemp_output,
+    output_words,
+    track_writes,
+)
 from ._findargs import find_roots
 from ._flow import EMPTY, Flow
 from ._hdrsecret import header_secrets
@@ -157,8 +164,11 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
     if printed:
         run.add("shell.sensitive-read", inv.word.span, f"{name} prints private keys or "
                 "password hashes", None)
-    if name not in R.METADATA_ONLY and (secret_file(args) or
-                                        bulk_secret_source(name, args, run.cwd)):
+    # curl -o .env URL writes .env: the file a download lands in is not read or sent.
+    downloaded = output_words(name, texts) if name in HTTP_CLIENTS else frozenset()
+    read = [f for k, f in enumerate(args) if k not in downloaded] if downloaded else args
+    if name not in R.METADATA_ONLY and (secret_file(read) or
+                                        bulk_secret_source(name, read, run.cwd)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if name in R.NETWORK_SENDERS:
         leaked = [s for s in taint if s.kind == "secret"]
