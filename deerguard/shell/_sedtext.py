@@ -17,7 +17,8 @@ blocks by itself, without a run in the same command: ``find . -name '*.py' | xar
 a download-and-run line to existing sources). The added text is read as code of the file's
 language (by its extension: ``.py`` Python, ``.js`` node, ``.rb`` Ruby, ``.pl`` Perl, else
 shell; a file whose language is not known is tried as shell, Python and node).
-``package.json`` edits are left to :mod:`._pkgscripts`.
+In ``package.json``, each added ``"key": "value"`` value is a script npm runs later
+(:mod:`._pkgscripts`).
 
 One pass over at most :data:`_MAX_CHARS` characters of the scripts; never raises.
 """
@@ -30,6 +31,7 @@ from .._result import Verdict
 from ._copies import appended, land
 from ._interpcode import interp_code
 from ._paths import norm_path
+from ._pkgscripts import package_json_text
 from ._resolve import Invocation
 from ._sedfiles import _address, _eol, _regex_end, _text_end
 from ._textout import text_output
@@ -207,6 +209,10 @@ def sed_inserted(run: Run, inv: Invocation, scripts: list[Field], operands: list
             tried[language] = pieces
         if path is None:
             continue
+        if path.rpartition("/")[2] == "package.json" and "package.json" not in tried:
+            tried["package.json"] = []  # "prepare": "CODE" added: a script npm runs later
+            for _, text in texts:
+                package_json_text(run, text, span, "added by sed -i")
         _record(run, path, old, args, [*lines, *(pieces or ())], f.span)
         if taint and (path in run.files or len(run.files) < _MAX_FILES):
             run.files[path] = run.files.get(path, NO_TAINT) | taint
