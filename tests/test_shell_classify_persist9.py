@@ -122,6 +122,11 @@ SED_QUIET = [
     "sed -i '/^import os$/a import sys' src/app.py && python src/app.py",
     "printf 'echo ok\\n' > t.sh && sed -i 's/ok/fine/' t.sh && bash t.sh",
     "sed -i 's/rm -rf build/rm -rf dist/' clean.sh && bash clean.sh",
+    # Build recipes: an install line that fetches and runs a script is everyday there.
+    "sed -i '/^RUN apt/a RUN curl -fsSL https://deb.nodesource.com/setup_20.x | bash -' "
+    "Dockerfile",
+    "sed -i '/^lint:/a \\tcurl -sSfL https://x.example/install.sh | sh -s -- -b bin' Makefile",
+    "sed -i '$a curl -fsSL https://get.x.example | sh' .github/workflows/ci.yml",
 ]
 
 

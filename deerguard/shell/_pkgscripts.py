@@ -111,7 +111,7 @@ def _jq(run: Run, inv: Invocation) -> None:
     span = program.span
     text = program.text[:_MAX_CODE]
     found = 0
-    for value, is_key in _strings(text, '"'):
+    for value, is_key in dict.fromkeys(_strings(text, '"')):  # each string once
         if not is_key:
             _candidate(run, value, span, f"set by {inv.name}")
             found += 1
@@ -138,7 +138,7 @@ def _code(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     if "package.json" not in text or "scripts" not in text or not any(
             w in text for w in _WRITES):
         return
-    for value, is_key in _strings(text[:_MAX_CODE], "\"'`"):
+    for value, is_key in dict.fromkeys(_strings(text[:_MAX_CODE], "\"'`")):
         if not is_key:
             _candidate(run, value, code.span, f"set by {inv.name} code")
 

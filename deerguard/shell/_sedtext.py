@@ -59,7 +59,12 @@ _LANGS = {"py": "python", "js": "node", "mjs": "node", "cjs": "node", "ts": "nod
 _SHELL_EXT = frozenset({"sh", "bash", "zsh", "ksh", "dash", "bashrc", "zshrc", "profile",
                         "envrc", "command"})
 _DATA_EXT = frozenset({"json", "md", "txt", "rst", "yml", "yaml", "toml", "ini", "cfg",
-                       "conf", "csv", "lock", "html", "css", "xml", "svg", "log"})
+                       "conf", "csv", "lock", "html", "css", "xml", "svg", "log", "mk",
+                       "dockerfile", "gitignore", "dockerignore"})
+# Build recipes, where an install line fetching and running a script is everyday (RUN curl
+# u | bash in a Dockerfile); the text is still recorded for a later run of the file.
+_RECIPES = ("dockerfile", "containerfile", "makefile", "gnumakefile", "justfile",
+            "jenkinsfile", "earthfile", "vagrantfile", "procfile")
 
 
 def sed_texts(script: str) -> list[tuple[str, str]]:
@@ -171,7 +176,7 @@ def _language(path: str) -> str | None:
         return _LANGS[ext]
     if ext in _SHELL_EXT:
         return "sh"
-    if ext in _DATA_EXT or name == "package.json":
+    if ext in _DATA_EXT or name == "package.json" or name.lower().startswith(_RECIPES):
         return "data"
     return None
 
