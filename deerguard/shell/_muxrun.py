@@ -86,6 +86,19 @@ def _screen(fields: list[Field], i: int) -> tuple[int, Field | None, list[Field]
         f = fields[j + 1]
         text = _keys(f.text)
         return -1, Field(text, f.span, f.taint), fields
+    if command == "eval":
+        typed: list[Field] = []  # eval 'stuff "CMD\n"' ...: screen command lines, in order
+        for f in fields[j + 1:j + 17]:
+            verb, _, rest = f.text.strip().partition(" ")
+            rest = rest.strip()
+            if verb == "stuff" and len(rest) > 1 and rest[0] == rest[-1] and rest[0] in "'\"":
+                rest = rest[1:-1]
+            if verb == "stuff" and rest:
+                typed.append(Field(_keys(rest), f.span, f.taint))
+        if not typed:
+            return -1, None, fields
+        return -1, Field("".join(t.text for t in typed), (typed[0].span[0], typed[-1].span[1]),
+                         frozenset().union(*(t.taint for t in typed))), fields
     if command in _SCREEN_RUN:
         k = j + 1
         if command == "exec" and k < n and fields[k].text and set(fields[k].text) <= _FDPAT:

@@ -70,7 +70,7 @@ _RECIPES = ("dockerfile", "containerfile", "makefile", "gnumakefile", "justfile"
 def sed_texts(script: str) -> list[tuple[str, str]]:
     """(command letter, text) of every ``a``/``i``/``c`` text and ``s`` replacement of a sed
     script; a replacement's ``&`` is the literal text its regex matches when that is plain,
-    and a back-reference is left out (``\\1``: not known)."""
+    and a back-reference (``\\1``: not known) stands as the word ``true``."""
     out: list[tuple[str, str]] = []
     if not any(c in script for c in "aics"):
         return out
@@ -158,7 +158,9 @@ def _replacement(repl: str, delim: str, regex: str) -> str:
                 out.append("\n")
             elif nxt == "t":
                 out.append("\t")
-            elif not (nxt.isdigit() or nxt in "ULulE"):
+            elif nxt.isdigit():
+                out.append("true")  # \1: matched text not known (a word keeps \1; CMD valid)
+            elif nxt not in "ULulE":
                 out.append(nxt)  # \/ \& \\ : the character itself
             continue
         out.append(plain if ch == "&" else ch)
