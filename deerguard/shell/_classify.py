@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._result import Finding, Span, Verdict, worst
+from ._agentconf import agent_config_written
 from ._dbconf import client_rc_written
 from ._deferred import check_deferred
 from ._exfil import secret_display
@@ -168,6 +169,7 @@ class Classifier:
         if run.file_text or run.files:
             pkg_written(run)  # .npmrc registry=URL: where later installs come from
             client_rc_written(run)  # \! CMD in ~/.psqlrc runs at every psql start
+            agent_config_written(run)  # hooks in .claude/settings.json, .mcp.json (_agentconf)
         issues = script.issues
         if issues and any(issue.internal for issue in issues):
             # The parser failed on its own (a bug): what the command does is unknown.

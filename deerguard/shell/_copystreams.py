@@ -129,16 +129,9 @@ def _filter(run: Run, inv: Invocation, stdin_text: str | None, out: Flow) -> Flo
     if text is None or path is None:
         return out
     texts = [f.text for f in args[:-1]]
-    inplace = inv.name == "sed" and any(t.startswith(("-i", "--in-place")) for t in texts)
-    if inplace:
-        texts = [t for t in texts if not t.startswith(("-i", "--in-place"))]
+    if inv.name == "sed" and any(t.startswith(("-i", "--in-place")) for t in texts):
+        return out  # sed -i SCRIPT a: _sedtext rewrites a's text (and the text it adds)
     new = text_output(inv.name, texts, text)
-    if inplace:
-        if new is not None:
-            land(run, path, new, frozenset(), False, inv.word.span)
-        else:
-            run.file_text.pop(path, None)  # rewritten, to a text not known
-        return out
     return out if new is None else _with_text(out, new)
 
 

@@ -39,6 +39,7 @@ from ._outputs import echo_output, output
 from ._pathrun import path_run
 from ._paths import norm_path
 from ._pkgrun import PKG_PROGRAMS, pkg_program
+from ._pkgscripts import PKG_JSON_CODERS, PKG_JSON_EDITORS, package_json_edit
 from ._pkgsource import SOURCE_PROGRAMS, package_source
 from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
@@ -152,6 +153,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         build_tool(run, inv)  # pytest loads conftest.py, npm install runs package.json
     if name in PKG_PROGRAMS:
         pkg_program(run, inv, stdin)  # git clone u && make install, docker build URL, at -f
+    if name in PKG_JSON_EDITORS or name[:4] in PKG_JSON_CODERS:
+        package_json_edit(run, inv, stdin)  # jq '.scripts.X=CODE' package.json (_pkgscripts)
     if name in MORE_INTERPRETERS:
         return more_program(run, inv, stdin)  # gnuplot -e, erl -eval, ghc -e, | octave
     if name not in _DISPATCHED and interpreter_family(name) is None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ._argv import MULTICALL, REWRITERS, rewrite
+from ._muxrun import MUX_NAMES, mux_step
 from ._remote import CONTAINER_PROGRAMS, parse_remote
 from ._runners import PACKAGE_RUNNERS, runner_program, runner_shell_code, runner_stops
 from ._words import DYN, Field
@@ -161,6 +162,16 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
                 if not owned:
                     fields, owned = list(fields), True  # copied once: linear overall
                 fields[i] = program
+            continue
+        step = mux_step(name, fields, i) if name in MUX_NAMES else None
+        if step is not None:  # screen -X stuff/exec, nix run nixpkgs#P -- ARGS (_muxrun)
+            wrappers.append(name)
+            pending_assigns = []
+            owned = owned or step[2] is not fields  # a new list (nix run's program word)
+            i, code, fields = step
+            n = len(fields)
+            if code is not None or i < 0:
+                return Resolution(chain, code, name)
             continue
         spec = WRAPPERS.get(name)
         if spec is None:

@@ -19,6 +19,7 @@ from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._sedfiles import sed_files
+from ._sedtext import sed_inserted
 from ._sinks import STDIN_PATHS, download_exec, interp_code, stdin_sink
 from ._textout import text_output
 from ._words import DYN, NO_TAINT, Field, first_source
@@ -120,6 +121,7 @@ def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
     if in_place:
         for f in operands:
             check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i edits")
+        sed_inserted(run, inv, scripts, operands)  # the text it adds (_sedtext)
     given = frozenset().union(*(file_taint(run.files, norm_path(f.text, run.cwd))
                                 for f in operands[:16])) if operands and run.files else \
         (stdin.taint if stdin is not None and not operands else NO_TAINT)

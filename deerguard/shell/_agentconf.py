@@ -1,0 +1,118 @@
+"""Coding-agent configuration written in the same command: commands the agent runs later.
+
+Claude Code runs the ``command`` of every hook in ``.claude/settings.json`` (``PreToolUse``,
+``PostToolUse``, ``SessionStart``...) on each matching event, its ``statusLine`` command on
+every refresh and ``apiKeyHelper`` for credentials; ``.mcp.json`` (and Cursor's, Gemini
+CLI's, VS Code's MCP files, ``~/.claude.json``) starts each server's ``command`` with its
+``args`` when the agent starts; Codex runs ``notify`` and its ``mcp_servers`` commands from
+``~/.codex/config.toml``. Writing such a file is persistence like a git hook (``_githooks``):
+
+* known text: each command is classified as shell code run later, and its findings are kept
+  when they block (``"command": "curl -s u|sh"`` blocks), while everyday hooks
+  (``npx prettier --write``, an MCP server run by ``npx -y @org/server``) pass;
+* fetched or decoded data written there warns (``shell.deferred-exec``): what the agent
+  will run is not known.
+
+Bounded: at most :data:`_MAX_COMMANDS` commands per file, nesting followed to
+:data:`_MAX_DEPTH` levels; never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from typing import TYPE_CHECKING
+
+from ._keep import keep_if_blocking
+from ._words import DYN, Field, first_source
+
+if TYPE_CHECKING:
+    from ._walk import Run
+
+__all__ = ["agent_config_written"]
+
+_FILES = (".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".claude.json",
+          ".cursor/hooks.json", ".cursor/mcp.json", ".gemini/settings.json", ".vscode/mcp.json",
+          ".codex/config.toml")
+_COMMAND_KEYS = frozenset({"command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport",
+                           "otelHeadersHelper"})
+_FETCHED = frozenset({"fetch", "decode"})
+_MAX_COMMANDS = 32
+_MAX_DEPTH = 12
+_COMMAND_RE = re.compile(r'"command"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"')
+
+
+def _config(path: str) -> str | None:
+    for name in _FILES:
+        if path == name or path.endswith("/" + name):
+            return name
+    return None
+
+
+def agent_config_written(run: Run) -> None:
+    """After the walk: agent configuration files the command wrote (see the module doc)."""
+    for path, taint in list(run.files.items())[:256]:
+        if _config(path) is None:
+            continue
+        src = first_source(taint, _FETCHED)
+        if src is not None:
+            run.add("shell.deferred-exec", _span(run, path), f"writes fetched or decoded data "
+                    f"into {path}, whose commands a coding agent runs later",
+                    f"{src.describe()} was written to {path}")
+    for path, text in list(run.file_text.items())[:64]:
+        name = _config(path)
+        if name is None or DYN in text:
+            continue
+        span = _span(run, path)
+        for code in _commands(text, name.endswith(".toml"))[:_MAX_COMMANDS]:
+            keep_if_blocking(run, run.run_code, Field(code, span), f"a command in {path}",
+                             span, None, positional=[])
+
+
+def _span(run: Run, path: str) -> tuple[int, int]:
+    name = path.rpartition("/")[2]
+    k = run.source.find(name) if name else -1
+    return (k, k + len(name)) if k >= 0 else (0, len(run.source))
+
+
+def _commands(text: str, toml: bool) -> list[str]:
+    """The command lines of a config text (JSON, or TOML for Codex)."""
+    data: object
+    try:
+        data = tomllib.loads(text) if toml else json.loads(text)
+    except (ValueError, RecursionError):
+        if toml:
+            return []
+        return [m.group(1).replace('\\"', '"').replace("\\\\", "\\")
+                for m in _COMMAND_RE.finditer(text[:20000])]
+    out: list[str] = []
+    _walk(data, out, 0)
+    return out
+
+
+def _walk(node: object, out: list[str], depth: int) -> None:
+    if depth > _MAX_DEPTH or len(out) >= _MAX_COMMANDS:
+        return
+    if isinstance(node, list):
+        for item in node[:64]:
+            _walk(item, out, depth + 1)
+        return
+    if not isinstance(node, dict):
+        return
+    for key, value in list(node.items())[:64]:
+        if key in _COMMAND_KEYS and isinstance(value, str):
+            args = node.get("args") if key == "command" else None
+            words = [a for a in args if isinstance(a, str)] if isinstance(args, list) else []
+            out.append(" ".join([value, *(_quoted(w) for w in words)]))
+        elif key == "notify" and isinstance(value, list) and all(
+                isinstance(v, str) for v in value) and value:
+            out.append(" ".join(_quoted(v) for v in value))  # Codex: notify = [PROG, ARGS]
+        else:
+            _walk(value, out, depth + 1)
+
+
+def _quoted(word: str) -> str:
+    if word and all(c.isalnum() or c in "-_./=:,+@%" for c in word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
