@@ -18,7 +18,7 @@ from ._strfuncs import Fail, Val, chr_of, method, text_of
 from ._strperl import brace_pieces, comprehension
 
 if TYPE_CHECKING:
-    from ._strfold import Parser
+    from ._strparser import Parser
 
 __all__ = ["format_call", "format_fields"]
 

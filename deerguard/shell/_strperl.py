@@ -14,7 +14,7 @@ from ._strfuncs import Fail, Tok, Val, chr_of, flat, quote, req, text_of
 from ._words import DYN
 
 if TYPE_CHECKING:
-    from ._strfold import Parser
+    from ._strparser import Parser
 
 __all__ = ["brace_pieces", "comprehension", "map_args", "perl_args", "perl_map", "unknown_fields",
            "unknown_head"]
