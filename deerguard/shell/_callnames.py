@@ -23,6 +23,7 @@ import re
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON
 from ._edits import apply_edits
 from ._strfold import FOLDED, Tok, tokens
+from ._strfuncs import bind_name
 from ._strfuncs import quote as _quote
 
 __all__ = ["eval_literals", "rename_calls"]
@@ -116,13 +117,7 @@ def _consts(toks: list[Tok]) -> dict[str, str]:
                 value = last
         if value is None or (j < n and toks[j][1] not in (";", "\n", ")", "}", ",")):
             continue
-        if name in dropped:
-            continue
-        if name in out and out[name] != value:
-            del out[name]
-            dropped.add(name)
-            continue
-        out[name] = value
+        bind_name(name, value, out, dropped)
     return out
 
 

@@ -19,8 +19,8 @@ from ._code import literals
 from ._edits import apply_edits
 
 __all__ = ["FUNCTIONS", "Fail", "Tok", "Val", "chr_of", "flat", "function", "method", "num", "req",
-           "bind", "may_start", "printf", "quote", "ruby_interpolations", "text_of", "tokens",
-           "unescape", "escaped"]
+           "bind", "bind_name", "may_start", "printf", "quote", "ruby_interpolations", "text_of",
+           "tokens", "unescape", "escaped"]
 
 Tok = tuple[str, str, int, int]  # (kind, text or value, start, end)
 Val = str | int | list["Val"]
@@ -367,7 +367,12 @@ def bind(toks: list[Tok], k: int, end: int, value: str, consts: dict[str, str],
         return
     if end < len(toks) and toks[end][1] not in (";", "\n", ")", "}", ","):
         return
-    name = toks[k - 2][1]
+    bind_name(toks[k - 2][1], value, consts, dropped)
+
+
+def bind_name(name: str, value: str, consts: dict[str, str], dropped: set[str]) -> None:
+    """``name`` holds ``value`` in ``consts``; a name bound to two different values holds
+    none from then on (it joins ``dropped``)."""
     if name in dropped:
         return
     if name in consts and consts[name] != value:
