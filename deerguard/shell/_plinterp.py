@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 
 from ._code import literals
-from ._edits import apply_edits
 from ._strfuncs import unescape
 
 __all__ = ["interpolate"]
@@ -183,7 +182,8 @@ def interpolate(code: str, language: str) -> str:
             consts[name] = (value, at[0][1])
     if not consts:
         return code
-    edits: list[tuple[int, int, str]] = []  # (body start, body end, body with values)
+    out: list[str] = []
+    last = 0
     for start, end, value in found:
         if value[0] not in '"`' or end - start < 2 or code[end - 1] != value[0]:
             continue
@@ -199,5 +199,10 @@ def interpolate(code: str, language: str) -> str:
                           text.replace("`", "\\`"))
             k = b
         pieces.append(body[k:])
-        edits.append((start + 1, end - 1, "".join(pieces)))
-    return apply_edits(code, edits)
+        out.append(code[last:start + 1])
+        out.append("".join(pieces))
+        last = end - 1
+    if not out:
+        return code
+    out.append(code[last:])
+    return "".join(out)
