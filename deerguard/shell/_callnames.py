@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON
+from ._edits import apply_edits
 from ._strfold import FOLDED, Tok, tokens
+from ._strfuncs import bind_name
 from ._strfuncs import quote as _quote
 
 __all__ = ["eval_literals", "rename_calls"]
@@ -117,13 +119,7 @@ def _consts(toks: list[Tok]) -> dict[str, str]:
                 value = last
         if value is None or (j < n and toks[j][1] not in (";", "\n", ")", "}", ",")):
             continue
-        if name in dropped:
-            continue
-        if name in out and out[name] != value:
-            del out[name]
-            dropped.add(name)
-            continue
-        out[name] = value
+        bind_name(name, value, out, dropped)
     return out
 
 
@@ -237,19 +233,7 @@ def rename_calls(code: str, language: str) -> str:
             elif nxt[1] == "->" and k + 2 < n and toks[k + 2][1] == "(":
                 edits.append((start, nxt[3], target))  # perl $f->(..)
         k += 1
-    if not edits:
-        return code
-    edits.sort()
-    out: list[str] = []
-    last = 0
-    for s, e, t in edits:
-        if s < last:
-            continue
-        out.append(code[last:s])
-        out.append(t)
-        last = e
-    out.append(code[last:])
-    return "".join(out)
+    return apply_edits(code, edits)
 
 
 # Eval functions whose constant string argument is code of the same language.

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import re
 
+from ._bashword import bash_literal
 from ._resolve import Invocation
-from ._values import DYN
 from ._words import Field
 
 __all__ = ["cmd_bash", "start_argv", "win_path"]
@@ -51,7 +51,7 @@ _KNOWN: dict[str, str] = {
     "cd": ".",
 }
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_SAFE_RE = re.compile(r"[A-Za-z0-9_./:@+,-]+\Z")  # bash reads these as they are
+_SAFE_RE = re.compile(r"[A-Za-z0-9_./:@+,-]+\Z")  # left bare by bash_literal: read as they are
 # Canonical spelling of the Windows directories the rules know (paths are case-insensitive).
 _CANON = {"windows": "Windows", "program files": "Program Files",
           "program files (x86)": "Program Files (x86)", "programdata": "ProgramData",
@@ -230,16 +230,7 @@ def _percent(code: str, i: int, n: int) -> tuple[str, int]:
 def _q(text: str) -> str:
     """A literal piece as bash text: single-quoted; a leading ``~`` stays bare (the home
     directory), and so does a dynamic marker (a value the outer command does not know)."""
-    out: list[str] = []
-    for k, part in enumerate(text.split(DYN)):
-        if k:
-            out.append(DYN)
-        if k == 0 and part.startswith("~") and (len(part) == 1 or part[1] == "/"):
-            out.append("~")
-            part = part[1:]
-        if part:
-            out.append(part if _SAFE_RE.match(part) else "'" + part.replace("'", "'\\''") + "'")
-    return "".join(out)
+    return bash_literal(text, _SAFE_RE)
 
 
 def _bash_word(text: str, names: list[str]) -> str:

@@ -10,6 +10,7 @@ or ``-oDIR`` (7z).
 
 from __future__ import annotations
 
+from ._optwalk import walk_options
 from ._resolve import Invocation
 from ._words import DYN, Field
 
@@ -22,6 +23,10 @@ _TARGET_DIR = frozenset({"cp", "mv", "install", "ln", "gcp", "gmv", "ginstall"})
 _VALUE_LETTERS = {"cp": "St", "gcp": "St", "mv": "St", "gmv": "St", "ln": "St",
                   "install": "mogSt", "ginstall": "mogSt"}
 _MAX_SOURCES = 16
+# Long options that take the next word: --suffix/--mode/--owner/--group, and -t's long name
+# for the tools that have one.
+_LONG = frozenset({"--suffix", "--mode", "--owner", "--group"})
+_LONG_TARGET = _LONG | {"--target-directory"}
 
 
 def copy_dests(inv: Invocation, cwd: str | None = None, *, deep: bool = False
@@ -42,38 +47,15 @@ def copy_dests(inv: Invocation, cwd: str | None = None, *, deep: bool = False
 def copy_operands(inv: Invocation, letters: str) -> tuple[Field | None, list[Field]]:
     """(the ``-t DIR``/``--target-directory=DIR`` target, the operands) of a copy-like
     tool whose short options in ``letters`` take a value."""
-    args = inv.args
     target: Field | None = None
     operands: list[Field] = []
-    ended = False
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        nxt = args[i + 1] if i + 1 < len(args) else None
-        i += 1
-        if ended or not t.startswith("-") or t == "-" or not f.static:
-            operands.append(f)
-            continue
-        if t == "--":
-            ended = True
-            continue
-        if t.startswith("--"):
-            key, eq, value = t.partition("=")
-            if key == "--target-directory" and inv.name in _TARGET_DIR:
-                target = Field(value, f.span, f.taint) if eq else nxt
-                i += 0 if eq else 1
-            elif not eq and key in ("--suffix", "--mode", "--owner", "--group"):
-                i += 1
-            continue
-        for k in range(1, len(t)):
-            if t[k] in letters:
-                attached = t[k + 1:]
-                if not attached:
-                    i += 1
-                if t[k] == "t":
-                    target = Field(attached, f.span, f.taint) if attached else nxt
-                break
+    to_dir = inv.name in _TARGET_DIR
+    for name, value, _ in walk_options(inv.args, letters, _LONG_TARGET if to_dir else _LONG,
+                                       dynamic="operand"):
+        if name is None and value is not None:
+            operands.append(value)
+        elif (name == "t" and "t" in letters) or (name == "--target-directory" and to_dir):
+            target = value  # (a static word: never a process substitution's)
     return target, operands
 
 

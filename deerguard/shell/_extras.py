@@ -131,16 +131,7 @@ def _power_targets(inv: Invocation) -> list[tuple[tuple[str, ...], Field]]:
     args = inv.args
     if inv.name in ("busctl", "dbus-send", "gdbus"):
         return _dbus_power(args)
-    skip = False
-    words: list[Field] = []
-    for f in args:
-        t = f.text
-        if skip:
-            skip = False
-        elif t.startswith("-") and len(t) > 1:
-            skip = len(t) == 2 and t[1] in _SYSTEMCTL_ARG
-        else:
-            words.append(f)
+    words = plain_operands(args, _SYSTEMCTL_ARG)
     if not words:
         return []
     sub = words[0].text

@@ -22,8 +22,9 @@ from collections.abc import Callable
 
 from ._comments import _python_string, _regex_end, _regex_here, _string_end, _template_end
 from ._names import Scope
-from ._strfold import Parser, scope_of
+from ._strfold import scope_of
 from ._strfuncs import Fail, escaped, text_of, tokens
+from ._strparser import Parser
 from ._words import DYN
 
 __all__ = ["PY_GATE", "read_templates"]

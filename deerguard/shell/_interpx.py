@@ -89,23 +89,14 @@ def _moved_targets(run: Run, code: Field, text: str, toks: list[Tok], language: 
     """Deletes and writes after the code's own ``chdir``: ``os.chdir("/");
     shutil.rmtree("etc")`` deletes /etc, ``Dir.chdir(Dir.home); File.write(".bashrc", ..)``
     writes ~/.bashrc."""
-    starts = [(toks[at][2], path) for at, path in moves]
-
-    def cwd_at(offset: int) -> str | None:
-        cwd = run.cwd
-        for at, path in starts:
-            if at >= offset:
-                break
-            cwd = norm_path(path, cwd) if path[:1] in "/~" or cwd is not None else None
-        return cwd
-
+    starts = [(toks[at][2], path) for at, path in moves]  # by offset in the text
     for path, start, _end in destructive_paths(text, language=language):
-        norm = norm_path(path, cwd_at(start))
+        norm = norm_path(path, _cwd_at(run, starts, start))
         if norm is not None and is_critical(norm):
             run.add("shell.recursive-delete", code.span, f"{inv.name} code deletes {norm}",
                     None)
     for path, start, _end in written_paths(text, language=language, relative=True):
-        cwd = cwd_at(start)
+        cwd = _cwd_at(run, starts, start)
         if cwd is not None and path[:1] not in "/~":
             check_write(run.add, run.cp.paths, Field(path, code.span), cwd,
                         f"{inv.name} code writes")
@@ -129,7 +120,8 @@ def _chdirs(toks: list[Tok]) -> list[tuple[int, str]]:
 
 
 def _cwd_at(run: Run, moves: list[tuple[int, str]], k: int) -> str | None:
-    """The code's working directory at token ``k``: the shell's, then each move before."""
+    """The code's working directory at position ``k`` (a token index, or a text offset:
+    as ``moves`` are given): the shell's, then each move before."""
     cwd = run.cwd
     for at, path in moves:
         if at >= k:

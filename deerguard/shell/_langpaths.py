@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 
 from ._code import literals
+from ._edits import apply_edits
 from ._fstr import PY_GATE, read_templates
 from ._strfold import fold_strings
 from ._words import DYN
@@ -182,22 +183,6 @@ def _home_edits(code: str, language: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-def _apply(code: str, edits: list[tuple[int, int, str]]) -> str:
-    if not edits:
-        return code
-    edits.sort()
-    out: list[str] = []
-    last = 0
-    for start, end, text in edits:
-        if start < last:
-            continue  # overlapping: the first (outermost-starting) edit wins
-        out.append(code[last:start])
-        out.append(text)
-        last = end
-    out.append(code[last:])
-    return "".join(out)
-
-
 def _unwrap(code: str, language: str) -> list[tuple[int, int, str]]:
     """``expanduser('~/x')`` -> ``'~/x'``; ``os.path.join('~', '.ssh')`` -> ``'~/.ssh'``."""
     lits = literals(code, language in ("perl", "ruby", "php"))[:512]
@@ -311,10 +296,10 @@ def _spell_home(code: str, language: str) -> str:
         return code
     for _ in range(3):  # join(expanduser('~'), '.ssh'): inner rewrites enable outer ones
         edits = _home_edits(code, language)
-        new = _apply(code, edits)
-        new = _apply(new, _unwrap(new, language))
+        new = apply_edits(code, edits)
+        new = apply_edits(new, _unwrap(new, language))
         if "+" in new or "/" in new or (language in ("perl", "php") and "." in new):
-            new = _apply(new, _concat(new, language))
+            new = apply_edits(new, _concat(new, language))
         if new == code:
             break
         code = new

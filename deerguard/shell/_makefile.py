@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ._flow import Flow
+from ._optwalk import walk_options
 from ._resolve import Invocation
 from ._scripts import script_text
 from ._words import Field
@@ -17,54 +18,25 @@ if TYPE_CHECKING:
 
 __all__ = ["make_recipes", "make_tool"]
 
-_MAKE_VALUE = frozenset("CfIjlowW")
+# The options whose value make_tool reads or must skip: -f FILE, -E/--eval CODE, -C DIR.
+_MAKE_VALUE = "CfIjlowWE"
+_MAKE_LONG = frozenset({"--file", "--makefile", "--eval", "--directory"})
 _MAKE_VAR = re.compile(r"\$[({][A-Za-z_][A-Za-z0-9_.]*[)}]")
 
 
 def make_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    args = inv.args
     files: list[Field] = []
     evals: list[Field] = []
     where = "."
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        nxt = args[i + 1] if i + 1 < len(args) else None
-        i += 1
-        if t.startswith("--"):
-            key, eq, value = t.partition("=")
-            val = Field(value, f.span, f.taint, f.proc) if eq else None
-            if key in ("--file", "--makefile", "--eval", "--directory") and not eq:
-                val = nxt
-                i += 1
-            if val is None:
-                continue
-            if key in ("--file", "--makefile"):
-                files.append(val)
-            elif key == "--eval":
-                evals.append(val)
-            elif key == "--directory":
-                where = val.text
+    for name, value, _ in walk_options(inv.args, _MAKE_VALUE, _MAKE_LONG, dashdash=False):
+        if value is None or name is None:
             continue
-        if t.startswith("-") and len(t) > 1:
-            k = 1
-            while k < len(t):
-                letter = t[k]
-                if letter in _MAKE_VALUE or letter == "E":
-                    attached = t[k + 1:]
-                    val2 = Field(attached, f.span, f.taint, f.proc) if attached else nxt
-                    if not attached:
-                        i += 1
-                    if val2 is not None:
-                        if letter == "f":
-                            files.append(val2)
-                        elif letter == "E":
-                            evals.append(val2)
-                        elif letter == "C":
-                            where = val2.text
-                    break
-                k += 1
+        if name in ("f", "--file", "--makefile"):
+            files.append(value)
+        elif name in ("E", "--eval"):
+            evals.append(value)
+        elif name in ("C", "--directory"):
+            where = value.text
     texts: list[Field] = []
     if not files:
         base = where.rstrip("/") + "/" if where != "." else ""

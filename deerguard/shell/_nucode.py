@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import re
 
-from ._values import DYN
+from ._bashword import bash_literal
 from ._words import Field
 
 __all__ = ["nu_bash"]
 
 _MAX_DEPTH = 24
-_SAFE_RE = re.compile(r"[A-Za-z0-9_./:@+,*?%-]+\Z")  # bash reads these as they are
+# Left bare by bash_literal: bash reads these as they are, and a nushell glob (``~/*``)
+# stays a glob (cmd.exe code, which does not glob, quotes ``*``/``?``: _cmdcode).
+_SAFE_RE = re.compile(r"[A-Za-z0-9_./:@+,*?%-]+\Z")
 _VAR_RE = re.compile(r"\$(?:E:)?([A-Za-z_][\w-]*)((?:\.[\w?!-]+)*)")  # elvish $E:HOME
 _NAME_RE = re.compile(r"[A-Za-z_]\w*\Z")
 _RECORD_KEY_RE = re.compile(r"""(?:[\w-]+|"[^"\n]*"|'[^'\n]*')[ \t]*:(?!:)""")
@@ -57,16 +59,7 @@ _Tok = tuple[str, str, str]  # (kind, bash text, nushell text of a bare word)
 
 def _q(text: str) -> str:
     """Literal text as one bash word (a leading ``~`` and dynamic markers stay bare)."""
-    out: list[str] = []
-    for k, part in enumerate(text.split(DYN)):
-        if k:
-            out.append(DYN)
-        if k == 0 and part.startswith("~") and (len(part) == 1 or part[1] == "/"):
-            out.append("~")
-            part = part[1:]
-        if part:
-            out.append(part if _SAFE_RE.match(part) else "'" + part.replace("'", "'\\''") + "'")
-    return "".join(out) or "''"
+    return bash_literal(text, _SAFE_RE) or "''"
 
 
 class _Reader:

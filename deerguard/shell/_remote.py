@@ -214,21 +214,27 @@ def _kubectl(fields: list[Field], j: int) -> Remote:
     return out
 
 
+def _past_globals(fields: list[Field], j: int) -> int:
+    """The index of the first word from ``j`` on that is not a docker global option (or
+    its value)."""
+    n = len(fields)
+    while j < n and fields[j].text.startswith("-"):
+        j += 2 if fields[j].text in _DOCKER_GLOBAL_ARG else 1
+    return j
+
+
 def _docker(fields: list[Field], j: int, *, compose: bool) -> Remote:
     out = Remote()
     n = len(fields)
-    while j < n and fields[j].text.startswith("-"):
-        t = fields[j].text
-        j += 2 if t in _DOCKER_GLOBAL_ARG else 1
+    j = _past_globals(fields, j)
     if j >= n:
         return out
     sub = fields[j].text
     j += 1
     if sub in ("container", "compose") and j < n:
         compose = compose or sub == "compose"
-        while sub == "compose" and j < n and fields[j].text.startswith("-"):
-            t = fields[j].text
-            j += 2 if t in _DOCKER_GLOBAL_ARG else 1
+        if sub == "compose":
+            j = _past_globals(fields, j)
         if j >= n:
             return out
         sub = fields[j].text

@@ -16,8 +16,10 @@ from ._checks import check_args, check_write
 from ._embedded import _split_unescaped as split_unescaped
 from ._files import file_taint
 from ._flow import Flow
+from ._optwalk import walk_options
 from ._paths import norm_path
 from ._resolve import Invocation
+from ._sedargs import SED_LONG, SED_SHORT
 from ._sedfiles import sed_files
 from ._sedtext import sed_inserted
 from ._sinks import STDIN_PATHS, download_exec, interp_code, stdin_sink
@@ -37,57 +39,22 @@ def run_stdin(run: Run, stdin: Flow, inv: Invocation) -> None:
 
 # --- sed ----------------------------------------------------------------------------------
 
-_SED_VALUE = frozenset("efl")
-
 
 def sed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
     """The code and files of a sed run; True when its scripts read a secret file."""
-    args = inv.args
     scripts: list[Field] = []
     operands: list[Field] = []
     named = False  # -e/-f given: every operand is an input file
     in_place = False
-    i = 0
-    while i < len(args):
-        f = args[i]
-        t = f.text
-        nxt = args[i + 1] if i + 1 < len(args) else None
-        i += 1
-        if t == "--":
-            operands.extend(args[i:])
-            break
-        if t.startswith("--"):
-            key, eq, value = t.partition("=")
-            if key in ("--expression", "--file"):
-                val = Field(value, f.span, f.taint, f.proc) if eq else nxt
-                i += 0 if eq else 1
-                if val is not None:
-                    named = True
-                    _sed_script(run, inv, val, key == "--file", stdin, scripts)
-            elif key == "--in-place":
-                in_place = True
-            elif key == "--line-length" and not eq:
-                i += 1
-            continue
-        if t.startswith("-") and len(t) > 1 and f.static:
-            k = 1
-            while k < len(t):
-                letter = t[k]
-                if letter == "i":
-                    in_place = True
-                    break  # -i.bak: the rest is a suffix
-                if letter in _SED_VALUE:
-                    attached = t[k + 1:]
-                    val = Field(attached, f.span, f.taint, f.proc) if attached else nxt
-                    if not attached:
-                        i += 1
-                    if val is not None and letter != "l":
-                        named = True
-                        _sed_script(run, inv, val, letter == "f", stdin, scripts)
-                    break
-                k += 1
-            continue
-        operands.append(f)
+    for name, value, _ in walk_options(inv.args, SED_SHORT, SED_LONG, optional="i",
+                                       dynamic="cluster"):
+        if name is None and value is not None:
+            operands.append(value)
+        elif name in ("i", "--in-place"):
+            in_place = True  # -i.bak: the rest is a suffix
+        elif name in ("e", "f", "--expression", "--file") and value is not None:
+            named = True
+            _sed_script(run, inv, value, name in ("f", "--file"), stdin, scripts)
     if not named and operands:
         scripts.append(operands[0])
         operands = operands[1:]

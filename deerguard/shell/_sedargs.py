@@ -9,67 +9,38 @@ read. The script's own files (``r FILE``, ``w FILE``, ``s///w FILE``) are checke
 
 from __future__ import annotations
 
+from ._optwalk import walk_options
 from ._values import Field
 
 __all__ = ["SEDS", "sed_path_args"]
 
 SEDS = frozenset({"sed", "gsed"})
 
-_SHORT_VALUED = frozenset("efl")  # -e SCRIPT, -f FILE, -l N
-_LONG_VALUED = frozenset({"--expression", "--file", "--line-length"})
+# sed's options that take a value: -e SCRIPT, -f FILE, -l N (and their long names);
+# -i[SUFFIX] takes only one attached to it. _scripts.sed_tool reads the same tables.
+SED_SHORT = "efl"
+SED_LONG = frozenset({"--expression", "--file", "--line-length"})
 
 
 def sed_path_args(args: list[Field]) -> list[Field]:
     """``args`` without the words that hold sed's script: ``-e``/``--expression`` values,
-    or the first operand when neither ``-e`` nor ``-f`` gives one."""
-    kept: list[Field] = []
+    or the first operand when neither ``-e`` nor ``-f`` gives one (and without ``--``)."""
+    drop: set[int] = set()
     given = False  # -e or -f gave the script
-    first: int | None = None  # position in kept of the first operand
-    k = 0
+    first: int | None = None  # index of the first operand
     n = len(args)
-    ended = False
-    while k < n:
-        f = args[k]
-        text = f.text
-        if ended or not text.startswith("-") or text == "-":
-            if first is None:
-                first = len(kept)
-            kept.append(f)
-            k += 1
-            continue
-        if text == "--":
-            ended = True
-            k += 1
-            continue
-        if text.startswith("--"):
-            opt, eq, _ = text.partition("=")
-            if opt in _LONG_VALUED:
-                given = given or opt != "--line-length"
-                if opt == "--expression":  # the script: neither this word nor its value
-                    k += 1 if eq else 2
-                    continue
-                if not eq and k + 1 < n:
-                    kept.append(f)
-                    f = args[k + 1]
-                    k += 1
-            kept.append(f)
-            k += 1
-            continue
-        step = 1
-        script = False
-        for pos in range(1, len(text)):
-            letter = text[pos]
-            if letter == "i":
-                break  # -i[SUFFIX]: the rest of the word is a backup suffix
-            if letter in _SHORT_VALUED:
-                given = given or letter != "l"
-                script = letter == "e"
-                if pos + 1 == len(text):
-                    step = 2
-                break
-        if not script:
-            kept.extend(args[k:k + step])
-        k += step
+    for name, value, k in walk_options(args, SED_SHORT, SED_LONG, optional="i"):
+        if name is None:
+            first = k if first is None else first
+        elif name == "--":
+            drop.add(k)
+        elif name in ("e", "--expression"):  # the script: neither this word nor its value
+            given = True
+            drop.add(k)
+            if k + 1 < n and value is args[k + 1]:
+                drop.add(k + 1)
+        elif name in ("f", "--file"):
+            given = True
     if not given and first is not None:
-        del kept[first]
-    return kept
+        drop.add(first)
+    return [f for k, f in enumerate(args) if k not in drop] if drop else list(args)

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._strfuncs import Fail, Val, chr_of, method, text_of
-from ._strperl import comprehension
+from ._strperl import brace_pieces, comprehension
 
 if TYPE_CHECKING:
-    from ._strfold import Parser
+    from ._strparser import Parser
 
 __all__ = ["format_call", "format_fields"]
 
@@ -106,24 +106,15 @@ def format_call(p: Parser, v: Val, m: str) -> Val:
 def format_fields(fmt: str, args: list[Val], kwargs: dict[str, Val]) -> str | None:
     """``fmt.format(*args, **kwargs)`` with plain fields (auto, numbered or named)."""
     out: list[str] = []
-    i, auto, n = 0, 0, len(fmt)
+    auto = 0
     numbered = False
-    while i < n:
-        c = fmt[i]
-        if c in "{}" and fmt[i + 1:i + 2] == c:
-            out.append(c)
-            i += 2
+    for kind, piece in brace_pieces(fmt):
+        if kind == "text":
+            out.append(piece)
             continue
-        if c == "}":
-            return None
-        if c != "{":
-            out.append(c)
-            i += 1
-            continue
-        close = fmt.find("}", i)
-        if close < 0:
-            return None
-        field, _, spec = fmt[i + 1:close].partition(":")
+        if kind != "field":
+            return None  # a stray } or a { nothing closes: Python raises
+        field, _, spec = piece.partition(":")
         if field == "":
             value = args[auto] if auto < len(args) and not numbered else None
             auto += 1
@@ -140,5 +131,4 @@ def format_fields(fmt: str, args: list[Val], kwargs: dict[str, Val]) -> str | No
         if s is None:
             return None
         out.append(s)
-        i = close + 1
     return "".join(out)

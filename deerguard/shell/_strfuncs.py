@@ -16,10 +16,11 @@ import re
 from collections.abc import Callable
 
 from ._code import literals
+from ._edits import apply_edits
 
 __all__ = ["FUNCTIONS", "Fail", "Tok", "Val", "chr_of", "flat", "function", "method", "num", "req",
-           "bind", "may_start", "printf", "quote", "ruby_interpolations", "text_of", "tokens",
-           "unescape", "escaped"]
+           "bind", "bind_name", "may_start", "printf", "quote", "ruby_interpolations", "text_of",
+           "tokens", "unescape", "escaped"]
 
 Tok = tuple[str, str, int, int]  # (kind, text or value, start, end)
 Val = str | int | list["Val"]
@@ -366,7 +367,12 @@ def bind(toks: list[Tok], k: int, end: int, value: str, consts: dict[str, str],
         return
     if end < len(toks) and toks[end][1] not in (";", "\n", ")", "}", ","):
         return
-    name = toks[k - 2][1]
+    bind_name(toks[k - 2][1], value, consts, dropped)
+
+
+def bind_name(name: str, value: str, consts: dict[str, str], dropped: set[str]) -> None:
+    """``name`` holds ``value`` in ``consts``; a name bound to two different values holds
+    none from then on (it joins ``dropped``)."""
     if name in dropped:
         return
     if name in consts and consts[name] != value:
@@ -382,8 +388,7 @@ def quote(value: str) -> str:
 
 def ruby_interpolations(code: str, fold: Callable[[str, str], str]) -> str:
     """Ruby ``"#{'r' + 'm'} -rf ~"`` and backticks: a constant interpolation as its text."""
-    out: list[str] = []
-    last = 0
+    edits: list[tuple[int, int, str]] = []  # (body start, body end, body as folded)
     for start, end, value in literals(code, True)[:256]:
         if value[:1] not in ('"', "`") or "#{" not in value:
             continue
@@ -408,10 +413,5 @@ def ruby_interpolations(code: str, fold: Callable[[str, str], str]) -> str:
             else:
                 pieces.append(body[at:close + 1])
             k = close + 1
-        out.append(code[last:start + 1])
-        out.append("".join(pieces))
-        last = end - 1
-    if not out:
-        return code
-    out.append(code[last:])
-    return "".join(out)
+        edits.append((start + 1, end - 1, "".join(pieces)))
+    return apply_edits(code, edits)

@@ -7,15 +7,17 @@ reader ``p``: its token access (``take``, ``peek``, ``is_op``, ``expect``) and g
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ._strfuncs import Fail, Tok, Val, chr_of, flat, quote, req, text_of
 from ._words import DYN
 
 if TYPE_CHECKING:
-    from ._strfold import Parser
+    from ._strparser import Parser
 
-__all__ = ["comprehension", "map_args", "perl_args", "perl_map", "unknown_fields", "unknown_head"]
+__all__ = ["brace_pieces", "comprehension", "map_args", "perl_args", "perl_map", "unknown_fields",
+           "unknown_head"]
 
 
 def comprehension(p: Parser) -> Val | None:
@@ -131,25 +133,45 @@ def unknown_fields(fmt: str, brace: bool) -> str | None:
             last = m.end()
         out.append(fmt[last:])
         return "".join(out) if fields else None
+    for kind, piece in brace_pieces(fmt):
+        if kind == "field":
+            out.append(DYN)
+            fields += 1
+        else:
+            out.append(piece)  # text, a stray }, or the rest after a { nothing closes
+    return "".join(out) if fields else None
+
+
+_PLAIN = re.compile(r"[^{}]+")
+
+
+def brace_pieces(fmt: str) -> Iterator[tuple[str, str]]:
+    """The pieces of a ``str.format`` format in order, as ``(kind, text)``: ``"text"``
+    literal text (``{{`` and ``}}`` are one brace each), ``"field"`` the text between a
+    field's braces (``a:>5`` of ``{a:>5}``), ``"stray"`` a ``}`` that closes nothing, and
+    ``"open"`` a ``{`` that no ``}`` closes, with the rest of the format (the last piece).
+    Linear: one pass."""
     i, n = 0, len(fmt)
     while i < n:
+        m = _PLAIN.match(fmt, i)
+        if m is not None:
+            yield "text", m.group()
+            i = m.end()
+            continue
         c = fmt[i]
-        if c in "{}" and fmt[i + 1:i + 2] == c:
-            out.append(c)
+        if fmt[i + 1:i + 2] == c:
+            yield "text", c
             i += 2
-            continue
-        if c != "{":
-            out.append(c)
+        elif c == "}":
+            yield "stray", c
             i += 1
-            continue
-        close = fmt.find("}", i)
-        if close < 0:  # no field closes after here
-            out.append(fmt[i:])
-            break
-        out.append(DYN)
-        fields += 1
-        i = close + 1
-    return "".join(out) if fields else None
+        else:
+            close = fmt.find("}", i)
+            if close < 0:
+                yield "open", fmt[i:]
+                return
+            yield "field", fmt[i + 1:close]
+            i = close + 1
 
 
 def unknown_head(toks: list[Tok], k: int, end: int, value: Val | None, concat: str,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ._optwalk import walk_options
 from ._words import DYN, Field
 from ._wrappers import WRAPPERS
 
@@ -46,43 +47,14 @@ def _own_options(args: list[Field]) -> Iterator[tuple[str, Field | None]]:
     end their word. ``value`` is None for an option without one (or a value missing at the
     end), so every reader below sees the same options in the same words."""
     spec = WRAPPERS["xargs"]
-    n = len(args)
-    k = 0
-    while k < n:
-        f = args[k]
-        text = f.text
-        if not text.startswith("-") or text in ("-", "--"):
+    for name, value, _ in walk_options(args, spec.short_arg, spec.long_arg,
+                                       optional=_OPTIONAL_VALUE):
+        if name is None or name == "--":
             return
-        if text.startswith("--"):
-            opt, eq, value = text.partition("=")
-            if eq:
-                yield opt, Field(value, f.span, f.taint, f.proc)
-            elif opt in spec.long_arg:
-                yield opt, args[k + 1] if k + 1 < n else None
-                k += 1
-            else:
-                yield opt, None
-            k += 1
-            continue
-        step = 1
-        for pos in range(1, len(text)):
-            letter = text[pos]
-            if letter in _OPTIONAL_VALUE:
-                yield letter, Field(text[pos + 1:], f.span, f.taint, f.proc)
-                break
-            if letter not in spec.short_arg:
-                yield letter, None
-                continue
-            if pos + 1 < len(text):
-                yield letter, Field(text[pos + 1:], f.span, f.taint, f.proc)
-            else:
-                step = 2
-                yield letter, args[k + 1] if k + 1 < n else None
-            break
-        k += step
+        yield name, value
 
 
-_OPTIONAL_VALUE = frozenset("il")  # -i[R], -l[N]: a value only when attached
+_OPTIONAL_VALUE = "il"  # -i[R], -l[N]: a value only when attached
 
 
 def xargs_arg_file(args: list[Field]) -> Field | None:
