@@ -24,6 +24,7 @@ from ._code import (
 )
 from ._comments import COMMENTED, blank_comments
 from ._evalcode import eval_code
+from ._fetchrun import fetch_runs
 from ._flow import Flow
 from ._interp import (
     awk_assigns,
@@ -93,6 +94,7 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
         dynamic = awk_dynamic_pipe(text)
+    dynamic = fetch_runs(run, code, language, inv) or dynamic  # os.system(urlopen(u).read())
     if dynamic:
         consts = string_constants(text, literals(text, language in ("perl", "ruby", "php")))
         if language == "awk":
