@@ -110,11 +110,17 @@ class FetchFlow:
             if not new:
                 break
             self.names |= new
-            pattern = re.compile(r"(?<![\w$@.])(?:" + "|".join(
+            # No leading lookbehind (it would defeat the regex engine's literal-prefix scan):
+            # the character before each match is checked by hand.
+            pattern = re.compile("(?:" + "|".join(
                 re.escape(n) for n in sorted(new, key=len, reverse=True)) + r")(?![\w])")
             found: list[tuple[int, int]] = []
-            for m in pattern.finditer(self.text):
-                if not self._in_literal(m.start()):
+            text = self.text
+            for m in pattern.finditer(text):
+                at = m.start()
+                if at and (text[at - 1].isalnum() or text[at - 1] in "_$@."):
+                    continue
+                if not self._in_literal(at):
                     found.append((m.start(), m.end()))
                     if len(found) >= MAX * 2:
                         break

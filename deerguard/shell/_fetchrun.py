@@ -30,7 +30,6 @@ code string); every scan is bounded (spots, names, references, windows), so it i
 from __future__ import annotations
 
 import re
-from itertools import islice
 from typing import TYPE_CHECKING
 
 from ._fetchfiles import FetchFiles
@@ -46,17 +45,23 @@ if TYPE_CHECKING:
 __all__ = ["fetch_runs"]
 
 _LANGS = frozenset({"python", "node", "deno", "bun", "ruby", "perl", "php"})
-_FETCH = re.compile(
-    r"\b(?:urlopen|urlretrieve|getstore|curl_exec|HTTParty\.get|Faraday\.get|RestClient\.get"
-    r"|Net::HTTP\.get(?:_response)?|URI\.open|wget\.download)[ \t]*\("
-    r"|\b(?:requests|httpx|urllib3|aiohttp|axios|got|needle|superagent)\.(?:get|post|put"
-    r"|patch|request|stream)[ \t]*\("
-    r"|\bhttps?\.(?:get|request)[ \t]*\(|['\"]https?['\"]\)\.(?:get|request)[ \t]*\("
-    r"|\b(?:open|fopen|file_get_contents|get|copy)[ \t]*\((?=[ \t]*['\"](?:https?|ftp)://)"
-    r"|->get[ \t]*\(")
+# HTTP client calls, by the callee's last name: the receivers it needs (None: any, or none).
+_CLIENTS = frozenset({"requests", "httpx", "urllib3", "aiohttp", "axios", "got", "needle",
+                      "superagent", "http", "https", "HTTParty", "Faraday", "RestClient",
+                      "HTTP"})
+_FETCH_CALLS: dict[str, frozenset[str] | None] = {
+    "urlopen": None, "urlretrieve": None, "getstore": None, "curl_exec": None,
+    "get": _CLIENTS, "post": _CLIENTS, "put": _CLIENTS, "patch": _CLIENTS,
+    "request": _CLIENTS, "stream": _CLIENTS, "get_response": frozenset({"HTTP"}),
+    "open": frozenset({"URI"}), "download": frozenset({"wget"}),
+}
+_JS_FETCH = frozenset({"fetch", "axios", "got"})
+_URL_ARG = frozenset({"open", "fopen", "file_get_contents", "get", "copy"})  # ("http://..
 # Substrings one of which every fetch call above holds: the cheap gate.
 _GATE = ("http", "HTTP", "url", "URI", "fetch", "requests", "getstore", "->get", "Faraday",
          "RestClient", "axios", "got", "needle", "superagent", "wget")
+# Substrings one of which every file-writing or downloading call of _fetchfiles holds.
+_WRITING = ("write", "urlretrieve", "getstore", "download", "pipe", "copy", "mirror")
 _FETCH_JS = re.compile(r"(?<![\w$.])(?:fetch|axios|got|Bun\.fetch)[ \t]*\(")
 # (No leading lookbehind or receiver group: a plain alternation scans several times faster;
 # the word boundary and the receiver are read by hand at each match.)
@@ -94,9 +99,11 @@ def fetch_runs(run: Run, code: Field, language: str, inv: Invocation) -> bool:
     dynamic = language == "python" and "shell=True" in text and _shell_true_dynamic(text)
     if not any(g in text for g in _GATE):
         return dynamic
-    spots = [m.end() - 1 for m in islice(_FETCH.finditer(text), MAX)]
-    if language in JS:
-        spots = sorted({*spots, *(m.end() - 1 for m in islice(_FETCH_JS.finditer(text), MAX))})
+    lang = "js" if language in JS else language
+    if _SINK[lang].search(text) is None and "`" not in text and \
+            not any(w in text for w in _WRITING):
+        return dynamic  # fetched and printed: nothing the data could reach
+    spots = _fetch_spots(text, language in JS)
     if not spots:
         return dynamic
     flow = _Flow(text, language, spots)
@@ -113,6 +120,38 @@ def fetch_runs(run: Run, code: Field, language: str, inv: Invocation) -> bool:
             if local is not None:
                 run.files[local] = run.files.get(local, frozenset()) | src
     return dynamic
+
+
+def _fetch_spots(text: str, js: bool) -> list[int]:
+    """Where each HTTP client call's ``(`` is (at most MAX): read at each ``(`` from the
+    callee's last name and receiver (one pass over the parentheses, no regex alternation)."""
+    spots: list[int] = []
+    at = text.find("(")
+    while at != -1 and len(spots) < MAX:
+        name, start = word_before(text, at)
+        if name and _is_fetch(text, name, start, at, js):
+            spots.append(at)
+        at = text.find("(", at + 1)
+    return spots
+
+
+def _is_fetch(text: str, name: str, start: int, paren: int, js: bool) -> bool:
+    """Whether the call of ``name`` (starting at ``start``, ``(`` at ``paren``) fetches."""
+    dot = text[start - 1:start] == "."
+    need = _FETCH_CALLS.get(name, frozenset())
+    if need is None or (dot and need and word_before(text, start - 1)[0] in need):
+        return True
+    if dot and name in ("get", "request") and text[start - 2:start - 1] == ")":
+        head = text[max(0, start - 10):start - 2].rstrip("'\"")
+        return head.endswith(("http", "https"))  # require('https').get(u, ..)
+    if name == "get" and text[start - 2:start] == "->":
+        return True  # Perl HTTP::Tiny / LWP::UserAgent, PHP Guzzle
+    if js and name in _JS_FETCH and (not dot or name == "fetch"):
+        return True
+    if name in _URL_ARG and not dot:  # open("https://.."), file_get_contents('http://..')
+        arg = text[paren + 1:paren + 16].lstrip(" \t")[1:]
+        return arg.startswith(("http://", "https://", "ftp://"))
+    return False
 
 
 def _shell_true_dynamic(text: str) -> bool:
@@ -176,8 +215,8 @@ class _Flow(FetchFiles):
             else:  # Ruby/Perl without parentheses: to the end of the statement
                 end = self._end(m.end())
                 args = [(m.end(), end)]
-            if not args:
-                continue
+            if not args or not self._tainted(args[0][0], args[-1][1]):
+                continue  # no fetched data anywhere in the call
             a, b = args[0]
             if self._tainted(a, b) and self._whole(a, b):
                 return f"{name} ({m.start()})"
