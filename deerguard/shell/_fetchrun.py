@@ -226,7 +226,7 @@ class _Flow(FetchFiles):
             for start, (_end, value) in self.lits.items():
                 if value[:1] == "`" and self._interpolates_bound(value[1:]):
                     return f"backticks ({start})"
-        return None
+        return self._stdin_fed() if lang in ("python", "js") else None
 
     def _interpolates_bound(self, body: str) -> bool:
         """A backtick command that is one interpolated bound name: `$t`, `#{t}`, `{$t}`."""
@@ -238,9 +238,41 @@ class _Flow(FetchFiles):
         return inner in self.names or inner.lstrip("$") in self.names or \
             "$" + inner in self.names
 
+    def _stdin_fed(self) -> str | None:
+        """Fetched data written to the stdin of a shell started by the code:
+        ``p = Popen(['sh'], stdin=PIPE); p.communicate(data)``, ``p.stdin.write(data)``."""
+        text = self.text
+        for call in (".communicate(", ".stdin.write("):
+            at = text.find(call)
+            for _ in range(8):
+                if at < 0:
+                    break
+                args, _close = self._args(at + len(call) - 1)
+                if args and self._tainted(*args[0]) and self._whole(*args[0]):
+                    proc, _k = word_before(text, at)
+                    bind = re.search(r"(?<![\w$.])" + re.escape(proc) + r"[ \t]*=(?!=)",
+                                     text[:at]) if proc else None
+                    opened = text.find("(", bind.end(), bind.end() + 80) if bind else -1
+                    if opened > 0 and word_before(text, opened)[0] in ("Popen", "spawn"):
+                        first = self._args(opened)[0]
+                        elems = self._flatten(first[:1], 0)
+                        value = self._literal(*elems[0]) if elems else None
+                        if value is not None and value.rsplit("/", 1)[-1] in _SHELLS:
+                            return f"{call.strip('.(')} ({at})"
+                at = text.find(call, at + 1)
+        return None
+
     def _argv_runs(self, args: list[tuple[int, int]]) -> bool:
-        """An argument vector (lists flattened) giving bound data to a shell's code flag."""
+        """An argument vector (lists flattened) giving bound data to a shell's code flag,
+        or a shell given it as its input (``run(['sh'], input=data)``)."""
         elems = self._flatten(args, 0)
+        first = self._literal(*elems[0]) if elems else None
+        if first is not None and first.rsplit("/", 1)[-1] in _SHELLS:
+            for a, b in args[1:]:
+                kw = self.text[a:b].lstrip(" \t\n")
+                if kw.startswith("input") and kw[5:].lstrip(" \t").startswith("=") and \
+                        self._tainted(a, b) and self._whole(b - len(kw) + kw.index("=") + 1, b):
+                    return True
         shell = False
         for k, (a, b) in enumerate(elems[:-1]):
             value = self._literal(a, b)
