@@ -13,7 +13,9 @@ Its data flows, within the code string, into:
 * a *shell call* whose first argument is that data (``os.system(s)``,
   ``subprocess.run(r.text, shell=True)``, ``execSync(t)``, ``system($t)``, `` `$t` ``), or an
   argument vector that hands it to a shell's or interpreter's code flag (``spawn('sh', ['-c',
-  t])``): the fetched text runs as a command, a block (``shell.tainted-exec``). Data only
+  t])``), or the stdin of a shell the code starts (``run(['sh'], input=t)``,
+  ``Popen(['sh'], stdin=PIPE).communicate(t)``): the fetched text runs as a command, a
+  block (``shell.tainted-exec``). Data only
   formatted into a literal command stays the dynamic-code warning of the generic reader;
 * a file written with it (``urlretrieve(u, '/tmp/x')``, ``open('/tmp/x', 'wb').write(..)``,
   ``fs.writeFileSync(p, await r.text())``, ``r.body.pipe(fs.createWriteStream(p))``): the
@@ -23,8 +25,10 @@ Its data flows, within the code string, into:
 Also, Python's ``subprocess.run(x, shell=True)`` (any subprocess call) with a non-literal
 ``x`` is dynamic code, like ``os.system(x)``: :func:`fetch_runs` returns it.
 
-Data flow, not co-occurrence of tokens. Gated on a fetch API name (one C-level search per
-code string); every scan is bounded (spots, names, references, windows), so it is linear.
+Data flow, not co-occurrence of tokens. Gated on substrings of the fetch API names and of a
+shell call or file write (a few C-level searches per code string: code that only fetches and
+prints costs a few microseconds); every scan is bounded (spots, names, references, windows),
+so it is linear.
 """
 
 from __future__ import annotations
@@ -62,7 +66,6 @@ _GATE = ("http", "HTTP", "url", "URI", "fetch", "requests", "getstore", "->get",
          "RestClient", "axios", "got", "needle", "superagent", "wget")
 # Substrings one of which every file-writing or downloading call of _fetchfiles holds.
 _WRITING = ("write", "urlretrieve", "getstore", "download", "pipe", "copy", "mirror")
-_FETCH_JS = re.compile(r"(?<![\w$.])(?:fetch|axios|got|Bun\.fetch)[ \t]*\(")
 # (No leading lookbehind or receiver group: a plain alternation scans several times faster;
 # the word boundary and the receiver are read by hand at each match.)
 _SINK = {
