@@ -12,7 +12,7 @@
   literals are the argv (a non-literal element stands as unknown), so ``sh -c CODE`` is
   classified as the shell code it runs.
 
-One linear scan each (a literal-led regex, bounded windows, at most 32 commands).
+One linear scan each (a literal-led regex, bounded windows, at most 16 commands).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ LANG_ARGV = frozenset({"julia", "kotlin", "java", "jshell", "scala", "groovy"})
 _JVM_ARRAY = re.compile(
     r"(?:exec|ProcessBuilder|command)[ \t]*\([ \t]*(?:new[ \t]+String[ \t]*\[[ \t]*\][ \t]*\{"
     r"|(?:arrayOf|listOf|mutableListOf|List\.of|Arrays\.asList|Array|Seq)[ \t]*\(|\[)")
-_MAX = 32
+_MAX = 16
 _BARE = re.compile(r"[\w./~*:=@%+,-]+")
 
 
@@ -43,9 +43,13 @@ def lang_argv(text: str, language: str, snippets: list[Snippet]) -> list[Snippet
         return snippets
     found: list[str] = []
     lits = {s: (e, v) for s, e, v in literals(text, False)[:1024]}
+    hits = 0
     for m in _JVM_ARRAY.finditer(text):
         if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
             continue
+        hits += 1
+        if hits > 2 * _MAX:
+            break  # bounded work on hostile code: each array reads a bounded window
         words = _elements(text, m.end(), lits)
         if words and words[0] != DYN:
             found.append(" ".join(_quote(w) for w in words))
@@ -62,7 +66,7 @@ def _elements(text: str, pos: int, lits: dict[int, tuple[int, str]]) -> list[str
     depth = 0
     cur: str | None = None  # the element being read: its literal value, or DYN
     j = pos
-    limit = min(len(text), pos + 1000)
+    limit = min(len(text), pos + 600)
     while j < limit and len(words) < 64:
         if j in lits:
             end, value = lits[j]
