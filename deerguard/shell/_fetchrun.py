@@ -23,7 +23,7 @@ Its data flows, within the code string, into:
   command, is ``shell.download-exec`` as after ``curl -o``.
 
 Also, Python's ``subprocess.run(x, shell=True)`` (any subprocess call) with a non-literal
-``x`` is dynamic code, like ``os.system(x)``: :func:`fetch_runs` returns it.
+``x`` warns as dynamic code, like ``os.system(x)``.
 
 Data flow, not co-occurrence of tokens. Gated on substrings of the fetch API names and of a
 shell call or file write (a few C-level searches per code string: code that only fetches and
@@ -59,6 +59,10 @@ _FETCH_CALLS: dict[str, frozenset[str] | None] = {
     "request": _CLIENTS, "stream": _CLIENTS, "get_response": frozenset({"HTTP"}),
     "open": frozenset({"URI"}), "download": frozenset({"wget"}),
 }
+# Calls returning a command's output: a fetch when the command is curl or wget.
+_OUTPUT_CALLS = frozenset({"check_output", "getoutput", "getstatusoutput", "popen", "run",
+                           "execSync", "spawnSync", "execFileSync", "capture2", "capture2e",
+                           "capture3", "shell_exec", "qx"})
 _JS_FETCH = frozenset({"fetch", "axios", "got"})
 _URL_ARG = frozenset({"open", "fopen", "file_get_contents", "get", "copy"})  # ("http://..
 # Substrings one of which every fetch call above holds: the cheap gate.
@@ -90,25 +94,29 @@ _CODE_FLAGS = frozenset({"-c", "-lc", "-ec", "-ce", "-e", "-E", "-r", "/c", "/C"
                          "-Command", "-command", "--command"})
 
 
-def fetch_runs(run: Run, code: Field, language: str, inv: Invocation) -> bool:
+def fetch_runs(run: Run, code: Field, language: str, inv: Invocation) -> None:
     """Report fetched data reaching a shell call in ``code`` (``language`` code run by
     ``inv``, read as written: before constant folding, which would put a variable's first
     value in place of the fetched data bound to it later) and record files written with
-    fetched data; return whether a Python subprocess call with ``shell=True`` takes a
-    non-literal command (dynamic code)."""
+    fetched data; a Python subprocess call with ``shell=True`` and a non-literal command
+    warns as dynamic code (only warns: the generic reader's "dynamic code and a command's
+    output" escalation is not applied to it, so ``def sh(c): run(c, shell=True)`` next to
+    ``run(['bash', 'build.sh'])`` is not read as fetched data reaching a shell)."""
     if language not in _LANGS:
-        return False
+        return
     text = code.text
-    dynamic = language == "python" and "shell=True" in text and _shell_true_dynamic(text)
+    if language == "python" and "shell=True" in text and _shell_true_dynamic(text):
+        run.add("shell.dynamic-code", code.span, f"{inv.name} code runs a shell command "
+                "built at run time", None)
     if not any(g in text for g in _GATE):
-        return dynamic
+        return
     lang = "js" if language in JS else language
     if _SINK[lang].search(text) is None and "`" not in text and \
             not any(w in text for w in _WRITING):
-        return dynamic  # fetched and printed: nothing the data could reach
+        return  # fetched and printed: nothing the data could reach
     spots = _fetch_spots(text, language in JS)
     if not spots:
-        return dynamic
+        return
     flow = _Flow(text, language, spots)
     where = run._desc(inv.name, inv.word.span)
     sink = flow.shell_sink()
@@ -122,7 +130,6 @@ def fetch_runs(run: Run, code: Field, language: str, inv: Invocation) -> bool:
             local = norm_path(path, run.cwd)
             if local is not None:
                 run.files[local] = run.files.get(local, frozenset()) | src
-    return dynamic
 
 
 def _fetch_spots(text: str, js: bool) -> list[int]:
@@ -154,6 +161,9 @@ def _is_fetch(text: str, name: str, start: int, paren: int, js: bool) -> bool:
     if name in _URL_ARG and not dot:  # open("https://.."), file_get_contents('http://..')
         arg = text[paren + 1:paren + 16].lstrip(" \t")[1:]
         return arg.startswith(("http://", "https://", "ftp://"))
+    if name in _OUTPUT_CALLS:  # check_output(['curl', u]), os.popen('wget -qO- u').read()
+        arg = text[paren + 1:paren + 24].lstrip(" \t[")[1:]
+        return arg.startswith(("curl ", "curl'", 'curl"', "wget ", "wget'", 'wget"'))
     return False
 
 

@@ -97,7 +97,7 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
         dynamic = awk_dynamic_pipe(text)
-    dynamic = fetch_runs(run, code, language, inv) or dynamic  # os.system(urlopen(u).read())
+    fetch_runs(run, code, language, inv)  # os.system(urlopen(u).read()), run(x, shell=True)
     if dynamic:
         consts = string_constants(text, literals(text, language in ("perl", "ruby", "php")))
         if language == "awk":
