@@ -25,6 +25,7 @@ from ._code import (
 )
 from ._comments import COMMENTED, blank_comments
 from ._evalcode import eval_code
+from ._fetchrun import fetch_runs
 from ._flow import Flow
 from ._interp import (
     awk_assigns,
@@ -39,6 +40,7 @@ from ._interp import (
 )
 from ._interpx import code_extras, rewrite_code
 from ._langapi import api_findings, argv_commands
+from ._langargv import LANG_ARGV, lang_argv
 from ._langpaths import spell_paths
 from ._morecalls import MORE_LANGS, more_snippets
 from ._paths import is_critical, norm_path
@@ -90,10 +92,13 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
                  if all(c != s.text for s in snippets)]  # run(['rm', '-rf', x])
     if language in MORE_LANGS:  # R system2, erl os:cmd, groovy "cmd".execute(), ghc callCommand
         snippets, dynamic = more_snippets(text, language, snippets, dynamic)
+    if language in LANG_ARGV:  # julia `rm -rf $(homedir())`, exec(arrayOf("sh", "-c", ..))
+        snippets = lang_argv(text, language, snippets)
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
         dynamic = awk_dynamic_pipe(text)
+    fetch_runs(run, code, language, inv)  # os.system(urlopen(u).read()), run(x, shell=True)
     if dynamic:
         consts = string_constants(text, literals(text, language in ("perl", "ruby", "php")))
         if language == "awk":

@@ -34,6 +34,7 @@ _HOME_TAILS: tuple[tuple[str, frozenset[str] | None], ...] = (
     (".homedir()", None), ("homedir()", None), (".home()", frozenset({"path", "dir"})),
     ("Dir.home", None), ("File::HomeDir->my_home", None), ("get_home_dir()", None),
     ("$ENV{HOME}", None), ("process.env.HOME", None), ("process.env.USERPROFILE", None),
+    ('System.getProperty("user.home")', None),  # Java, Kotlin, Scala, Groovy
 )
 # The root directory spelled as a constant: os.sep, path.sep, File::Spec->rootdir.
 _ROOT_TAILS = ("os.sep", "os.path.sep", "path.sep", "File::Spec->rootdir()",
