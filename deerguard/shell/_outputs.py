@@ -40,6 +40,7 @@ from ._secrets import (
     secret_printer,
     sent_args,
 )
+from ._shellinit import SHELL_INIT, prints_shell_init
 from ._textout import TEXT_TOOLS, text_output
 from ._values import source_order
 from ._winfetch import WIN_FETCHERS, win_download_targets
@@ -110,6 +111,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
     if name in EXFIL_NAMES:  # searches for secrets, gh uploads, docker cp, cloud metadata
         taint.update(exfil_output(run, inv, stdin))
+    if not taint and name in SHELL_INIT and prints_shell_init(name, [f.text for f in args]):
+        return Flow(NO_TAINT, name, inv.word.span, "")  # eval "$(pyenv init -)": see module
     if name in _OUTPUT_NAMED:
         return _named_output(run, inv, stdin, secret, taint)
     # What _named_output does for a name none of its branches names (no secret printer,

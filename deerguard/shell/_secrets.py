@@ -36,6 +36,8 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
     rows = _PRINTERS.get(name)
     if name == "kubectl" and _kubectl_secret(texts) is not None:
         return False
+    if name == "git" and _git_extraheader(texts):
+        return False
     if rows is None:
         return None
     firsts = _FIRST_WORDS[name]
@@ -98,13 +100,31 @@ _SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES)  # hashed: one lookup per argu
 
 
 def secret_file(args: list[Field]) -> bool:
-    """An argument names a file that is secret wherever it is (``.env``, a shell history)."""
+    """An argument names a file that is secret wherever it is (``.env``, a shell history,
+    a repository's ``.git/config``, where CI checkouts keep the job's token)."""
     for f in args:
         text = f.text.partition("=")[2] if f.text.startswith("--") else f.text
         base = text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]  # --post-file=.env, -d @.env
-        if base in _SECRET_FILE_SET:
+        if base in _SECRET_FILE_SET or (base == "config" and _git_config(text)):
             return True
     return False
+
+
+def _git_config(text: str) -> bool:
+    path = text.rsplit("@", 1)[-1] if text.startswith("@") or "=@" in text else text
+    return path == ".git/config" or path.endswith("/.git/config")
+
+
+# git config forms that print values (the other forms set, unset or edit them).
+_GIT_CONFIG_GETS = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "get",
+                              "list", "--get-urlmatch"})
+
+
+def _git_extraheader(texts: list[str]) -> bool:
+    """``git config --get-regexp 'http.*extraheader'``: the auth header a CI checkout stores
+    for the job's token (``http.https://github.com/.extraheader``)."""
+    return "config" in texts and not _GIT_CONFIG_GETS.isdisjoint(texts) and any(
+        "extraheader" in t.lower() for t in texts)
 
 
 HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "httpie"})
