@@ -74,6 +74,25 @@ def redirect_secret(run: Run, f: Field) -> Taint:
     return frozenset({Source("secret", "< " + f.text, run.map_span(f.span))})
 
 
+# Every secret name between line breaks: one C-level substring search tells whether any
+# name starts with, ends with or holds a piece of literal text.
+_JOINED = "\n" + "\n".join(sorted(_SECRET_NAMES)) + "\n"
+
+
+def _could_match(low: str) -> bool:
+    """A necessary condition for a pattern without ``[`` to match a secret name: its first
+    literal piece starts one, its last ends one, every piece is in one (``*.bak``, ``*.py``
+    and most everyday patterns fail it at once, without a match per name)."""
+    if "[" in low:
+        return True  # a bracket class is no literal piece: read it the long way
+    pieces = low.replace("?", "*").split("*")
+    if pieces[0] and "\n" + pieces[0] not in _JOINED:
+        return False
+    if pieces[-1] and pieces[-1] + "\n" not in _JOINED:
+        return False
+    return all(piece in _JOINED for piece in pieces)
+
+
 def _secret_pattern(pattern: str) -> bool:
     """A find name pattern that matches a secret file name and no ordinary one."""
     if len(pattern) > 120 or not pattern or sum(map(pattern.count, "*?[")) > 6:
@@ -82,7 +101,7 @@ def _secret_pattern(pattern: str) -> bool:
         pattern.lower()
     if low.endswith(_TEMPLATES) or low.endswith(_TEMPLATES + tuple(t + "*" for t in _TEMPLATES)):
         return False
-    if not any(fnmatchcase(name, low) for name in _SECRET_NAMES):
+    if not _could_match(low) or not any(fnmatchcase(name, low) for name in _SECRET_NAMES):
         return False
     return not any(fnmatchcase(name.lower(), low) for name in _ORDINARY)
 
