@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ._findargs import find_roots
 from ._flow import Flow
+from ._grepargs import read_grep
 from ._paths import norm_path
 from ._projsecrets import project_found, project_read
 from ._values import Field, Source, Taint, source_order
@@ -33,7 +34,6 @@ SEARCH_MARK = " (a search for secrets)"
 _FINDS = frozenset({"find", "gfind", "bfs"})
 _GREPS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ack-grep", "pt",
                     "ugrep", "ripgrep"})
-_RECURSIVE_GREPS = frozenset({"rg", "ag", "ack", "ack-grep", "pt", "ripgrep"})
 _LOCATES = frozenset({"locate", "plocate", "mlocate", "slocate"})
 FDS = frozenset({"fd", "fdfind"})
 # Listers print the names they are given or find in a directory: `ls ~/.ssh/id_*` lists keys.
@@ -136,67 +136,15 @@ def _find_search(args: list[Field], cwd: str | None) -> bool:
         for p in patterns))
 
 
-# Short options that take a value: grep's, and the recursive searchers' (rg -g GLOB, -E ENC).
-_GREP_VALUE_SHORT = "efmABCdD"
-_RG_VALUE_SHORT = "efmABCgtTEMjr"
-_GREP_VALUE_LONG = frozenset({"--regexp", "--file", "--include", "--exclude", "--exclude-dir",
-                              "--glob", "--iglob", "--type", "--type-not", "--max-count",
-                              "--context", "--after-context", "--before-context",
-                              "--max-depth", "--encoding", "--ignore-file", "--pre",
-                              "--pre-glob", "--replace", "--sort", "--sortr", "--threads",
-                              "--max-filesize", "--type-add", "--devices", "--directories",
-                              "--binary-files", "--label", "--color", "--colors"})
-_GREP_NAME_OPTIONS = frozenset({"--include", "--glob", "--iglob", "-g"})
 
 
 def _grep_search(name: str, args: list[Field], cwd: str | None) -> bool:
-    recursive = name in _RECURSIVE_GREPS
-    regexes: list[str] = []
-    names: list[str] = []
-    operands: list[str] = []
-    i = 0
-    ended = False
-    while i < len(args):
-        t = args[i].text
-        nxt = args[i + 1].text if i + 1 < len(args) else ""
-        if ended or not t.startswith("-") or t == "-":
-            operands.append(t)
-        elif t == "--":
-            ended = True
-        elif t.startswith("--"):
-            opt, eq, val = t.partition("=")
-            if opt in ("--recursive", "--dereference-recursive") or t == "--directories=recurse":
-                recursive = True
-            if opt in _GREP_VALUE_LONG and not eq:
-                val = nxt
-                i += 1
-            if opt in ("--regexp",):
-                regexes.append(val)
-            elif opt in _GREP_NAME_OPTIONS:
-                names.append(val)
-        else:
-            for k in range(1, len(t)):
-                c = t[k]
-                if c in "rR" and (name not in _RECURSIVE_GREPS or c == "R"):
-                    recursive = True
-                if c in (_RG_VALUE_SHORT if name in _RECURSIVE_GREPS else _GREP_VALUE_SHORT):
-                    val = t[k + 1:]
-                    if not val:
-                        val = nxt
-                        i += 1
-                    if c == "e":
-                        regexes.append(val)
-                    elif c == "g":
-                        names.append(val)
-                    break
-        i += 1
-    if not regexes and operands:
-        regexes.append(operands.pop(0))
-    if not recursive or not operands:
+    g = read_grep(name, args)
+    if not g.recursive or not g.operands:
         return False  # no path: the working directory (or stdin), not a home or /
-    if not any(_root_kind(r, cwd) is not None for r in operands):
+    if not any(_root_kind(r, cwd) is not None for r in g.operands):
         return False
-    return any(_secret_regex(r) for r in regexes) or any(_secret_name(n) for n in names)
+    return any(_secret_regex(r) for r in g.regexes) or any(_secret_name(n) for n in g.names)
 
 
 def _fd_search(args: list[Field], cwd: str | None) -> bool:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._findargs import find_roots
+from ._grepargs import read_grep
 from ._secrets import secret_file
 from ._values import NO_TAINT, Field, Source, Taint, source_order
 
@@ -48,23 +49,11 @@ _FINDS = frozenset({"find", "gfind", "bfs"})
 _NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
 _GREPS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ack-grep", "pt",
                     "ugrep", "ripgrep"})
-_RECURSIVE = frozenset({"rg", "ag", "ack", "ack-grep", "pt", "ripgrep"})
 # Content regexes that look for credentials (case kept for the key prefixes).
 _KEY_FRAGMENTS = ("AKIA", "ghp_", "github_pat", "glpat-", "xoxb-", "xoxp-", "sk_live",
                   "PRIVATE KEY", "BEGIN RSA", "BEGIN OPENSSH")
 _KEY_WORDS = ("api_key", "apikey", "api-key", "secret", "token", "password", "passwd",
               "private_key", "access_key", "credential", "bearer")
-_GREP_VALUE_SHORT = "efmABCdD"
-_RG_VALUE_SHORT = "efmABCgtTEMjr"
-_GREP_VALUE_LONG = frozenset({"--regexp", "--file", "--include", "--exclude", "--exclude-dir",
-                              "--glob", "--iglob", "--type", "--type-not", "--max-count",
-                              "--context", "--after-context", "--before-context",
-                              "--max-depth", "--encoding", "--ignore-file", "--replace",
-                              "--sort", "--sortr", "--threads", "--max-filesize", "--label",
-                              "--color", "--colors", "--binary-files", "--devices",
-                              "--directories"})
-# Options after which grep prints no line of the files it reads.
-_NO_LINES = frozenset("cqL")
 
 
 def redirect_secret(run: Run, f: Field) -> Taint:
@@ -138,56 +127,12 @@ def _secret_regex(pattern: str) -> bool:
 def _grep_project(name: str, args: list[Field]) -> str | None:
     """``"path"`` for ``grep -rl SECRET_RE``, ``"secret"`` for ``grep -r SECRET_RE FILES``
     (the matching lines), None when it prints neither."""
-    recursive = name in _RECURSIVE
-    regexes: list[str] = []
-    operands: list[str] = []
-    lists = False
-    no_lines = False
-    value_short = _RG_VALUE_SHORT if name in _RECURSIVE else _GREP_VALUE_SHORT
-    i = 0
-    ended = False
-    while i < len(args):
-        t = args[i].text
-        nxt = args[i + 1].text if i + 1 < len(args) else ""
-        if ended or not t.startswith("-") or t == "-":
-            operands.append(t)
-        elif t == "--":
-            ended = True
-        elif t.startswith("--"):
-            opt, eq, val = t.partition("=")
-            if opt in ("--recursive", "--dereference-recursive") or t == "--directories=recurse":
-                recursive = True
-            lists = lists or opt == "--files-with-matches"
-            no_lines = no_lines or opt in ("--count", "--quiet", "--silent",
-                                           "--files-without-match")
-            if opt in _GREP_VALUE_LONG and not eq:
-                val = nxt
-                i += 1
-            if opt == "--regexp":
-                regexes.append(val)
-        else:
-            for k in range(1, len(t)):
-                c = t[k]
-                if c in "rR" and (name not in _RECURSIVE or c == "R"):
-                    recursive = True
-                lists = lists or c == "l"
-                no_lines = no_lines or c in _NO_LINES
-                if c in value_short:
-                    val = t[k + 1:]
-                    if not val:
-                        val = nxt
-                        i += 1
-                    if c == "e":
-                        regexes.append(val)
-                    break
-        i += 1
-    if not regexes and operands:
-        regexes.append(operands.pop(0))
-    if (not recursive and not operands) or not any(_secret_regex(r) for r in regexes):
+    g = read_grep(name, args)
+    if (not g.recursive and not g.operands) or not any(_secret_regex(r) for r in g.regexes):
         return None  # grep over its stdin: its lines were already data
-    if lists:
+    if g.lists:
         return "path"
-    return None if no_lines else "secret"
+    return None if g.no_lines else "secret"
 
 
 def project_search(run: Run, inv: Invocation) -> Taint:
