@@ -19,6 +19,7 @@ pass over at most :data:`_MAX_CHARS` characters of each script: linear, never ra
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
@@ -29,7 +30,7 @@ from ._words import NO_TAINT, Field, Taint
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["sed_files"]
+__all__ = ["sed_commands", "sed_files"]
 
 _MAX_CHARS = 65536
 _MAX_FILES = 32
@@ -65,16 +66,16 @@ def sed_files(run: Run, name: str, scripts: list[Field], given: Taint) -> bool:
     return secret
 
 
-def _script_files(text: str) -> list[tuple[str, str]]:
-    """(command letter, file name) of every ``r``/``R``/``w``/``W`` command and ``s///w``
-    flag of a sed script."""
-    out: list[tuple[str, str]] = []
-    if not any(c in text for c in "rRwW"):
-        return out
-    text = text[:_MAX_CHARS]
+def sed_commands(text: str) -> Iterator[tuple[str, int, int]]:
+    """Each command of a sed script: (letter, start, end), ``text[start:end]`` being its
+    argument: the text of ``a``/``i``/``c`` (with continued lines), the rest of the line for
+    ``r``/``R``/``w``/``W``/``e``, the label or number of ``:btTqQlLv``; for ``s`` and ``y``
+    everything from the delimiter to the end of the flags (a ``w`` flag's file included);
+    nothing for the other commands. Addresses, blocks, ``!``, ``;``, newlines and comments
+    are skipped. One pass (the caller bounds ``text``)."""
     n = len(text)
     i = 0
-    while i < n and len(out) < _MAX_FILES:
+    while i < n:
         c = text[i]
         if c in " \t\n;{}!":
             i += 1
@@ -89,20 +90,36 @@ def _script_files(text: str) -> list[tuple[str, str]]:
         if c in " \t!{}\n;":
             continue  # the address ended in '!' or blanks, or opened a block
         i += 1
-        if c in _TO_EOL:
-            end = _eol(text, i)
-            arg = text[i:end]
-            if c in "aic":
-                end = _text_end(text, i)  # a\ TEXT lines continued with a backslash
-            elif c in "rRwW":
-                out.append((c, arg.strip(" \t")))
-            i = end
+        start = i
+        if c in "aic":
+            i = _text_end(text, i)  # a\ TEXT lines continued with a backslash
+        elif c in _TO_EOL:
+            i = _eol(text, i)
         elif c in _TO_SEMI:
             while i < n and text[i] not in ";\n}":
                 i += 1
         elif c in "sy" and i < n:
-            i = _substitute(text, i, c, out)
+            i = _substitute(text, i, c)[0]
         # every other command (d, p, n, g, h, x, =, z, F...) takes no argument
+        yield c, start, i
+
+
+def _script_files(text: str) -> list[tuple[str, str]]:
+    """(command letter, file name) of every ``r``/``R``/``w``/``W`` command and ``s///w``
+    flag of a sed script."""
+    out: list[tuple[str, str]] = []
+    if not any(c in text for c in "rRwW"):
+        return out
+    text = text[:_MAX_CHARS]
+    for c, start, end in sed_commands(text):
+        if c in "rRwW":
+            out.append((c, text[start:end].strip(" \t")))
+        elif c in "sy" and start < end:
+            written = _substitute(text, start, c)[1]
+            if written is not None:
+                out.append(("w", written))
+        if len(out) >= _MAX_FILES:
+            break
     return out
 
 
@@ -166,23 +183,23 @@ def _address(text: str, i: int) -> int:
     return i
 
 
-def _substitute(text: str, i: int, cmd: str, out: list[tuple[str, str]]) -> int:
-    """Skip ``s/re/repl/flags`` or ``y/a/b/``, recording the file of a ``w`` flag."""
+def _substitute(text: str, i: int, cmd: str) -> tuple[int, str | None]:
+    """Skip ``s/re/repl/flags`` or ``y/a/b/`` from its delimiter at ``i``: (the index after
+    it, the file of a ``w`` flag or None)."""
     n = len(text)
     delim = text[i]
     if delim in "\n\\":
-        return i + 1
+        return i + 1, None
     i = _regex_end(text, i + 1, delim)
     i = _regex_end(text, i, delim)
     if cmd == "y":
-        return i
+        return i, None
     while i < n and text[i] not in ";\n}#":
         if text[i] == "w":
             end = _eol(text, i + 1)
-            out.append(("w", text[i + 1:end].strip(" \t")))
-            return end
+            return end, text[i + 1:end].strip(" \t")
         if text[i] == "e" or text[i].isalnum() or text[i] in " \t":
             i += 1
             continue
         break
-    return i
+    return i, None

@@ -33,7 +33,7 @@ from ._interpcode import interp_code
 from ._paths import norm_path
 from ._pkgscripts import package_json_text
 from ._resolve import Invocation
-from ._sedfiles import _address, _eol, _regex_end, _text_end
+from ._sedfiles import _regex_end, sed_commands
 from ._textout import text_output
 from ._words import DYN, NO_TAINT, Field, Taint
 
@@ -45,8 +45,6 @@ __all__ = ["sed_inserted", "sed_texts"]
 _MAX_CHARS = 65536
 _MAX_TEXTS = 16
 _MAX_FILES = 256  # files the run tracks (as _files does)
-_TO_SEMI = frozenset(":btTqQlLv")
-_OTHER_EOL = frozenset("rRwWe")
 # Findings that make an inserted line an implant by itself: fetched code run, a reverse shell.
 _IMPLANT = frozenset({"shell.pipe-to-shell", "shell.download-exec", "shell.tainted-exec",
                       "shell.reverse-shell"})
@@ -73,51 +71,29 @@ _RECIPES = ("dockerfile", "containerfile", "makefile", "gnumakefile", "justfile"
 def sed_texts(script: str) -> list[tuple[str, str]]:
     """(command letter, text) of every ``a``/``i``/``c`` text and ``s`` replacement of a sed
     script; a replacement's ``&`` is the literal text its regex matches when that is plain,
-    and a back-reference (``\\1``: not known) stands as the word ``true``."""
+    and a back-reference (``\\1``: not known) stands as the word ``true``. Flags after an
+    ``s`` are flags (``s/a/b/i`` inserts nothing, ``s/a/b/e;a X`` still adds ``X``)."""
     out: list[tuple[str, str]] = []
     if not any(c in script for c in "aics"):
         return out
     text = script[:_MAX_CHARS]
-    n = len(text)
-    i = 0
-    while i < n and len(out) < _MAX_TEXTS:
-        c = text[i]
-        if c in " \t\n;{}!":
-            i += 1
-            continue
-        if c == "#":
-            i = _eol(text, i)
-            continue
-        i = _address(text, i)
-        if i >= n:
-            break
-        c = text[i]
-        if c in " \t!{}\n;":
-            continue
-        i += 1
+    for c, start, end in sed_commands(text):
         if c in "aic":
-            end = _text_end(text, i)
-            added = _added_text(text[i:end])
+            added = _added_text(text[start:end])
             if added:
                 out.append((c, added))
-            i = end
-        elif c in _OTHER_EOL:
-            i = _eol(text, i)
-        elif c in _TO_SEMI:
-            while i < n and text[i] not in ";\n}":
-                i += 1
-        elif c in "sy" and i < n:
-            delim = text[i]
+        elif c == "s" and start < end:
+            delim = text[start]
             if delim in "\n\\":
-                i += 1
                 continue
-            mid = _regex_end(text, i + 1, delim)
-            end = _regex_end(text, mid, delim)
-            if c == "s" and end <= n and text[end - 1:end] == delim:
-                repl = _replacement(text[mid:end - 1], delim, text[i + 1:mid - 1])
+            mid = _regex_end(text, start + 1, delim)
+            close = _regex_end(text, mid, delim)
+            if close <= len(text) and text[close - 1:close] == delim:
+                repl = _replacement(text[mid:close - 1], delim, text[start + 1:mid - 1])
                 if repl.strip():
                     out.append(("s", repl))
-            i = end
+        if len(out) >= _MAX_TEXTS:
+            break
     return out
 
 
