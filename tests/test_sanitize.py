@@ -223,8 +223,12 @@ def test_bracket_and_separator_tables_are_closed_under_nfkc() -> None:
     import unicodedata
 
     from deerguard.sanitize._chars import GT_CHARS, LT_CHARS, PIPE_CHARS, SEPARATORS, SLASH_CHARS
+    from deerguard.sanitize._plan import BRACKET_CLOSE, BRACKET_OPEN
 
-    tables = (LT_CHARS, GT_CHARS, SLASH_CHARS, PIPE_CHARS)
+    # The square-bracket look-alikes too: the fuzzer found U+FE3B (NFKC: U+3010) missing, so
+    # "\ufe3bINST\uff3d" kept a [INST] token.
+    tables = (LT_CHARS, GT_CHARS, SLASH_CHARS, PIPE_CHARS, frozenset(BRACKET_OPEN),
+              frozenset(BRACKET_CLOSE))
     seps = SEPARATORS
     missing = []
     for cp in range(sys.maxunicode + 1):

@@ -43,9 +43,11 @@ RULE_HIDDEN = "tags.hidden-unicode"
 RULE_FAIL = "tags.fail-closed"
 
 # square brackets and look-alikes: fullwidth, presentation form, white square, black
-# lenticular, white square (CJK), square bracket with quill
-BRACKET_OPEN = "[\uff3b\ufe47\u27e6\u3010\u301a\u2045"
-BRACKET_CLOSE = "]\uff3d\ufe48\u27e7\u3011\u301b\u2046"
+# lenticular, white square (CJK), square bracket with quill, and the vertical presentation
+# form of the black lenticular (NFKC reads U+FE3B as U+3010: every character whose NFKC
+# form is one of these is listed, a test checks it)
+BRACKET_OPEN = "[\uff3b\ufe47\u27e6\u3010\u301a\u2045\ufe3b"
+BRACKET_CLOSE = "]\uff3d\ufe48\u27e7\u3011\u301b\u2046\ufe3c"
 BRACKETS = LT_CHARS | GT_CHARS | frozenset(BRACKET_OPEN + BRACKET_CLOSE)
 
 
