@@ -25,6 +25,7 @@ import tomllib
 from typing import TYPE_CHECKING
 
 from ._keep import keep_if_blocking
+from ._named import file_span
 from ._words import DYN, Field, first_source
 
 if TYPE_CHECKING:
@@ -57,23 +58,19 @@ def agent_config_written(run: Run) -> None:
             continue
         src = first_source(taint, _FETCHED)
         if src is not None:
-            run.add("shell.deferred-exec", _span(run, path), f"writes fetched or decoded data "
+            run.add("shell.deferred-exec", file_span(run, path), f"writes fetched or decoded data "
                     f"into {path}, whose commands a coding agent runs later",
                     f"{src.describe()} was written to {path}")
     for path, text in list(run.file_text.items())[:64]:
         name = _config(path)
         if name is None or DYN in text:
             continue
-        span = _span(run, path)
+        span = file_span(run, path)
         for code in _commands(text, name.endswith(".toml"))[:_MAX_COMMANDS]:
             keep_if_blocking(run, run.run_code, Field(code, span), f"a command in {path}",
                              span, None, positional=[])
 
 
-def _span(run: Run, path: str) -> tuple[int, int]:
-    name = path.rpartition("/")[2]
-    k = run.source.find(name) if name else -1
-    return (k, k + len(name)) if k >= 0 else (0, len(run.source))
 
 
 def _commands(text: str, toml: bool) -> list[str]:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from ._files import file_taint
 from ._loadfiles import script_file, shell_escape
+from ._named import file_span
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._sqlclients import _sql_lines as sql_lines
@@ -172,7 +173,7 @@ def client_rc_written(run: Run) -> None:
         if _rc_file(path):
             src = first_source(taint)
             if src is not None:
-                run.add("shell.persistence", _span(run, path), f"writes fetched data into "
+                run.add("shell.persistence", file_span(run, path), f"writes fetched data into "
                         f"{path}, which the database client runs at every start",
                         f"{src.describe()} was written to {path}")
     for path, text in list(run.file_text.items())[:64]:
@@ -183,7 +184,7 @@ def client_rc_written(run: Run) -> None:
                        if _runs_program(line.strip(), sqlite)), None)
         if escape is None:
             continue
-        span = _span(run, path)
+        span = file_span(run, path)
         run.add("shell.persistence", span, f"writes {escape.replace(DYN, '?')[:80]!r} into "
                 f"{path}, which the database client runs at every start", None)
         name = "sqlite3" if sqlite else "psql"
@@ -214,10 +215,3 @@ def _runs_program(line: str, sqlite: bool) -> bool:
     head = line.partition(" ")[0]
     return head.startswith("\\!") or "`" in line or (
         head in ("\\o", "\\out", "\\g", "\\gx", "\\w", "\\write") and "|" in line)
-
-
-def _span(run: Run, path: str) -> tuple[int, int]:
-    """Where the file is named in the command (else the whole command)."""
-    name = path.rpartition("/")[2]
-    k = run.source.find(name) if name else -1
-    return (k, k + len(name)) if k >= 0 else (0, len(run.source))

@@ -31,6 +31,7 @@ from ._buildtext import (
     vscode_tasks,
     yaml_commands,
 )
+from ._named import file_span
 from ._resolve import Invocation
 from ._words import DYN, Field, first_source
 
@@ -91,11 +92,6 @@ def _kind(path: str) -> tuple[str, bool] | None:
     return None
 
 
-def _span(run: Run, path: str) -> tuple[int, int]:
-    """Where the file is named in the command (else the whole command)."""
-    name = path.rpartition("/")[2]
-    k = run.source.find(name) if name else -1
-    return (k, k + len(name)) if k >= 0 else (0, len(run.source))
 
 
 def _codes(kind: str, text: str) -> tuple[list[str], str, bool]:
@@ -153,7 +149,7 @@ def check_deferred(run: Run) -> None:
                    for f in run.findings if f.rule_id == "shell.download-exec"}
         if path in ran:
             continue
-        span = _span(run, path)
+        span = file_span(run, path)
         detail = f"{src.describe()} was written to {path}"
         if kind[1]:
             run.add("shell.download-exec", span, f"writes fetched or decoded data into "
@@ -172,7 +168,7 @@ def check_deferred(run: Run) -> None:
         auto = kind[1] or opened
         if not auto and any(f.severity is Verdict.BLOCK for f in run.findings):
             continue  # already blocked: the verdict cannot rise
-        span = _span(run, path)
+        span = file_span(run, path)
         owner = Invocation(path.rpartition("/")[2], Field(path, span))
         blocked = False
         rules = _CI_RULES if kind[0] in _CI else None
