@@ -256,6 +256,8 @@ _NESTING_BLOCKS = frozenset({"tool_result", "search_result", "document", "messag
 # OpenAI Responses tool outputs (``function_call_output``, ``custom_tool_call_output``):
 # their ``output`` is a string or a list of input blocks the model reads.
 _OUTPUT_SUFFIX = "_call_output"
+# What a nesting field may hold and still be read as content.
+_CONTENT = (str, list, tuple, bytes, bytearray)
 
 
 def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
@@ -270,6 +272,9 @@ def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
     if isinstance(node, str):
         out.append((path, node))
         return
+    if isinstance(node, bytes | bytearray):
+        out.append((path, _decode(node)))
+        return
     if len(path) >= _MAX_CONTENT_DEPTH:
         return
     if isinstance(node, Mapping):
@@ -281,11 +286,11 @@ def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
         ):
             out.append(((*path, "text"), text))
         nested = node.get("content")
-        if isinstance(nested, str | list | tuple) and (not typed or kind in _NESTING_BLOCKS):
+        if isinstance(nested, _CONTENT) and (not typed or kind in _NESTING_BLOCKS):
             _slots(nested, (*path, "content"), out)
         output = node.get("output")
         is_output = isinstance(kind, str) and kind.endswith(_OUTPUT_SUFFIX)
-        if is_output and isinstance(output, str | list | tuple):
+        if is_output and isinstance(output, _CONTENT):
             _slots(output, (*path, "output"), out)
         source = node.get("source")
         if kind == "document" and isinstance(source, Mapping) and source.get("type") == "text":
@@ -301,6 +306,8 @@ def _slots(node: Any, path: _Path, out: list[tuple[_Path, str]]) -> None:
 def _replace(node: Any, changes: list[tuple[_Path, str]], depth: int) -> Any:
     """Return a copy of ``node`` with each (relative path, new text) applied; shares the rest."""
     if len(changes) == 1 and len(changes[0][0]) == depth:
+        if isinstance(node, bytes | bytearray):  # bytes in, bytes out (see _decode)
+            return type(node)(changes[0][1].encode("utf-8", "surrogateescape"))
         return changes[0][1]
     groups: dict[Any, list[tuple[_Path, str]]] = {}
     for path, value in changes:
@@ -316,11 +323,18 @@ def _replace(node: Any, changes: list[tuple[_Path, str]], depth: int) -> Any:
     return tuple(items) if isinstance(node, tuple) else items
 
 
+def _decode(data: bytes | bytearray) -> str:
+    """Tool output as bytes (a fetched page, a file an MCP tool read) is text the model may
+    be shown: decode it as UTF-8, keeping undecodable bytes as lone surrogates so encoding
+    the rewritten text back gives every other byte unchanged (nothing is lost)."""
+    return bytes(data).decode("utf-8", "surrogateescape")
+
+
 def _neutralize_content(neutralizer: Neutralizer, content: Any) -> NeutralizedContent:
     if isinstance(content, str):
         result = neutralizer.neutralize(content)
         return NeutralizedContent(result.text, result.findings, result.edits)
-    if not isinstance(content, Mapping | list | tuple):
+    if not isinstance(content, Mapping | list | tuple | bytes | bytearray):
         return NeutralizedContent(content)
     slots: list[tuple[_Path, str]] = []
     _slots(content, (), slots)
@@ -352,9 +366,10 @@ def neutralize_content(
     other blocks (images, tool calls), which are kept as they are and in order; the
     ``content`` of a block that nests content (``tool_result``, ``message``), the ``output``
     of an OpenAI ``*_call_output`` item and the ``data`` of a plain-text ``document`` source
-    are read too. Any other value
-    (``None``, numbers, bytes) is returned untouched. The text parts are read as one
-    concatenation, so a tag split across adjacent blocks
+    are read too. Bytes (``bytes``/``bytearray``, where a string could be) are read as UTF-8
+    text and come back as the same type, rewritten like text; undecodable bytes are kept
+    as they are. Any other value (``None``, numbers) is returned untouched. The text parts
+    are read as one concatenation, so a tag split across adjacent blocks
     (``["<system-", "reminder>"]``) is still caught; each rewrite lands in the block that
     holds the character. Unchanged content is returned as the same object. Same guarantees
     as :func:`neutralize`; the input is never mutated.
