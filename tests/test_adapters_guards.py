@@ -139,6 +139,25 @@ def test_tool_receipts_record_in_order_and_survive_unserializable_args() -> None
     assert second.result.metadata["deerguard_receipt_args"] == "repr"
 
 
+def test_tool_receipts_record_names_a_receipt_cannot_hold_by_digest() -> None:
+    # A model may call a tool by any name; a receipt holds 1-256 characters of valid
+    # Unicode. The result must still pass through, stamped, with the name's digest.
+    ctx = HookContext()
+    guard = ToolReceipts(clock=lambda: 5.0)
+    long_name = "t" * 300
+    for name in (long_name, "", "bad\udc80name"):
+        out, _ = _run([guard], ToolCall(name, {"x": 1}), output="ok", ctx=ctx)
+        assert out.decision.allow and out.result.content == "ok"
+        assert out.result.metadata["deerguard_receipt_tool_name"] == "sha256"
+        receipt = read_receipt(out.result.metadata)
+        assert receipt is not None and receipt.tool_name.startswith("sha256:")
+        assert receipt.matches({"x": 1}, "ok")
+    names = [r.tool_name for r in ctx.state["deerguard.receipts"]]
+    assert len(set(names)) == 3  # distinct names keep distinct digests
+    ordinary, _ = _run([guard], ToolCall("read_file", {}), output="x", ctx=ctx)
+    assert "deerguard_receipt_tool_name" not in ordinary.result.metadata
+
+
 def _authorization(**kwargs: Any) -> Authorization:
     return Authorization(Authorizer.from_mapping(ROLES), **kwargs)
 

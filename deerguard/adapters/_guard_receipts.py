@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -17,14 +18,28 @@ __all__ = ["RECEIPTS_STATE_KEY", "ToolReceipts"]
 RECEIPTS_STATE_KEY = "deerguard.receipts"
 
 
+def _name_ok(name: object) -> bool:
+    """Whether ``name`` is a tool name a receipt records as it is (1-256 characters that
+    encode as UTF-8: no lone surrogates)."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 256:
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class ToolReceipts:
     """After each tool call, stamp a receipt (args hash, output hash, bytes, time) on the result.
 
     The receipt goes into the result metadata under ``<namespace>_receipt`` and into the
     run's state list ``deerguard.receipts`` (for ``render_ledger``); ``sink`` also receives
     it. Arguments that are not JSON data are hashed by their ``repr`` and the receipt's
-    metadata says so (``deerguard_receipt_args`` = ``"repr"``), so a receipt never blocks a
-    result. ``clock`` is the adapter's clock (seconds since the epoch).
+    metadata says so (``deerguard_receipt_args`` = ``"repr"``); a tool name a receipt cannot
+    hold (empty, over 256 characters, lone surrogates) is recorded as ``sha256:<digest>``
+    and the metadata says so (``deerguard_receipt_tool_name`` = ``"sha256"``). So a receipt
+    never blocks a result. ``clock`` is the adapter's clock (seconds since the epoch).
     """
 
     name = "tool_receipts"
@@ -45,12 +60,19 @@ class ToolReceipts:
         now = self._clock()
         args: Any = dict(call.args)
         metadata = dict(result.metadata)
+        name = call.name
+        if not _name_ok(name):
+            # A receipt takes 1-256 characters of valid Unicode; a model can call a tool by
+            # any name, so a name outside that is recorded by its digest, and said so.
+            name = "sha256:" + hashlib.sha256(
+                str(name).encode("utf-8", "surrogatepass")).hexdigest()
+            metadata[f"{self._namespace}_receipt_tool_name"] = "sha256"
         try:
-            receipt = make_receipt(call.name, result.status, args, result.content, timestamp=now)
+            receipt = make_receipt(name, result.status, args, result.content, timestamp=now)
         except CanonicalizationError:
             args = {"repr": repr(args)}
             metadata[f"{self._namespace}_receipt_args"] = "repr"
-            receipt = make_receipt(call.name, result.status, args, result.content, timestamp=now)
+            receipt = make_receipt(name, result.status, args, result.content, timestamp=now)
         ctx.state.setdefault(RECEIPTS_STATE_KEY, []).append(receipt)
         if self._sink is not None:
             self._sink(receipt)
