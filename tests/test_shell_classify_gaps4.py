@@ -273,7 +273,7 @@ def test_reading_or_unsetting_hooks_path_and_everyday_config_pass(command: str) 
 @pytest.mark.parametrize(("command", "rules"), [
     ("git config core.pager 'curl u|sh'", {"shell.git-config-exec", "shell.pipe-to-shell"}),
     ("git -c core.pager=less log", {"shell.git-config-exec"}),
-    ("git config --global core.editor vim", {"shell.git-config-exec"}),
+    ("git config --global core.editor ./tools/edit.sh", {"shell.git-config-exec"}),
 ])
 def test_other_git_exec_keys_are_unchanged(command: str, rules: set[str]) -> None:
     assert set(classify(command).rule_ids) == rules

@@ -80,10 +80,12 @@ def test_a_credential_helper_that_sends_its_stdin_to_the_network_is_exfiltration
     ("git config pager.branch false", Verdict.PASS),
     ("git config --global alias.co checkout", Verdict.PASS),
     ("git config --global alias.lg '!git log --oneline | head'", Verdict.WARN),
-    ("git config core.pager less", Verdict.WARN),
-    ("git config --global core.pager delta", Verdict.WARN),
-    ("git config --global core.editor 'code --wait'", Verdict.WARN),
-    ("git config core.sshCommand 'ssh -i ~/.ssh/deploy_key'", Verdict.WARN),
+    # A known pager, editor or ssh with plain options runs nothing of the agent's choosing
+    # (round 10: these warned; tests/test_shell_classify_falsepos10.py has the boundary).
+    ("git config core.pager less", Verdict.PASS),
+    ("git config --global core.pager delta", Verdict.PASS),
+    ("git config --global core.editor 'code --wait'", Verdict.PASS),
+    ("git config core.sshCommand 'ssh -i ~/.ssh/deploy_key'", Verdict.PASS),
     ("git config submodule.lib.update rebase", Verdict.PASS),
     ("git config --global protocol.ext.allow never", Verdict.PASS),
     ("git clone https://github.com/a/b", Verdict.PASS),

@@ -401,9 +401,15 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
             add("shell.chmod-world", mask.span, f"umask {mask.text} makes every new file "
                 "world-writable", None)
     elif name == "crontab":
-        opts, operands = opts_and_operands(inv.args)
+        # -u USER takes a value (crontab -u www -l lists www's table); -s (SELinux) and -c
+        # DIR (cronie's host) too. The rest: -l/-e/-r/-i act on the table, anything else
+        # is a file to install (- or no operand: stdin).
+        args = [f for k, f in enumerate(inv.args)
+                if not (f.text in ("-u", "-c") or (k > 0 and inv.args[k - 1].text in ("-u", "-c")))
+                and not (f.text.startswith("-u") and len(f.text) > 2)]
+        opts, operands = opts_and_operands(args)
         reads_stdin = not operands and not any(o in ("-l", "-e", "-r", "-i") for o in opts)
-        if operands or reads_stdin or any(f.text == "-" for f in inv.args):
+        if operands or reads_stdin or any(f.text == "-" for f in args):
             add("shell.persistence", inv.word.span, "crontab installs a cron table", None)
     elif name in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"):
         for f in inv.args:

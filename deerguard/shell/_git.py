@@ -83,7 +83,8 @@ def check_git(add: Add, inv: Invocation) -> None:
              and not (t.lower().startswith("credential.helper") and i + 1 < len(texts) and
                       texts[i + 1].split(" ", 1)[0] in _GIT_CREDENTIAL_HELPERS)
              and not (t.lower() == "core.fsmonitor" and i + 1 < len(texts) and
-                      git_exec_key(t, texts[i + 1]) is None))
+                      git_exec_key(t, texts[i + 1]) is None)
+             and not (i + 1 < len(texts) and _everyday_program(t, texts[i + 1])))
             or (t.lower().startswith("alias.") and i + 1 < len(texts) and
                 texts[i + 1].startswith("!"))
             or _includes_file(t)
@@ -94,6 +95,49 @@ def check_git(add: Add, inv: Invocation) -> None:
         if written is not None and is_hooks_path(written[0]):
             add("shell.git-hook", span, f"git config core.hooksPath {written[1]} makes git "
                 "run hook scripts from that directory", None)
+
+
+# Programs people set as their editor, pager, ssh or signing program every day: naming one
+# (with plain options and paths) runs nothing of an agent's choosing.
+_EVERYDAY_PROGRAMS = {
+    "core.editor": frozenset({"vi", "vim", "nvim", "gvim", "nano", "emacs", "emacsclient",
+                              "code", "code-insiders", "codium", "subl", "mate", "micro",
+                              "hx", "helix", "kak", "gedit", "kate", "zed", "cursor", "ed",
+                              "pico", "joe", "mg", "notepad", "notepad++", "idea", "pycharm"}),
+    "core.pager": frozenset({"less", "more", "cat", "delta", "diff-so-fancy", "bat",
+                             "most", "diff-highlight", "riff"}),
+    "core.sshcommand": frozenset({"ssh"}),
+    "gpg.program": frozenset({"gpg", "gpg2", "gpgsm", "gpg.exe"}),
+}
+# What would make a value more than a program with options and paths: shell syntax git's
+# sh -c would act on (separators, expansions, redirections, quotes, globs, comments).
+_RUNS_MORE = ("command", "pager", "exec", "proxy", "match", "program", "helper", "open")
+_SHELL_SYNTAX = frozenset(";|&$`()<>\\'\"*?[{#!\n")
+
+
+def _everyday_program(key: str, value: str) -> bool:
+    """``git config core.editor vim``: the value names a known editor, pager, ssh or gpg
+    (by name or absolute path) with plain words after it, so the setting runs that program
+    and nothing else. Any shell syntax in the value keeps the warning."""
+    known = _EVERYDAY_PROGRAMS.get(key.lower())
+    if known is None or not value or any(c in _SHELL_SYNTAX for c in value):
+        return False
+    words = value.split()
+    if not words:
+        return False
+    program = words[0]
+    if "/" in program and not program.startswith(("/usr/", "/bin/", "/opt/homebrew/")):
+        return False  # a program in the project or /tmp could be anything
+    name = program.rsplit("/", 1)[-1]
+    if name not in known:
+        return False
+    # Options that make the program run another one: ssh -o ProxyCommand=/LocalCommand=/
+    # KnownHostsCommand=, ssh -F FILE (a config holding those), delta --pager=, --exec...
+    for word in words[1:]:
+        low = word.lower()
+        if any(part in low for part in _RUNS_MORE) or (name == "ssh" and low.startswith("-f")):
+            return False
+    return True
 
 
 def _includes_file(key: str) -> bool:

@@ -1,9 +1,10 @@
 """Read-only forms of programs on the policy's warn list: they query and change nothing.
 
-``systemctl``, ``service``, ``sysctl``, ``mount`` and ``launchctl`` warn because they can stop
-services, change kernel settings or mount filesystems; their status and listing forms
-(``systemctl status x``, ``sysctl -n hw.ncpu``, ``mount | grep x``) are everyday queries and
-do not. A user's deny list still applies to them; only the warn-list finding is skipped.
+``systemctl``, ``service``, ``sysctl``, ``mount``, ``launchctl`` and ``crontab`` warn because
+they can stop services, change kernel settings, mount filesystems or install jobs; their
+status and listing forms (``systemctl status x``, ``sysctl -n hw.ncpu``, ``mount | grep x``,
+``crontab -l``) are everyday queries and do not. A user's deny list still applies to them;
+only the warn-list finding is skipped.
 """
 
 from __future__ import annotations
@@ -38,4 +39,19 @@ def read_only_query(inv: Invocation) -> bool:
         return all(t in ("-l", "--show-labels") for t in texts)  # lists mounts
     if name == "launchctl":
         return bool(operands) and operands[0] in _LAUNCHCTL_READ
+    if name == "crontab":
+        return _crontab_lists(texts)
     return False
+
+
+def _crontab_lists(texts: list[str]) -> bool:
+    """``crontab -l`` (``-u USER -l``): prints a crontab. Installing one (``crontab FILE``,
+    ``crontab -``), editing (``-e``) and removing (``-r``) keep the warning."""
+    rest = list(texts)
+    if len(rest) >= 2 and rest[0] == "-u":
+        del rest[:2]
+    elif len(rest) >= 2 and rest[-2] == "-u":
+        del rest[-2:]
+    elif rest and rest[0].startswith("-u") and len(rest[0]) > 2:
+        del rest[0]
+    return rest == ["-l"]
