@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["push_elsewhere", "staged_secret"]
+__all__ = ["network", "push_elsewhere", "staged_secret"]
 
 _STAGED = "staged:"
 _ADD_ARG = frozenset({"--chmod", "--pathspec-from-file"})
@@ -62,7 +62,7 @@ def staged_secret(run: Run, work: str | None, inv: Invocation, words: list[str])
         f"staged the secret file {named}"
 
 
-def _network(url: str) -> bool:
+def network(url: str) -> bool:
     """A URL or scp-style location on another machine, known statically (a URL built
     from variables, such as CI's ``https://x:$TOKEN@github.com/$REPO.git``, is not judged)."""
     if DYN in url:
@@ -79,12 +79,13 @@ def _network(url: str) -> bool:
 
 
 def push_elsewhere(run: Run, inv: Invocation, work: str | None, repo: str,
-                   section: str | None, every: bool) -> bool:
-    """Findings for ``git push REPO`` (``section``: the text of a remote REPO added in this
-    command, else None); True when one was reported."""
+                   dest: str | None, fresh: bool, every: bool) -> bool:
+    """Findings for ``git push REPO`` (``dest``: the URL a remote this command set points
+    to, else None; ``fresh``: it is a new repository's first ``origin``, ``_gitremote``);
+    True when one was reported."""
     url = repo
-    if section is not None:
-        url = section.partition("url = ")[2].partition("\n")[0]
+    if dest is not None:
+        url = dest
     else:  # a URL built from variables: its words' text, not one guess of their values
         field = next((f for f in inv.args if f.text in (repo, "--repo=" + repo)), None)
         text = run.text_stack[-1]
@@ -92,12 +93,12 @@ def push_elsewhere(run: Run, inv: Invocation, work: str | None, repo: str,
         raw = text[start:end] if 0 <= start < end <= len(text) else ""
         if "$" in raw or "`" in raw:
             url = DYN
-    named_here = _network(url) and (section is None or repo != "origin")
+    named_here = network(url) and not fresh
     staged = run.secret_repos.get(_STAGED + (work or "."))
     if staged is None and work is not None:
         staged = run.secret_repos.get(_STAGED + (norm_path(".", work) or work))
     span = (inv.word.span[0], inv.args[-1].span[1]) if inv.args else inv.word.span
-    if staged is not None and (named_here or (section is not None and _network(url))):
+    if staged is not None and (named_here or (dest is not None and network(url))):
         run.add("shell.exfiltration", span, f"git push sends a secret file to "
                 f"{url.replace(DYN, '?')}, a destination named only in this command",
                 f"{staged.removeprefix('forced ')} in the repository")
