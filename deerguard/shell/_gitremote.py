@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 __all__ = ["config_path", "note_config", "note_remote", "push_target"]
 
 _REMOTE_ARG = frozenset({"-t", "-m", "--track", "--master"})
-_MAX_TEXT = 1 << 16  # recorded settings per config file: a bound, far above any real command
+_MAX_TEXT = 1 << 14  # recorded settings per config file: a bound, far above any real command
 _MAX_SECTIONS = 32
 # Code forges: pointing origin at one is how a user switches between HTTPS and SSH
 # (GitHub's "Switching remote URLs") or follows a renamed repository.
@@ -205,6 +205,8 @@ def push_target(run: Run, work: str | None, repo: str | None, settings: list[str
     """Where ``git push [REPO]`` goes by the settings this command made: the URL (None when
     it made none that apply), whether REPO is a new repository's first ``origin`` (the
     everyday first push), and whether a mirror remote was set."""
+    if not settings and not run.file_text:
+        return None, False, False  # the common case: nothing recorded, nothing to look up
     path = config_path(run, work)
     config = run.file_text.get(path, "")
     moved_here: set[str | None] = set()
