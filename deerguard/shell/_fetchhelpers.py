@@ -142,13 +142,14 @@ def returning_helpers(text: str, positions: list[int]) -> set[str]:
 
 
 def _enclosing_def(text: str, line_start: int) -> str | None:
-    """The ``def`` whose body holds the line at ``line_start`` (less indented, above it)."""
+    """The ``def`` whose body holds the line at ``line_start``: the nearest less indented
+    ``def`` line above it, through the blocks between (``with``, ``if``, ``for``)."""
     indent = len(text[line_start:line_start + 80]) - len(
         text[line_start:line_start + 80].lstrip(" \t"))
     end = line_start - 1
     floor = max(0, line_start - WINDOW)
     for _ in range(64):
-        if end <= floor:
+        if end <= floor or indent == 0:
             return None
         start = text.rfind("\n", floor, end) + 1
         line = text[start:end]
@@ -156,7 +157,9 @@ def _enclosing_def(text: str, line_start: int) -> str | None:
         depth = len(line) - len(stripped)
         if stripped and depth < indent:
             m = _DEF.match(line)
-            return m.group(1) if m is not None else None
+            if m is not None:
+                return m.group(1)
+            indent = depth  # a block inside the function: look further up
         end = start - 1
     return None
 

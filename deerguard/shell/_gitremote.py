@@ -67,7 +67,12 @@ def _append(run: Run, path: str, text: str) -> None:
 
 
 def _moved(run: Run, path: str, name: str) -> None:
-    run.moved_remotes.add(path + "\0" + name)  # one per git remote command: linear
+    run.remote_state[path + "\0" + name] = "moved"  # one per git remote command: linear
+
+
+def _first(run: Run, path: str, name: str) -> None:
+    """``origin`` added (or pointed at a forge) before any change to it in the command."""
+    run.remote_state.setdefault(path + "\0" + name, "first")
 
 
 def note_remote(run: Run, work: str | None, words: list[str]) -> None:
@@ -112,6 +117,8 @@ def note_remote(run: Run, work: str | None, words: list[str]) -> None:
     if name != "origin" or (sub == "set-url" and (
             "--add" in flags or _repoints(name, key, ops[1]))):
         _moved(run, path, name)
+    else:
+        _first(run, path, name)
 
 
 def _repoints(name: str, var: str, url: str) -> bool:
@@ -155,6 +162,8 @@ def note_config(run: Run, work: str | None, words: list[str]) -> None:
         _append(run, path, made[0])
         if made[1] is not None:
             _moved(run, path, made[1])
+        elif made[0].startswith('[remote "origin"]'):
+            _first(run, path, "origin")  # origin's url set to a forge
 
 
 def _section_text(config: str, header: str) -> str:
@@ -173,9 +182,9 @@ def _values(body: str, var: str) -> list[str]:
     """The values of ``var`` in a section body (``\\tvar = value`` lines)."""
     found = []
     for line in body.split("\n")[:_MAX_SECTIONS]:
-        k, eq, v = line.strip().partition(" = ")
-        if eq and k.lower() == var:
-            found.append(v)
+        k, eq, v = line.partition("=")
+        if eq and k.strip(" \t").lower() == var:
+            found.append(v.strip(" \t\"'"))
     return found
 
 
@@ -209,13 +218,16 @@ def push_target(run: Run, work: str | None, repo: str | None, settings: list[str
         return None, False, False  # the common case: nothing recorded, nothing to look up
     path = config_path(run, work)
     config = run.file_text.get(path, "")
-    moved_here: set[str | None] = set()
+    state = run.remote_state.get(path + "\0origin")
     for s in settings[:16]:  # git -c KEY=VALUE push
         key, _, value = s.partition("=")
         made = _entry(key, value)
         if made is not None:
             config += made[0]
-            moved_here.add(made[1])
+            if made[1] == "origin":
+                state = "moved"
+            elif made[0].startswith('[remote "origin"]') and state is None:
+                state = "first"
     if not config:
         return None, False, False
     if repo is None:
@@ -223,8 +235,7 @@ def push_target(run: Run, work: str | None, repo: str | None, settings: list[str
         repo = defaults[-1] if defaults else "origin"
     body = _section_text(config, f'[remote "{repo}"]')
     urls = _values(body, "pushurl") or _values(body, "url")
-    fresh = repo == "origin" and (path + "\0origin") not in run.moved_remotes and \
-        "origin" not in moved_here and not _values(body, "pushurl")
+    fresh = repo == "origin" and state == "first" and not _values(body, "pushurl")
     mirror = "mirror = true" in body
     url = next((u for u in urls if network(u)), urls[0] if urls else None)
     if url is None or not network(url):
