@@ -41,6 +41,9 @@ _GATE = ("Session", "session", "Client", "PoolManager", "ProxyManager", "build_o
 _ALIAS = re.compile(r"import[ \t]+(requests|httpx|urllib3|aiohttp|niquests)[ \t]+as[ \t]+"
                     r"([A-Za-z_]\w*)")
 _AS = re.compile(r"[ \t]as[ \t]+([A-Za-z_]\w*)")
+_FROM = re.compile(r"from[ \t]+(?:requests|httpx|niquests)[ \t]+import[ \t]+"
+                   r"(?:\(([\w ,\t\n]{1,300})\)|([\w ,\t]{1,200}))")
+_FUNCS = frozenset({"get", "post", "put", "patch", "request", "stream"})
 CLIENT_METHODS = frozenset({"get", "post", "put", "patch", "request", "stream", "open",
                             "urlopen", "send"})
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\(")
@@ -48,11 +51,19 @@ _LAMBDA = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*lambda\b")
 
 
 def client_receivers(text: str) -> frozenset[str]:
-    """Names that hold an HTTP client object or module in ``text`` (Python)."""
-    if not any(g in text for g in _GATE):
+    """Names that hold an HTTP client object or module in ``text`` (Python), and the
+    client functions imported by name (``from requests import get as g``: ``g``)."""
+    if not any(g in text for g in _GATE) and "from " not in text:
         return frozenset()
     aliases = {m.group(2) for m in _ALIAS.finditer(text, 0, len(text))}
     names: set[str] = set(aliases)
+    for count, m in enumerate(_FROM.finditer(text)):
+        if count >= 8:
+            break
+        for item in (m.group(1) or m.group(2) or "").split(",")[:16]:
+            words = item.split()
+            if words and words[0] in _FUNCS:
+                names.add(words[-1] if len(words) == 3 and words[1] == "as" else words[0])
     count = 0
     for m in _CTORS.finditer(text):
         count += 1

@@ -183,6 +183,8 @@ def _is_fetch(text: str, name: str, start: int, paren: int, js: bool,
     need = _FETCH_CALLS.get(name, frozenset())
     if need is None or (dot and need and word_before(text, start - 1)[0] in need):
         return True
+    if python and not dot and receivers and name in receivers:
+        return True  # from requests import get; get(u)
     if python and dot and name in CLIENT_METHODS:
         if text[start - 2:start - 1] == ")":
             if chained_client(text, start - 1, receivers):

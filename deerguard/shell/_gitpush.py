@@ -72,7 +72,7 @@ def git_push(run: Run, inv: Invocation) -> None:
             run.add("shell.exfiltration", span, "git push sends a repository that holds "
                     "secrets to a remote host", f"{run.secret_repos[where]} in the repository "
                     f"{'of the current directory' if where == '.' else 'at ' + where}")
-        _push(run, inv, i + 1, work, settings)
+        _push(run, inv, i + 1, work, settings + _env_settings(run))
     elif sub == "add":
         staged_secret(run, work, inv, [f.text for f in args[i + 1:]])  # git add -f .env
         added = _secret_added(run, work, [f.text for f in args[i + 1:]])
@@ -80,6 +80,27 @@ def git_push(run: Run, inv: Invocation) -> None:
             run.secret_repos.setdefault(
                 work or ".", f"git add ({run.map_span(inv.word.span)[0]}-"
                 f"{run.map_span(args[-1].span)[1]}) staged {added}")
+
+
+def _env_settings(run: Run) -> list[str]:
+    """``KEY=VALUE`` of the ``GIT_CONFIG_KEY_<n>``/``GIT_CONFIG_VALUE_<n>`` pairs git reads as
+    one command's ``-c`` (a prefix, ``env``, or exported); cheap when there are none."""
+    given = {name: f.text for name, f in run.prefix if name.startswith("GIT_CONFIG_")}
+    if not given and "GIT_CONFIG_KEY_0" not in run.env:
+        return []
+    out: list[str] = []
+    for n in range(8):
+        pair: list[str] = []
+        for part in ("KEY_", "VALUE_"):
+            name = f"GIT_CONFIG_{part}{n}"
+            var = run.env.get(name)
+            text = given.get(name, var.alts[0] if var is not None and len(var.alts) == 1
+                             else None)
+            if text is not None:
+                pair.append(text)
+        if len(pair) == 2:
+            out.append(pair[0] + "=" + pair[1])
+    return out
 
 
 def _is_location(text: str) -> bool:
