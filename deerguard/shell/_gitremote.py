@@ -47,7 +47,10 @@ if TYPE_CHECKING:
 __all__ = ["config_path", "note_config", "note_remote", "push_target"]
 
 _REMOTE_ARG = frozenset({"-t", "-m", "--track", "--master"})
-_MAX_TEXT = 1 << 14  # recorded settings per config file: a bound, far above any real command
+_MAX_TEXT = 1 << 16  # recorded settings per config file: a bound, far above any real command
+# Where a push goes once a command made more settings than _MAX_TEXT keeps: not followed,
+# so judged as a new destination (fail closed), never as the remote the user configured.
+_OVERFLOW = "unknown://a remote set in this command (too many settings to follow)"
 _MAX_SECTIONS = 32
 # Code forges: pointing origin at one is how a user switches between HTTPS and SSH
 # (GitHub's "Switching remote URLs") or follows a renamed repository.
@@ -64,6 +67,8 @@ def _append(run: Run, path: str, text: str) -> None:
     old = run.file_text.get(path, "")
     if len(old) < _MAX_TEXT:
         run.file_text[path] = old + text
+    else:
+        run.remote_state[path + "\0"] = "overflow"
 
 
 def _moved(run: Run, path: str, name: str) -> None:
@@ -242,4 +247,6 @@ def push_target(run: Run, work: str | None, repo: str | None, settings: list[str
         rewrite = _rewrite(config)
         if rewrite is not None and (url is None or DYN not in url):
             return rewrite, False, mirror
+    if url is None and (path + "\0") in run.remote_state:
+        return _OVERFLOW, False, mirror
     return url, fresh and url is not None, mirror
