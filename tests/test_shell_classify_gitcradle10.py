@@ -198,6 +198,7 @@ def test_file_written_through_client_or_helper_then_run_blocks(command: str) -> 
     "open(\"a.txt\",\"w\").write(fetch(u)); subprocess.run([\"pytest\"])'",
     "python3 -c 'import requests; s = requests.Session(); print(eval(\"1+1\"), s.get(u).ok)'",
     "python3 -c 'from requests import get; print(get(u).json())'",
+    "python3 -c 'import requests,ast; r = requests.get(u); print(ast.literal_eval(r.text))'",
     "python3 -c 'from requests import get; import os; d = {}; print(d.get(\"k\")); "
     "os.system(\"make\")'",
 ])
