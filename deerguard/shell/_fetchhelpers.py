@@ -5,7 +5,8 @@ also fetches through:
 
 * a *client object*: ``s = requests.Session()``, ``c = httpx.Client()``, ``with
   httpx.AsyncClient() as c``, ``pool = urllib3.PoolManager()``, ``async with
-  aiohttp.ClientSession() as s``, ``opener = urllib.request.build_opener()``, or the
+  aiohttp.ClientSession() as s``, ``opener = urllib.request.build_opener()``,
+  ``c = http.client.HTTPSConnection(host)`` (``c.getresponse()``), or the
   constructor chained (``requests.Session().get(u)``): its ``get``/``post``/``request``/
   ``open``... calls fetch. A constructor counts when its module is an HTTP client's
   (``requests.Session``, an ``import requests as rq`` alias, or an unqualified name with
@@ -31,13 +32,15 @@ from ._fetchflow import MAX, WINDOW, near_bind, word_before
 __all__ = ["CLIENT_METHODS", "chained_client", "client_receivers", "helper_calls",
            "returning_helpers"]
 
-_MODULES = frozenset({"requests", "httpx", "urllib3", "aiohttp", "request", "niquests"})
+_MODULES = frozenset({"requests", "httpx", "urllib3", "aiohttp", "request", "niquests",
+                      "client"})
 _IMPORTS = ("from requests", "from httpx", "from urllib3", "from aiohttp", "from urllib.request",
-            "from urllib import request", "from niquests")
+            "from urllib import request", "from niquests", "from http.client",
+            "from http import client")
 _CTORS = re.compile(r"(Session|session|Client|AsyncClient|PoolManager|ProxyManager|"
-                    r"ClientSession|build_opener)[ \t]*\(")
+                    r"ClientSession|build_opener|HTTPSConnection|HTTPConnection)[ \t]*\(")
 _GATE = ("Session", "session", "Client", "PoolManager", "ProxyManager", "build_opener",
-         " as ")
+         "Connection", " as ")
 _ALIAS = re.compile(r"import[ \t]+(requests|httpx|urllib3|aiohttp|niquests)[ \t]+as[ \t]+"
                     r"([A-Za-z_]\w*)")
 _AS = re.compile(r"[ \t]as[ \t]+([A-Za-z_]\w*)")
@@ -45,7 +48,7 @@ _FROM = re.compile(r"from[ \t]+(?:requests|httpx|niquests)[ \t]+import[ \t]+"
                    r"(?:\(([\w ,\t\n]{1,300})\)|([\w ,\t]{1,200}))")
 _FUNCS = frozenset({"get", "post", "put", "patch", "request", "stream"})
 CLIENT_METHODS = frozenset({"get", "post", "put", "patch", "request", "stream", "open",
-                            "urlopen", "send"})
+                            "urlopen", "send", "getresponse"})
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\(")
 _LAMBDA = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*lambda\b")
 
