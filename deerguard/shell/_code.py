@@ -381,6 +381,8 @@ def eval_sources(code: str, /) -> tuple[bool, bool]:
     (True, False)
     """
     lowered = code.lower()
+    if "literal_eval(" in lowered:  # ast.literal_eval parses a literal and runs nothing
+        lowered = lowered.replace("literal_eval(", "literal_parse(")
     if not any(t in lowered for t in _EVAL_TOKENS):
         return False, False
     return (any(t in lowered for t in _FETCH_TOKENS),

@@ -2,7 +2,10 @@
 in Python, Node (deno, bun), Ruby, Perl or PHP.
 
 A *fetch* is a call of the language's HTTP clients (``urlopen``, ``requests.get``,
-``fetch``, ``https.get``, ``Net::HTTP.get``, ``file_get_contents('http..')``, LWP ``get``).
+``fetch``, ``https.get``, ``Net::HTTP.get``, ``file_get_contents('http..')``, LWP ``get``),
+and in Python also a client object's call (``s = requests.Session(); s.get(u)``) or a
+helper's whose return is fetched data (``def get(u): return urlopen(u).read()``, see
+:mod:`._fetchhelpers`).
 Its data flows, within the code string, into:
 
 * names bound to it: ``s = urlopen(u).read()``, ``with urlopen(u) as r``, ``for c in r``,
@@ -15,7 +18,7 @@ Its data flows, within the code string, into:
   argument vector that hands it to a shell's or interpreter's code flag (``spawn('sh', ['-c',
   t])``), or the stdin of a shell the code starts (``run(['sh'], input=t)``,
   ``Popen(['sh'], stdin=PIPE).communicate(t)``): the fetched text runs as a command, a
-  block (``shell.tainted-exec``). Data only
+  block (``shell.tainted-exec``); so does Python's ``exec``/``eval`` of it. Data only
   formatted into a literal command stays the dynamic-code warning of the generic reader;
 * a file written with it (``urlretrieve(u, '/tmp/x')``, ``open('/tmp/x', 'wb').write(..)``,
   ``fs.writeFileSync(p, await r.text())``, ``r.body.pipe(fs.createWriteStream(p))``): the
@@ -38,6 +41,13 @@ from typing import TYPE_CHECKING
 
 from ._fetchfiles import FetchFiles
 from ._fetchflow import JS, MAX, WINDOW, word_before
+from ._fetchhelpers import (
+    CLIENT_METHODS,
+    chained_client,
+    client_receivers,
+    helper_calls,
+    returning_helpers,
+)
 from ._paths import norm_path
 from ._values import Source
 
@@ -76,7 +86,7 @@ _SINK = {
     "python": re.compile(r"(system|popen|run|call|check_call|check_output|Popen|getoutput|"
                          r"getstatusoutput|create_subprocess_shell|create_subprocess_exec|"
                          r"spawn|execv|execvp|execve|execvpe|execl|execlp|spawnv|spawnvp|"
-                         r"spawnl|spawnlp)[ \t]*\("),
+                         r"spawnl|spawnlp|exec|eval)[ \t]*\("),
     "js": re.compile(r"(execSync|exec|execFile|execFileSync|spawn|spawnSync|execa|execaSync|"
                      r"execaCommand|execaCommandSync|Command)[ \t]*\("),
     "ruby": re.compile(r"(system|exec|spawn|popen|capture2|capture2e|capture3|popen3|"
@@ -85,6 +95,7 @@ _SINK = {
     "php": re.compile(r"(system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)[ \t]*\("),
 }
 _PY_GENERIC = frozenset({"run", "call", "spawn"})
+_PY_EVAL = frozenset({"exec", "eval"})
 _PY_RECEIVERS = frozenset({"subprocess", "sp", "pty", "asyncio"})
 _PY_SUBPROCESS = frozenset({"run", "call", "check_call", "check_output", "Popen"})
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "fish", "busybox", "python",
@@ -114,15 +125,20 @@ def fetch_runs(run: Run, code: Field, language: str, inv: Invocation) -> None:
     if _SINK[lang].search(text) is None and "`" not in text and \
             not any(w in text for w in _WRITING):
         return  # fetched and printed: nothing the data could reach
-    spots = _fetch_spots(text, language in JS)
+    python = language == "python"
+    receivers = client_receivers(text) if python else frozenset()
+    spots = _fetch_spots(text, language in JS, receivers, python)
     if not spots:
         return
     flow = _Flow(text, language, spots)
+    if python and "return" in text:
+        flow = _through_helpers(flow)
     where = run._desc(inv.name, inv.word.span)
     sink = flow.shell_sink()
     if sink is not None:
-        run.add("shell.tainted-exec", code.span, f"{inv.name} code runs fetched data as a "
-                "shell command", f"data fetched in {where} reaches its call {sink}")
+        what = "code" if sink.startswith(("exec ", "eval ")) else "a shell command"
+        run.add("shell.tainted-exec", code.span, f"{inv.name} code runs fetched data as "
+                f"{what}", f"data fetched in {where} reaches its call {sink}")
     paths = flow.fetched_files()
     if paths:
         src = frozenset({Source("fetch", f"{inv.name} code", run.map_span(inv.word.span))})
@@ -132,25 +148,49 @@ def fetch_runs(run: Run, code: Field, language: str, inv: Invocation) -> None:
                 run.files[local] = run.files.get(local, frozenset()) | src
 
 
-def _fetch_spots(text: str, js: bool) -> list[int]:
+def _through_helpers(flow: _Flow) -> _Flow:
+    """The flow with each call of a helper returning fetched data as one more fetch
+    (``def get(u): return urlopen(u).read()``, then ``get(x)``; _fetchhelpers)."""
+    for _ in range(2):
+        names = returning_helpers(flow.text, sorted(
+            {flow._callee_start(s) for s in flow.spots} | set(flow.refs)))
+        calls = [c for c in helper_calls(flow.text, names)
+                 if c not in flow.spots and not flow._in_literal(c)]
+        if not calls:
+            break
+        flow = _Flow(flow.text, flow.language, sorted({*flow.spots, *calls})[:MAX * 2])
+    return flow
+
+
+def _fetch_spots(text: str, js: bool, receivers: frozenset[str], python: bool) -> list[int]:
     """Where each HTTP client call's ``(`` is (at most MAX): read at each ``(`` from the
-    callee's last name and receiver (one pass over the parentheses, no regex alternation)."""
+    callee's last name and receiver (one pass over the parentheses, no regex alternation);
+    ``receivers`` hold client objects (``s = requests.Session()``, _fetchhelpers)."""
     spots: list[int] = []
     at = text.find("(")
     while at != -1 and len(spots) < MAX:
         name, start = word_before(text, at)
-        if name and _is_fetch(text, name, start, at, js):
+        if name and _is_fetch(text, name, start, at, js, receivers, python):
             spots.append(at)
         at = text.find("(", at + 1)
     return spots
 
 
-def _is_fetch(text: str, name: str, start: int, paren: int, js: bool) -> bool:
+def _is_fetch(text: str, name: str, start: int, paren: int, js: bool,
+              receivers: frozenset[str], python: bool) -> bool:
     """Whether the call of ``name`` (starting at ``start``, ``(`` at ``paren``) fetches."""
     dot = text[start - 1:start] == "."
     need = _FETCH_CALLS.get(name, frozenset())
     if need is None or (dot and need and word_before(text, start - 1)[0] in need):
         return True
+    if python and not dot and receivers and name in receivers:
+        return True  # from requests import get; get(u)
+    if python and dot and name in CLIENT_METHODS:
+        if text[start - 2:start - 1] == ")":
+            if chained_client(text, start - 1, receivers):
+                return True  # requests.Session().get(u)
+        elif receivers and word_before(text, start - 1)[0] in receivers:
+            return True  # s.get(u), s = requests.Session()
     if dot and name in ("get", "request") and text[start - 2:start - 1] == ")":
         head = text[max(0, start - 10):start - 2].rstrip("'\"")
         return head.endswith(("http", "https"))  # require('https').get(u, ..)
@@ -222,6 +262,8 @@ class _Flow(FetchFiles):
                     receiver in _PY_RECEIVERS or receiver in aliases or
                     (receiver is None and py_sub)):
                 continue
+            if lang == "python" and name in _PY_EVAL and receiver is not None:
+                continue  # df.eval(expr): only the builtins run Python code
             hits += 1
             if text[m.end() - 1] == "(":
                 args, close = self._args(m.end() - 1)

