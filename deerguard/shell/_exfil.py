@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._flow import Flow
+from ._gitlist import git_search
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
 from ._jqenv import JQS, jq_env
 from ._paths import norm_path
@@ -40,13 +41,16 @@ _CONTAINERS = frozenset({"docker", "podman", "nerdctl"})
 _HTTP = frozenset({"curl", "wget", "http", "https", "xh", "httpie", "fetch", "aria2c"})
 _KEYCHAINS = frozenset({"security", "secret-tool"})
 
-EXFIL_NAMES = SEARCHERS | READERS | _UPLOADERS | _CONTAINERS | _HTTP | _KEYCHAINS | JQS
+EXFIL_NAMES = SEARCHERS | READERS | _UPLOADERS | _CONTAINERS | _HTTP | _KEYCHAINS | JQS | \
+    frozenset({"git"})
 """Programs :func:`exfil_output` looks at (any other program: nothing to do)."""
 
 # Roots whose search covers a user's secrets: a home, the filesystem, system config.
 def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     """Findings for ``inv`` and the secret taint its output carries (see the module doc)."""
     name = inv.name
+    if name == "git":  # git grep -l API_KEY, git ls-files '*.env': like grep -rl, find
+        return git_search(run, inv)
     if name in JQS:  # jq -n env: an environment dump
         return read_found(run, inv, stdin) | jq_env(run, inv)
     if name in READERS:

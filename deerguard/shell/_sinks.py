@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._checks import check_args, check_package, interpreter_family
+from ._codeout import code_flow
 from ._expose import python_server
 from ._files import file_taint
 from ._flow import Flow
@@ -392,6 +393,7 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             elif i + 1 < len(args):
                 interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
+                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin)
             return exec_flow(run, inv)
         if family == "pwsh" and encoded_flag(t):
             if i + 1 < len(args):
@@ -404,9 +406,11 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             if code:
                 interp_code(run, Field(code, f.span, f.taint), family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 1:], run.cwd)
-            elif i + 1 < len(args):
+                return code_flow(run, inv, Field(code, f.span), args[i + 1:], stdin)
+            if i + 1 < len(args):
                 interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
+                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin)
             return exec_flow(run, inv)
         if family == "python" and t == "-m" and i + 1 < len(args):
             module = args[i + 1].text
@@ -432,4 +436,5 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
     else:
         script_sink(run, operands[0], inv, stdin, shell=False)
         check_args(run.add, run.cp.paths, inv.name, operands[1:], run.cwd)
+        return code_flow(run, inv, None, operands[1:], stdin)
     return exec_flow(run, inv)
