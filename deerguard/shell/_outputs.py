@@ -28,6 +28,7 @@ from ._flow import EMPTY, Flow
 from ._hdrdata import header_data
 from ._hdrsecret import header_secrets
 from ._jqenv import JQS, jq_files
+from ._metadata import metadata_secret
 from ._paths import candidate_paths, norm_path
 from ._printf import printf_format
 from ._projsecrets import project_upload
@@ -37,7 +38,6 @@ from ._secrets import (
     HTTP_CLIENTS,
     PRINTER_NAMES,
     bulk_secret_source,
-    metadata_secret,
     secret_file,
     secret_printer,
     sent_args,

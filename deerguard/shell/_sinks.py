@@ -391,9 +391,9 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
                 if stdin is not None:  # pwsh -Command -: the commands are read from stdin
                     stdin_sink(run, stdin, inv, language=family)
             elif i + 1 < len(args):
-                interp_code(run, args[i + 1], family, inv, stdin)
+                ran = interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
-                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin)
+                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin, ran)
             return exec_flow(run, inv)
         if family == "pwsh" and encoded_flag(t):
             if i + 1 < len(args):
@@ -404,13 +404,13 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         if code is not None:
             # -pe CODE, -e'CODE', -lne CODE, -c'CODE': the code flag inside a cluster.
             if code:
-                interp_code(run, Field(code, f.span, f.taint), family, inv, stdin)
+                ran = interp_code(run, Field(code, f.span, f.taint), family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 1:], run.cwd)
-                return code_flow(run, inv, Field(code, f.span), args[i + 1:], stdin)
+                return code_flow(run, inv, Field(code, f.span), args[i + 1:], stdin, ran)
             if i + 1 < len(args):
-                interp_code(run, args[i + 1], family, inv, stdin)
+                ran = interp_code(run, args[i + 1], family, inv, stdin)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
-                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin)
+                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin, ran)
             return exec_flow(run, inv)
         if family == "python" and t == "-m" and i + 1 < len(args):
             module = args[i + 1].text
