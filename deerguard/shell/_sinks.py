@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._checks import check_args, check_package, interpreter_family
+from ._codeargv import bind_argv
 from ._codeout import code_flow
 from ._expose import python_server
 from ._files import file_taint
@@ -166,8 +167,12 @@ def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         _xargs_splice(run, operands[0], inv, stdin)
     if want_code:
         if operands:
-            run.run_code(_dialect(inv.name, operands[0]), inv.name, inv.word.span, stdin,
-                         positional=operands[1:])
+            out = run.run_code(_dialect(inv.name, operands[0]), inv.name, inv.word.span, stdin,
+                               positional=operands[1:])
+            leaked = frozenset(s for s in out.taint if s.kind == "secret") if out else None
+            if leaked:  # bash -c 'env' | curl -d @- URL: what the code prints is secret
+                flow = exec_flow(run, inv)
+                return flow._replace(taint=flow.taint | leaked)
     elif operands and not read_stdin:
         script_sink(run, operands[0], inv, stdin, shell=True)
     elif stdin is not None:
@@ -375,6 +380,16 @@ def encoded_code(run: Run, arg: Field, inv: Invocation, stdin: Flow | None) -> N
                 inv, stdin)
 
 
+def _inline(run: Run, inv: Invocation, code: Field, operands: list[Field],
+            stdin: Flow | None, family: str) -> Flow:
+    """Inline ``code`` given ``operands``: its argument references bound to their words
+    (``os.system(sys.argv[1]) 'curl x|sh'``), read as code; its output flow."""
+    code = bind_argv(code, family, operands)
+    ran = interp_code(run, code, family, inv, stdin)
+    check_args(run.add, run.cp.paths, inv.name, operands, run.cwd)
+    return code_flow(run, inv, Field(code.text, code.span), operands, stdin, ran)
+
+
 def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: str) -> Flow:
     flags = R.INTERPRETER_CODE_FLAGS.get(family, frozenset())
     args = inv.args
@@ -391,9 +406,7 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
                 if stdin is not None:  # pwsh -Command -: the commands are read from stdin
                     stdin_sink(run, stdin, inv, language=family)
             elif i + 1 < len(args):
-                ran = interp_code(run, args[i + 1], family, inv, stdin)
-                check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
-                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin, ran)
+                return _inline(run, inv, args[i + 1], args[i + 2:], stdin, family)
             return exec_flow(run, inv)
         if family == "pwsh" and encoded_flag(t):
             if i + 1 < len(args):
@@ -404,13 +417,10 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         if code is not None:
             # -pe CODE, -e'CODE', -lne CODE, -c'CODE': the code flag inside a cluster.
             if code:
-                ran = interp_code(run, Field(code, f.span, f.taint), family, inv, stdin)
-                check_args(run.add, run.cp.paths, inv.name, args[i + 1:], run.cwd)
-                return code_flow(run, inv, Field(code, f.span), args[i + 1:], stdin, ran)
+                return _inline(run, inv, Field(code, f.span, f.taint), args[i + 1:], stdin,
+                               family)
             if i + 1 < len(args):
-                ran = interp_code(run, args[i + 1], family, inv, stdin)
-                check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
-                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin, ran)
+                return _inline(run, inv, args[i + 1], args[i + 2:], stdin, family)
             return exec_flow(run, inv)
         if family == "python" and t == "-m" and i + 1 < len(args):
             module = args[i + 1].text
