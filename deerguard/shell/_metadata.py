@@ -83,9 +83,12 @@ def code_metadata(code: str, backtick: bool) -> bool:
     """Inline code fetches cloud metadata credentials: a string literal that is a credential
     URL (``urlopen("http://169.254.169.254/latest/meta-data/iam/security-credentials/")``),
     or a metadata host in one literal and a credential path in another (``base + "iam/
-    security-credentials/"``)."""
+    security-credentials/"``); ECS's ``169.254.170.2`` with the credentials path or variable."""
     if len(code) > 20000 or not any(g in code for g in _GATE):
         return False
+    if "169.254.170.2" in code and ("/v2/credentials" in code or "CONTAINER_CREDENTIALS" in
+                                    code):  # ECS task role: + $AWS_CONTAINER_CREDENTIALS_..
+        return True
     for count, word in enumerate(code.split()):  # irm http://.., urlopen("http://..")
         if count > 4096:
             break

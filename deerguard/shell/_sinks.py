@@ -27,7 +27,7 @@ from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
 from ._raw import raw_scan
 from ._resolve import Invocation
 from ._traps import check_traps, rehome_traps
-from ._words import DYN, Field, Source, Var, first_source
+from ._words import DYN, NO_TAINT, Field, Source, Taint, Var, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -175,8 +175,9 @@ def shell_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                 return flow._replace(taint=flow.taint | leaked)
     elif operands and not read_stdin:
         script_sink(run, operands[0], inv, stdin, shell=True)
-    elif stdin is not None:
-        stdin_sink(run, stdin, inv, language="sh")
+    elif stdin is not None and (leaked := stdin_sink(run, stdin, inv, language="sh")):
+        flow = exec_flow(run, inv)  # bash <<'EOF' .. env .. EOF | curl -d @- URL
+        return flow._replace(taint=flow.taint | leaked)
     return exec_flow(run, inv)
 
 
@@ -258,8 +259,9 @@ def script_sink(run: Run, f: Field, inv: Invocation, stdin: Flow | None, *, shel
                          inv)
 
 
-def stdin_sink(run: Run, stdin: Flow, inv: Invocation, *, language: str) -> None:
-    """Code arrives on stdin of a shell or interpreter."""
+def stdin_sink(run: Run, stdin: Flow, inv: Invocation, *, language: str) -> Taint:
+    """Code arrives on stdin of a shell or interpreter; returns the secret sources of what
+    the code prints (``bash <<EOF .. env``), when it is known."""
     owner = run._desc(inv.name, inv.word.span)
     src = first_source(stdin.taint)
     if stdin.via in ("pipe", "process substitution"):
@@ -276,12 +278,12 @@ def stdin_sink(run: Run, stdin: Flow, inv: Invocation, *, language: str) -> None
         run.add("shell.tainted-exec", stdin.span, f"fetched or decoded data runs as code "
                 f"in {inv.name}", f"{src.describe()} reaches {owner} through a {stdin.via}")
     if stdin.text is None and stdin.via != "heredoc" and stdin.via != "here-string":
-        return
+        return NO_TAINT
     code = Field(stdin.text if stdin.text is not None else DYN, stdin.span, stdin.taint)
     if language == "sh":
-        run.run_code(code, inv.name, inv.word.span, None, positional=[])
-    else:
-        interp_code(run, code, language, inv)
+        out = run.run_code(code, inv.name, inv.word.span, None, positional=[])
+        return frozenset(s for s in out.taint if s.kind == "secret") if out else NO_TAINT
+    return interp_code(run, code, language, inv)
 
 
 def run_code(run: Run, code: Field, owner: str, owner_span: tuple[int, int],
@@ -442,7 +444,10 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
     operands = args[i:]
     if not operands or operands[0].text in STDIN_PATHS:
         if stdin is not None:
-            stdin_sink(run, stdin, inv, language=family)
+            ran = stdin_sink(run, stdin, inv, language=family)
+            if stdin.text is not None:  # python3 <<'EOF' .. print(os.environ) .. EOF
+                return code_flow(run, inv, Field(stdin.text, stdin.span), operands[1:], None,
+                                 ran)
     else:
         script_sink(run, operands[0], inv, stdin, shell=False)
         check_args(run.add, run.cp.paths, inv.name, operands[1:], run.cwd)
