@@ -15,7 +15,8 @@ It also carries secret data, so that it blocks when it reaches a network tool, l
   its stdin's taint;
 * code that reads the environment (``print(os.environ)``, ``process.env.GITHUB_TOKEN``:
   :func:`._codeenv.env_printed`), or runs shell commands whose output is secret data
-  (``os.system("env")``, perl's `` `cat .env` ``: ``ran``, from :func:`._interpcode.interp_code`).
+  (``os.system("env")``, perl's `` `cat .env` ``: ``ran``, from :func:`._interpcode.interp_code`);
+  a script written earlier in the command is read the same way (``_sinks.script_sink``).
 
 Reading a secret file alone still passes (``ruby -e 'puts File.read(".env")'``), as ``cat
 .env`` does; reading ``VERSION`` or ``README.md`` gives no taint.
@@ -36,7 +37,12 @@ if TYPE_CHECKING:
     from ._walk import Run
     from ._words import Field
 
-__all__ = ["code_flow"]
+__all__ = ["code_flow", "prints_secrets"]
+
+
+def prints_secrets(text: str) -> bool:
+    """Code ``text`` reads a secret file or the environment: what it prints may be secret."""
+    return secret_file_read(text) or env_printed(text)
 
 
 def code_flow(run: Run, inv: Invocation, code: Field | None, operands: list[Field],
@@ -47,8 +53,7 @@ def code_flow(run: Run, inv: Invocation, code: Field | None, operands: list[Fiel
     taint = {Source("exec", inv.name or "a command", span), *ran}
     if stdin is not None and stdin.taint:
         taint.update(s for s in stdin.taint if s.kind == "secret")
-    if (code is not None and (secret_file_read(code.text) or env_printed(code.text))) or (
-            operands and secret_file(
+    if (code is not None and prints_secrets(code.text)) or (operands and secret_file(
             [f for f in operands if not f.text.startswith("-")])):
         taint.add(Source("secret", inv.name, span))
     return Flow(frozenset(taint), inv.name, inv.word.span)
