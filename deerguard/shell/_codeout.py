@@ -18,6 +18,9 @@ It also carries secret data, so that it blocks when it reaches a network tool, l
   (``os.system("env")``, perl's `` `cat .env` ``: ``ran``, from :func:`._interpcode.interp_code`);
   a script written earlier in the command is read the same way (``_sinks.script_sink``).
 
+:func:`inline_code` first binds the code's references to its command-line arguments
+(``sys.argv[1]``, ``$ARGV[0]``...) to the static words that give them (:mod:`._codeargv`).
+
 Reading a secret file alone still passes (``ruby -e 'puts File.read(".env")'``), as ``cat
 .env`` does; reading ``VERSION`` or ``README.md`` gives no taint.
 """
@@ -26,18 +29,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._checks import check_args
+from ._codeargv import bind_argv
 from ._codeenv import env_printed
 from ._codesecrets import secret_file_read
 from ._flow import Flow
+from ._interpcode import interp_code
 from ._secrets import secret_file
-from ._values import NO_TAINT, Source, Taint
+from ._values import NO_TAINT, Field, Source, Taint
 
 if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
-    from ._words import Field
 
-__all__ = ["code_flow", "prints_secrets"]
+__all__ = ["code_flow", "inline_code", "prints_secrets"]
 
 
 def prints_secrets(text: str) -> bool:
@@ -57,3 +62,13 @@ def code_flow(run: Run, inv: Invocation, code: Field | None, operands: list[Fiel
             [f for f in operands if not f.text.startswith("-")])):
         taint.add(Source("secret", inv.name, span))
     return Flow(frozenset(taint), inv.name, inv.word.span)
+
+
+def inline_code(run: Run, inv: Invocation, code: Field, operands: list[Field],
+                stdin: Flow | None, family: str) -> Flow:
+    """Inline ``code`` given ``operands``: its argument references bound to their words
+    (``os.system(sys.argv[1]) 'curl x|sh'``: :mod:`._codeargv`), read as code; its output."""
+    code = bind_argv(code, family, operands)
+    ran = interp_code(run, code, family, inv, stdin)
+    check_args(run.add, run.cp.paths, inv.name, operands, run.cwd)
+    return code_flow(run, inv, Field(code.text, code.span), operands, stdin, ran)

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import _rules as R
 from ._checks import check_args, check_package, interpreter_family
-from ._codeargv import bind_argv
-from ._codeout import code_flow, prints_secrets
+from ._codeout import code_flow, inline_code, prints_secrets
 from ._expose import python_server
 from ._files import file_taint
 from ._flow import Flow
@@ -387,16 +386,6 @@ def encoded_code(run: Run, arg: Field, inv: Invocation, stdin: Flow | None) -> N
                 inv, stdin)
 
 
-def _inline(run: Run, inv: Invocation, code: Field, operands: list[Field],
-            stdin: Flow | None, family: str) -> Flow:
-    """Inline ``code`` given ``operands``: its argument references bound to their words
-    (``os.system(sys.argv[1]) 'curl x|sh'``), read as code; its output flow."""
-    code = bind_argv(code, family, operands)
-    ran = interp_code(run, code, family, inv, stdin)
-    check_args(run.add, run.cp.paths, inv.name, operands, run.cwd)
-    return code_flow(run, inv, Field(code.text, code.span), operands, stdin, ran)
-
-
 def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: str) -> Flow:
     flags = R.INTERPRETER_CODE_FLAGS.get(family, frozenset())
     args = inv.args
@@ -413,7 +402,7 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
                 if stdin is not None:  # pwsh -Command -: the commands are read from stdin
                     stdin_sink(run, stdin, inv, language=family)
             elif i + 1 < len(args):
-                return _inline(run, inv, args[i + 1], args[i + 2:], stdin, family)
+                return inline_code(run, inv, args[i + 1], args[i + 2:], stdin, family)
             return exec_flow(run, inv)
         if family == "pwsh" and encoded_flag(t):
             if i + 1 < len(args):
@@ -424,10 +413,10 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         if code is not None:
             # -pe CODE, -e'CODE', -lne CODE, -c'CODE': the code flag inside a cluster.
             if code:
-                return _inline(run, inv, Field(code, f.span, f.taint), args[i + 1:], stdin,
-                               family)
+                return inline_code(run, inv, Field(code, f.span, f.taint), args[i + 1:],
+                                   stdin, family)
             if i + 1 < len(args):
-                return _inline(run, inv, args[i + 1], args[i + 2:], stdin, family)
+                return inline_code(run, inv, args[i + 1], args[i + 2:], stdin, family)
             return exec_flow(run, inv)
         if family == "python" and t == "-m" and i + 1 < len(args):
             module = args[i + 1].text
