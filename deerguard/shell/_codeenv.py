@@ -30,7 +30,7 @@ _GATE = ("env", "ENV", "Env")
 _ONE_VAR = re.compile(
     r"(?<![\w])(?:environ(?:\.get)?|[gG]etenv|process\.env|ENV(?:\.fetch)?|\$_ENV|"
     r"\$_SERVER|env\.get|Env\.get|\$\{?[eE]nv:|env::var|GetEnvironmentVariable|"
-    r"Deno\.env\.get)[ \t]{0,4}[\[({.]?[ \t]{0,4}[\"']?([A-Za-z_][A-Za-z0-9_]{0,80})")
+    r"Deno\.env\.get)[ \t]{0,4}(?:\?\.|[\[({.])?[ \t]{0,4}[\"']?([A-Za-z_][A-Za-z0-9_]{0,80})")
 # PowerShell: the env: drive listed, or the .NET call listing every variable.
 _PWSH_DUMP = re.compile(r"(?<![\w-])(?:gci|get-childitem|dir|ls|get-item|gi|gc|get-content)"
                         r"[ \t]{1,8}(?:-(?:literal)?path[ \t]{1,8})?[\"']?env:[\\/]?\*?"
