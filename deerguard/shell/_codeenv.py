@@ -9,7 +9,8 @@ environment is the same dump in another language, so its output carries secret d
   :func:`pwsh_env_dump`;
 * one variable whose name holds a secret (``os.environ["AWS_SECRET_ACCESS_KEY"]``,
   ``process.env.GITHUB_TOKEN``, ``ENV.fetch("API_KEY")``, ``$ENV{DB_PASSWORD}``,
-  ``getenv("TOKEN")``, ``$env:GITHUB_TOKEN``), like ``printenv GITHUB_TOKEN``.
+  ``getenv("TOKEN")``, ``$env:GITHUB_TOKEN``, ``gci env:GITHUB_TOKEN``), like ``printenv
+  GITHUB_TOKEN``.
 
 A lookup of an everyday variable (``os.environ.get("HOME")``, ``process.env.NODE_ENV``,
 ``os.environ["PATH"]``) gives no taint. Printing alone passes, as ``env`` does: the taint
@@ -29,7 +30,7 @@ _GATE = ("env", "ENV", "Env")
 # the lookup after at most a bracket, a dot or a colon and a quote (bounded: linear).
 _ONE_VAR = re.compile(
     r"(?<![\w])(?:environ(?:\.get)?|[gG]etenv|process\.env|ENV(?:\.fetch)?|\$_ENV|"
-    r"\$_SERVER|env\.get|Env\.get|\$\{?[eE]nv:|env::var|GetEnvironmentVariable|"
+    r"\$_SERVER|env\.get|Env\.get|\$?\{?[eE]nv:|env::var|GetEnvironmentVariable|"
     r"Deno\.env\.get)[ \t]{0,4}(?:\?\.|[\[({.])?[ \t]{0,4}[\"']?([A-Za-z_][A-Za-z0-9_]{0,80})")
 # PowerShell: the env: drive listed, or the .NET call listing every variable.
 _PWSH_DUMP = re.compile(r"(?<![\w-])(?:gci|get-childitem|dir|ls|get-item|gi|gc|get-content)"
