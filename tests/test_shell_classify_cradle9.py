@@ -169,7 +169,8 @@ def test_fetched_data_not_run_passes(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", [
-    "python3 -c \"import subprocess,sys; subprocess.run(sys.argv[1], shell=True)\" ls",
+    # an argument not known statically (a static one is bound to the code: interpenv10)
+    "python3 -c \"import subprocess,sys; subprocess.run(sys.argv[1], shell=True)\" \"$cmd\"",
     "python3 -c \"import os,subprocess; subprocess.call(os.environ['CMD'], shell=True)\"",
     "python3 -c \"import subprocess\ndef sh(c):\n    return subprocess.check_output(c, "
     "shell=True, text=True)\nprint(sh('date'))\"",

@@ -109,7 +109,7 @@ def test_interpolate_in_blocks(code: str, language: str, out: str) -> None:
 # scalar bound to a constant in the same block is also read as that command (it blocks).
 BARE_DYNAMIC = [
     "perl -e 'system $ARGV[0]'",
-    "perl -e 'exec @ARGV' x",
+    "perl -e 'exec @ARGV' \"$x\"",  # a static word is bound to @ARGV (interpenv10)
     "perl -e 'if (1) { system $x }'",
     "perl -e 'sub run { system $_[0] } run(\"ls\")'",
     "perl -e 'system join(\" \", @ARGV)'",
@@ -117,7 +117,7 @@ BARE_DYNAMIC = [
     "ruby -e 'system ARGV[0]'",
     "ruby -e 'Kernel.system cmd'",
     "ruby -e 'Process.spawn *ARGV'",
-    "xargs -0 perl -e 'system @ARGV' <<< 'rm -rf ~'",
+    "xargs -0 perl -e 'system @ARGV' < list.txt",
 ]
 
 

@@ -24,7 +24,7 @@ from ._langpaths import name_before
 from ._secrets import secret_file
 from ._words import Field
 
-__all__ = ["secret_file_sent"]
+__all__ = ["secret_file_read", "secret_file_sent"]
 
 # Distinctive pieces of the secret file names (a text holding none reads no such file).
 _NAME_GATE = (".env", ".netrc", ".pgpass", "history", "id_rsa", "id_ed25519", "id_ecdsa",
@@ -34,7 +34,8 @@ _READERS = frozenset({"open", "readFileSync", "readFile", "read_text", "read_byt
                       "file_get_contents", "fopen", "readTextFile", "readTextFileSync",
                       "readFileStr", "file", "binread", "readlines", "ReadAllText",
                       "ReadAllBytes", "readAllBytes", "readString", "createReadStream",
-                      "readAll", "slurp", "foreach", "IO.read"})
+                      "readAll", "slurp", "foreach", "IO.read", "readfile", "read_file",
+                      "sysopen"})
 # Calls that only spell a path: the call around them (or a .read_text() after) reads it.
 _PATHS = frozenset({"join", "Path", "PurePath", "resolve", "abspath", "expanduser", "realpath",
                     "normpath", "of", "get", "new", "URL", "fspath"})
@@ -45,6 +46,10 @@ _DATA_MARKS = ("data", "body", "json", "files", "content", "params", "payload")
 _LOCAL_SENDS = frozenset({"write", "end"})  # f.write(..), not a network send by itself
 _NET_RECEIVERS = ("sock", "req", "conn", "client", "ws", "http", "stream")
 _MAX = 20000
+# Reads without brackets: perl's open (a word, not a method) and a reader before the literal.
+_BARE_OPEN = re.compile(r"(?<![\w$>:.])(?:sys)?open[ \t]+")
+_BARE_READ = re.compile(r"(?<![\w$])(?:[\w:]{1,40}\.)?(?:read|readlines|binread|foreach|"
+                        r"slurp|read_file|file_get_contents|readfile)[ \t]+(?=[\"'])")
 _SEND_RE = re.compile(r"(?<![\w$])(?:" + "|".join(sorted(_SENDERS)) + r")[ \t]{0,8}\(")
 
 
@@ -139,27 +144,78 @@ def _uses(region: str, var: str) -> bool:
     return False
 
 
-def secret_file_sent(code: str) -> bool:
-    """True when a secret file read in ``code`` reaches a network call's arguments."""
-    if len(code) > _MAX or not any(g in code for g in _NET_GATE) or not any(
-            g in code for g in _NAME_GATE):
-        return False
-    spots: list[tuple[int, int]] = []  # (literal start, its reading call's paren)
+def _handle(code: str, at: int) -> str:
+    """Perl's file handle named first after ``open`` (``open(my $f, ..``, ``open F, ..``)."""
+    rest = code[at:at + 48].lstrip(" \t(")
+    for kw in ("my ", "our ", "local "):
+        rest = rest.removeprefix(kw).lstrip(" \t")
+    k = 0
+    while k < len(rest) and (rest[k].isalnum() or rest[k] in "_$"):
+        k += 1
+    return rest[:k] if k and rest[k:].lstrip(" \t").startswith(",") else ""
+
+
+def _bare_read(code: str, start: int) -> int:
+    """Where the call reading the literal at ``start`` without brackets ends (``open my $f,
+    '<', '.env'``, ``File.read '.env'``), or -1; -1 for a write (``open F, '>', ..``)."""
+    floor = max(0, start - 120)
+    head = max(code.rfind(";", floor, start), code.rfind("\n", floor, start),
+               code.rfind("{", floor, start)) + 1
+    m = _BARE_OPEN.search(code, head, start) or _BARE_READ.search(code, head, start + 1)
+    if m is None or _writes(code[m.end():start]):
+        return -1
+    return m.end()
+
+
+def _writes(between: str) -> bool:
+    """Perl's open mode before the file name writes it or runs a command (``'>'``, ``'-|'``)."""
+    return any(w in between for w in ('">', "'>", '"+>', "'+>", '"|', "'|", '"-|', "'-|"))
+
+
+def _spots(code: str) -> list[tuple[int, int, str]]:
+    """(literal start, reading call's paren or end, perl handle) per secret file read."""
+    spots: list[tuple[int, int, str]] = []
     named = 0
     for start, _end, text in literals(code, "`" in code):
         value = text[1:]
-        if not value or len(value) > 200 or not any(g in value for g in _NAME_GATE) or \
-                not secret_file([Field(value, (0, 0))]):
+        if not value or len(value) > 200 or not any(g in value for g in _NAME_GATE):
+            continue
+        if value[0] == "<" or value[:2] == "+<":  # perl's 2-argument open: '<.env'
+            value = value.lstrip("+< \t")
+        if not secret_file([Field(value, (0, 0))]):
             continue
         named += 1
         if named > 32 or len(spots) >= 8:
             break
         paren = _read_call(code, start)
         if paren >= 0:
-            spots.append((start, paren))
-    if not spots:
+            name, _at = name_before(code, paren)
+            if _writes(code[paren:start]):
+                continue  # open(my $f, '>', '.env')
+            spots.append((start, paren, _handle(code, paren + 1) if _short(name) in (
+                "open", "sysopen") else ""))
+        elif (end := _bare_read(code, start)) >= 0:
+            spots.append((start, end, _handle(code, end)))
+    return spots
+
+
+def secret_file_read(code: str) -> bool:
+    """True when ``code`` reads a secret file (what it prints may be the file's contents)."""
+    if len(code) > _MAX or not any(g in code for g in _NAME_GATE):
         return False
-    names: set[str] = set()
+    return bool(_spots(code))
+
+
+def secret_file_sent(code: str) -> bool:
+    """True when a secret file read in ``code`` reaches a network call's arguments."""
+    if len(code) > _MAX or not any(g in code for g in _NET_GATE) or not any(
+            g in code for g in _NAME_GATE):
+        return False
+    found = _spots(code)
+    if not found:
+        return False
+    spots = [(start, paren) for start, paren, _h in found]
+    names: set[str] = {h for _s, _p, h in found if h}  # open my $f, '<', '.env': $f
     for pos, paren in spots:
         names |= _bound(code, pos, paren)
     for var in sorted(names):  # one more assignment: data = f.read()

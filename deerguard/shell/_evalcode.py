@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["eval_code"]
 
-Interp = Callable[["Run", Field, str, "Invocation"], None]
+Interp = Callable[["Run", Field, str, "Invocation"], object]
 
 # Substrings one of which any decoder call holds (lowercased): the cheap gate.
 _GATE = ("decode", "b64", "hex", "atob", "base64", "pack", "rot13", "buffer", "from64")

@@ -7,10 +7,10 @@ time, uploaders other than curl's ``@file``, container secrets, cloud metadata c
   A sensitive or secret file (or secret stdin through ``-``) sent by them is exfiltration.
 * ``docker cp CTR:/run/secrets/x -`` prints a container's secret (a file DEST holds it);
   ``docker inspect`` prints containers' environments (secret data, passes alone).
-* Cloud instance metadata (``169.254.169.254``, ``metadata.google.internal``,
-  ``fd00:ec2::254``, ECS's ``169.254.170.2``): a request for the instance role's credentials
-  or an access token reads a credential (like ``cat ~/.aws/credentials``); other metadata
-  paths and the IMDSv2 session token (``/latest/api/token``) pass.
+* Cloud instance metadata (hosts and paths: :mod:`._metadata`; ECS's ``169.254.170.2``
+  here): a request for the instance role's credentials or an access token reads a
+  credential (like ``cat ~/.aws/credentials``); other metadata paths and the IMDSv2 session
+  token (``/latest/api/token``) pass.
 * A login credential printed to the terminal (``git credential fill``, ``gh auth token``,
   ``security find-generic-password -w``) warns (``shell.secret-display``).
 
@@ -22,8 +22,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._flow import Flow
+from ._gitlist import git_search
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
 from ._jqenv import JQS, jq_env
+from ._metadata import metadata_credential
 from ._paths import norm_path
 from ._projsecrets import project_search
 from ._values import NO_TAINT, Field, Source, Taint, source_order
@@ -40,13 +42,16 @@ _CONTAINERS = frozenset({"docker", "podman", "nerdctl"})
 _HTTP = frozenset({"curl", "wget", "http", "https", "xh", "httpie", "fetch", "aria2c"})
 _KEYCHAINS = frozenset({"security", "secret-tool"})
 
-EXFIL_NAMES = SEARCHERS | READERS | _UPLOADERS | _CONTAINERS | _HTTP | _KEYCHAINS | JQS
+EXFIL_NAMES = SEARCHERS | READERS | _UPLOADERS | _CONTAINERS | _HTTP | _KEYCHAINS | JQS | \
+    frozenset({"git"})
 """Programs :func:`exfil_output` looks at (any other program: nothing to do)."""
 
 # Roots whose search covers a user's secrets: a home, the filesystem, system config.
 def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     """Findings for ``inv`` and the secret taint its output carries (see the module doc)."""
     name = inv.name
+    if name == "git":  # git grep -l API_KEY, git ls-files '*.env': like grep -rl, find
+        return git_search(run, inv)
     if name in JQS:  # jq -n env: an environment dump
         return read_found(run, inv, stdin) | jq_env(run, inv)
     if name in READERS:
@@ -224,13 +229,6 @@ def never_sent(var: str) -> bool:
         _NEVER_SENT_SUFFIXES)
 
 
-_METADATA_HOSTS = ("169.254.169.254", "metadata.google.internal", "fd00:ec2::254",
-                   "2852039166", "0xa9fea9fe", "0251.0376.0251.0376", "a9fe:a9fe",
-                   "metadata.goog", "100.100.100.200")
-_CREDENTIAL_PATHS = ("/security-credentials", "/identity/oauth2/token", "/token",
-                     "/identity?", "/identity-credentials", "/ram/security-credentials")
-
-
 def _metadata(run: Run, inv: Invocation) -> None:
     """A request for the instance role's credentials or a token from cloud metadata."""
     for f in inv.args:
@@ -238,11 +236,8 @@ def _metadata(run: Run, inv: Invocation) -> None:
         if "169.254.170.2" in t:  # ECS task credentials: the only thing it serves but /v4
             rest = t.split("169.254.170.2", 1)[1]
             hit = rest.startswith(("/v2/credentials", DYN, "/" + DYN))
-        elif any(h in t for h in _METADATA_HOSTS):
-            path = t.split("?", 1)[0] if "/identity?" not in t else t
-            hit = any(p in path for p in _CREDENTIAL_PATHS) and "/latest/api/token" not in t
         else:
-            continue
+            hit = metadata_credential(t)
         if hit:
             run.add("shell.sensitive-read", f.span, f"{inv.name} asks the cloud metadata "
                     "service for credentials (the instance role's keys or an access token)",

@@ -47,7 +47,7 @@ from ._paths import is_critical, norm_path
 from ._pwshcode import pwsh_snippets
 from ._rawmarkers import scan_markers
 from ._resolve import Invocation
-from ._words import DYN, Field, Source, first_source
+from ._words import DYN, NO_TAINT, Field, Source, Taint, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -56,8 +56,10 @@ __all__ = ["interp_code"]
 
 
 def interp_code(run: Run, code: Field, language: str, inv: Invocation,
-                 stdin: Flow | None = None) -> None:
-    """Inline code of another language: its shell-outs, risky paths and sockets."""
+                 stdin: Flow | None = None) -> Taint:
+    """Inline code of another language: its shell-outs, risky paths and sockets. Returns
+    the secret sources of the shell commands it runs (``os.system("env")``: what the code
+    may print)."""
     src = first_source(code.taint)
     if src is not None:
         run.add("shell.tainted-exec", code.span, f"fetched or decoded data runs as "
@@ -68,7 +70,7 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         run.add("shell.dynamic-code", code.span, f"{inv.name} runs code that is not known "
                 "statically", None)
     if not text or text == DYN:
-        return
+        return NO_TAINT
     call = package_install_call(text, language)
     if call is not None:
         run.add("shell.package-install", code.span, f"{inv.name} code installs packages "
@@ -106,13 +108,17 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         snippets = [*snippets, *(Snippet(c, 0, 0) for c in constant_commands(text, consts))]
     fed: set[Source] = set(stdin.taint) if stdin is not None else set()
     flows: list[tuple[Snippet, Flow | None]] = []
+    ran: set[Source] = set()
+    # awk's print | "cmd": the records it reads (secret data on stdin) reach cmd's stdin.
+    piped = frozenset(x for x in stdin.taint if x.kind == "secret") if stdin else NO_TAINT
     for snip in snippets:
         sub = Field(snip.text, code.span, code.taint)
-        flow = Flow(producer=inv.name, span=inv.word.span) if snip.pipe_in else None
+        flow = Flow(piped, producer=inv.name, span=inv.word.span) if snip.pipe_in else None
         out = run.run_code(sub, f"{inv.name} shell call", inv.word.span, flow, positional=[])
         flows.append((snip, out))
         if out is not None:
             fed.update(out.taint)
+            ran.update(s for s in out.taint if s.kind == "secret")
     eval_code(run, code, text, language, inv, flows, interp_code)  # exec(b64decode('..'))
     code_extras(run, code, text, language, inv, stdin, interp_code)  # exec(".."), per-line
     if dynamic:
@@ -152,3 +158,4 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
                 "socket and starts a process (reverse shell)", None)
     for marker in markers:
         run.add(marker.rule_id, code.span, f"{inv.name} code {marker.what}", None)
+    return frozenset(ran)

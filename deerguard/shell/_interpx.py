@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["code_extras", "rewrite_code"]
 
-Interp = Callable[["Run", Field, str, "Invocation"], None]
+Interp = Callable[["Run", Field, str, "Invocation"], object]
 
 
 def rewrite_code(text: str, language: str) -> str:

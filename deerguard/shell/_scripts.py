@@ -19,12 +19,13 @@ from ._flow import Flow
 from ._optwalk import walk_options
 from ._paths import norm_path
 from ._resolve import Invocation
+from ._secrets import secret_file
 from ._sedargs import SED_LONG, SED_SHORT
 from ._sedfiles import sed_files
 from ._sedtext import sed_inserted
 from ._sinks import STDIN_PATHS, download_exec, interp_code, stdin_sink
 from ._textout import text_output
-from ._words import DYN, NO_TAINT, Field, first_source
+from ._words import DYN, NO_TAINT, Field, Source, first_source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -325,12 +326,20 @@ def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             program_field = args[i]
             i += 1
         break
+    taint = stdin.taint if stdin is not None else NO_TAINT
+    operands = [f for f in args[i:] if "=" not in f.text and not f.text.startswith("-")]
+    if secret_file(operands) or any(s.kind == "path" for f in operands for s in f.taint):
+        # awk 1 .env, awk 1 $(find . -name .env): it prints the secret files it reads
+        taint = taint | {Source("secret", inv.name, run.map_span(inv.word.span))}
+    fed = stdin  # print | "nc h 80" gets the records it reads: the secret files' too
+    if taint and (stdin is None or taint != stdin.taint):
+        fed = stdin._replace(taint=taint) if stdin else Flow(taint, inv.name, inv.word.span)
     if program_field is not None:
-        interp_code(run, program_field, "awk", inv, stdin)
+        interp_code(run, program_field, "awk", inv, fed)
     check_args(run.add, run.cp.paths, inv.name, args[i:], run.cwd)
     if in_place:
         for f in args[i:]:
             if not f.text.startswith("-") and "=" not in f.text:
                 check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i inplace edits")
-    return Flow(stdin.taint if stdin is not None else NO_TAINT, inv.name, inv.word.span,
+    return Flow(taint, inv.name, inv.word.span,
                 text_output("awk", [f.text for f in args], stdin.text if stdin else None))

@@ -15,7 +15,7 @@ from ._paths import norm_path
 from ._words import Field
 
 __all__ = ["BULK_READERS", "HTTP_CLIENTS", "PRINTER_NAMES", "SECRET_HOMES", "bulk_secret_source",
-           "metadata_secret", "secret_file", "secret_printer", "sent_args", "socat_paths"]
+           "secret_file", "secret_printer", "sent_args", "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -83,17 +83,6 @@ def socat_paths(args: list[Field]) -> list[Field]:
         else:
             out.append(f)
     return out
-
-
-# Cloud instance metadata paths that return credentials (IMDS role keys, GCP/Azure tokens).
-_IMDS_SECRETS = ("/security-credentials/", "/service-accounts/", "/identity/oauth2/token",
-                 "/metadata/identity/", "/latest/api/token")
-
-
-def metadata_secret(texts: list[str]) -> bool:
-    """An HTTP request for credentials from a cloud metadata service."""
-    return any(("169.254.169.254" in t or "metadata.google.internal" in t or
-                "fd00:ec2::254" in t) and any(p in t for p in _IMDS_SECRETS) for t in texts)
 
 
 _SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES)  # hashed: one lookup per argument
