@@ -10,6 +10,8 @@ It also carries secret data, so that it blocks when it reaches a network tool, l
 * a secret file given as an operand after the code or script (``perl -ne print .env``,
   ``perl -pe '' .env``, ``python -c '..sys.argv[1]..' .env``): ``-n``/``-p``, ``<>``,
   ``ARGF`` and ``sys.argv`` read them;
+* the secret data its shell-outs print (``perl -e 'print `cat .env`'``, ``python -c
+  'subprocess.run(["cat", ".env"])'``);
 * secret data on its stdin when the code or a script is given apart from it (``cat .env |
   perl -pe 's/a/b/'``): a filter prints what it reads, as any plain program's output keeps
   its stdin's taint.
@@ -36,10 +38,11 @@ __all__ = ["code_flow"]
 
 
 def code_flow(run: Run, inv: Invocation, code: Field | None, operands: list[Field],
-              stdin: Flow | None) -> Flow:
-    """The output flow of ``inv`` running ``code`` (None: a script) on ``operands``."""
+              stdin: Flow | None, shelled: set[Source]) -> Flow:
+    """The output flow of ``inv`` running ``code`` (None: a script) on ``operands``;
+    ``shelled`` is the secret data its shell-outs print (``_interpcode.interp_code``)."""
     span = run.map_span(inv.word.span)
-    taint = {Source("exec", inv.name or "a command", span)}
+    taint = {Source("exec", inv.name or "a command", span), *shelled}
     if stdin is not None and stdin.taint:
         taint.update(s for s in stdin.taint if s.kind == "secret")
     if (code is not None and secret_file_read(code.text)) or (operands and secret_file(

@@ -56,8 +56,9 @@ __all__ = ["interp_code"]
 
 
 def interp_code(run: Run, code: Field, language: str, inv: Invocation,
-                 stdin: Flow | None = None) -> None:
-    """Inline code of another language: its shell-outs, risky paths and sockets."""
+                 stdin: Flow | None = None, shelled: set[Source] | None = None) -> None:
+    """Inline code of another language: its shell-outs, risky paths and sockets; the secret
+    data its shell-outs print is added to ``shelled`` (``print `cat .env```)."""
     src = first_source(code.taint)
     if src is not None:
         run.add("shell.tainted-exec", code.span, f"fetched or decoded data runs as "
@@ -113,6 +114,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         flows.append((snip, out))
         if out is not None:
             fed.update(out.taint)
+            if shelled is not None:
+                shelled.update(s for s in out.taint if s.kind == "secret")
     eval_code(run, code, text, language, inv, flows, interp_code)  # exec(b64decode('..'))
     code_extras(run, code, text, language, inv, stdin, interp_code)  # exec(".."), per-line
     if dynamic:

@@ -380,6 +380,7 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
     args = inv.args
     if run.files:
         hook_options(run, family, args, inv.word.span)  # node -r FILE: FILE's code runs
+    shelled: set[Source] = set()  # secret data the code's shell-outs print
     i = 0
     while i < len(args):
         f = args[i]
@@ -391,9 +392,9 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
                 if stdin is not None:  # pwsh -Command -: the commands are read from stdin
                     stdin_sink(run, stdin, inv, language=family)
             elif i + 1 < len(args):
-                interp_code(run, args[i + 1], family, inv, stdin)
+                interp_code(run, args[i + 1], family, inv, stdin, shelled)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
-                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin)
+                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin, shelled)
             return exec_flow(run, inv)
         if family == "pwsh" and encoded_flag(t):
             if i + 1 < len(args):
@@ -404,13 +405,14 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
         if code is not None:
             # -pe CODE, -e'CODE', -lne CODE, -c'CODE': the code flag inside a cluster.
             if code:
-                interp_code(run, Field(code, f.span, f.taint), family, inv, stdin)
+                interp_code(run, Field(code, f.span, f.taint), family, inv, stdin,
+                            shelled)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 1:], run.cwd)
-                return code_flow(run, inv, Field(code, f.span), args[i + 1:], stdin)
+                return code_flow(run, inv, Field(code, f.span), args[i + 1:], stdin, shelled)
             if i + 1 < len(args):
-                interp_code(run, args[i + 1], family, inv, stdin)
+                interp_code(run, args[i + 1], family, inv, stdin, shelled)
                 check_args(run.add, run.cp.paths, inv.name, args[i + 2:], run.cwd)
-                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin)
+                return code_flow(run, inv, args[i + 1], args[i + 2:], stdin, shelled)
             return exec_flow(run, inv)
         if family == "python" and t == "-m" and i + 1 < len(args):
             module = args[i + 1].text
@@ -436,5 +438,5 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
     else:
         script_sink(run, operands[0], inv, stdin, shell=False)
         check_args(run.add, run.cp.paths, inv.name, operands[1:], run.cwd)
-        return code_flow(run, inv, None, operands[1:], stdin)
+        return code_flow(run, inv, None, operands[1:], stdin, shelled)
     return exec_flow(run, inv)
