@@ -30,7 +30,7 @@ from ._secrets import HTTP_CLIENTS, PRINTER_NAMES
 from ._values import Source
 from ._words import Field
 
-__all__ = ["header_data"]
+__all__ = ["auth_header", "header_data"]
 
 # Options whose value is a header.
 _HEADER = frozenset({"-H", "--header"})
@@ -48,7 +48,7 @@ _AUTH_PIECES = ("auth", "token", "key", "cookie", "session", "secret", "pass", "
                 "signature", "bearer", "jwt")
 
 
-def _auth_header(text: str) -> bool:
+def auth_header(text: str) -> bool:
     """``text`` (``Name: value``) is an auth header (``Authorization``, ``X-Api-Key``...)."""
     name = text.partition(":")[0].strip().lower()
     return any(p in name for p in _AUTH_PIECES)
@@ -78,21 +78,21 @@ def header_data(args: list[Field]) -> list[Source]:
         opt, eq, _val = t.partition("=")
         if t.startswith("--") and eq:
             if opt in _HEADER and f.taint:
-                _sent(f, _auth_header(t[len(opt) + 1:]), out)  # --header=V
+                _sent(f, auth_header(t[len(opt) + 1:]), out)  # --header=V
             elif opt in _CREDENTIAL and f.taint:
                 _sent(f, True, out)
         elif t in _HEADER or t in _CREDENTIAL:
             if i + 1 < n and args[i + 1].taint:
                 value = args[i + 1]
-                _sent(value, t in _CREDENTIAL or _auth_header(value.text), out)
+                _sent(value, t in _CREDENTIAL or auth_header(value.text), out)
             i += 2
             continue
         elif t[:1] == "-" and t[1:2] != "-" and len(t) > 2:
             if t[1] in "Hu" and f.taint:  # -H'X: y' attached
-                _sent(f, t[1] == "u" or _auth_header(t[2:]), out)
+                _sent(f, t[1] == "u" or auth_header(t[2:]), out)
             elif t[1:].isalpha() and t[-1] in "Hu" and i + 1 < n:  # -sSH 'X: ...'
                 if args[i + 1].taint:
-                    _sent(args[i + 1], t[-1] == "u" or _auth_header(args[i + 1].text), out)
+                    _sent(args[i + 1], t[-1] == "u" or auth_header(args[i + 1].text), out)
                 i += 2
                 continue
         elif f.taint and ":" in t and t[:1] != "-" and "://" not in t and \
