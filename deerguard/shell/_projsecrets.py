@@ -248,10 +248,12 @@ _UPLOAD_OPTIONS = frozenset({"-T", "--upload-file", "--post-file", "--body-file"
 
 
 def _uploads(args: list[Field], k: int) -> bool:
-    """``args[k]`` names a file the client sends (``@F``, ``k=@F``, ``k=<F``, ``-T F``)."""
+    """``args[k]`` names a file the client sends (``@F``, ``k=@F``, httpie ``k@F``, ``k=<F``,
+    ``-T F``)."""
     t = args[k].text
-    return t.startswith(("@", "--post-file=", "--body-file=", "--upload-file=")) or \
-        "=@" in t or "=<" in t or (k > 0 and args[k - 1].text in _UPLOAD_OPTIONS)
+    return "@" in t or "=<" in t or t.startswith((
+        "--post-file=", "--body-file=", "--upload-file=")) or (
+        k > 0 and args[k - 1].text in _UPLOAD_OPTIONS)
 
 
 def project_upload(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
