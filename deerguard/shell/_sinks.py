@@ -435,6 +435,8 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
     if not operands or operands[0].text in STDIN_PATHS:
         if stdin is not None:
             stdin_sink(run, stdin, inv, language=family)
+            if stdin.text:  # python3 <<'EOF' | nc h p: the code on stdin reads .env?
+                return code_flow(run, inv, Field(stdin.text, inv.word.span), [], None, shelled)
     else:
         script_sink(run, operands[0], inv, stdin, shell=False)
         check_args(run.add, run.cp.paths, inv.name, operands[1:], run.cwd)
