@@ -20,9 +20,10 @@ interpreter output.
   forms, with or without brackets; Ruby ``File.read``/``IO.read``/``File.open``; PHP
   ``file_get_contents``/``readfile``; Python, Node), a shell-out printing secret data
   (``print `cat .env```, ``os.system("cat .env")``), a secret file operand (``perl -ne print
-  .env``, ``ruby -ne``, ``python -c CODE .env``), or secret stdin through a one-liner filter
-  prints secret data: it blocks when it reaches a network tool, passes alone. Perl code that
-  reads ``.env`` into a handle and posts it blocks by itself; in Python/Node/Ruby code a
+  .env``, ``ruby -ne``, ``python -c CODE .env``, ``python -m json.tool .env``), code given on
+  stdin (``python3 <<'EOF'``), or secret stdin through a one-liner filter prints secret data:
+  it blocks when it reaches a network tool, passes alone. Perl code that reads ``.env`` into
+  a handle and posts it blocks by itself; in Python/Node/Ruby code a
   variable holding a secret file used in a header that is no auth header (``headers=
   {'X-Leak': d}``) is sent data, in ``Authorization`` it stays quiet.
 """
