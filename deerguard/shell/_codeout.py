@@ -7,9 +7,12 @@ It also carries secret data, so that it blocks when it reaches a network tool, l
 * code that reads a secret file (``perl -e 'open(F, ".env"); print <F>'``, ``ruby -e 'puts
   File.read(".env")'``, ``php -r 'readfile(".env");'``, ``node -e '..readFileSync(".env")'``;
   :func:`._codesecrets.secret_file_read`);
-* a secret file given as an operand after the code or script (``perl -ne print .env``,
-  ``perl -pe '' .env``, ``python -c '..sys.argv[1]..' .env``): ``-n``/``-p``, ``<>``,
-  ``ARGF`` and ``sys.argv`` read them;
+* the same code given on stdin (``python3 <<'EOF' ... EOF | nc h p``);
+* a secret file given as an operand after the code, script or module (``perl -ne print
+  .env``, ``perl -pe '' .env``, ``python -c '..sys.argv[1]..' .env``, ``python -m json.tool
+  .env``): ``-n``/``-p``, ``<>``, ``ARGF`` and ``sys.argv`` read them;
+* the secret data its shell-outs print (``perl -e 'print `cat .env`'``, ``python -c
+  'subprocess.run(["cat", ".env"])'``);
 * secret data on its stdin when the code or a script is given apart from it (``cat .env |
   perl -pe 's/a/b/'``): a filter prints what it reads, as any plain program's output keeps
   its stdin's taint;

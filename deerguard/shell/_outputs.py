@@ -184,7 +184,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             leaked = []  # a credential helper's tool that does not send what it reads
         in_request = [s for f in sent_args(args) for s in f.taint if s.kind == "secret"]
         if name in HTTP_CLIENTS:
-            in_request += header_data(args)  # -H "X: $(cat .env)": secret data in a header
+            in_request += header_data(name, args)  # -H "X: $(cat .env)": secret data in a header
             in_request += project_upload(run, inv, stdin)  # curl -d @"$(grep -rl KEY .)"
         if name in HTTP_CLIENTS and not leaked:
             header_secrets(run, inv)  # signing keys in headers, tokens to foreign hosts

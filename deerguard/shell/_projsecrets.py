@@ -11,6 +11,10 @@
   $(find ...)``, ``-exec cat {} +``) prints their contents: secret data, like ``cat .env``.
   ``grep -r API_KEY .`` without ``-l`` prints the matching lines themselves: secret data.
   A search for ``*.py`` or ``TODO``, or for templates (``.env.example``), is ordinary.
+  The same holds for a secret file-name glob on a grep-family search (``rg --files -g
+  '*.env'``, ``rg -l X -g '.env*'``, ``grep -r --include='*.env' X .``) and for fd's name
+  patterns (``fd '^\\.env$'``, ``fd -e env``, ``fd -g '*.pem'``; ``-x cat`` reads them), and
+  for an archiver reading the paths on stdin (``tar czf - -T -``, ``zip -@``).
 * An HTTP client that uploads files named by such paths (``f=$(grep -rl SECRET .); curl -d
   @"$f" URL``, ``find . -name .env | xargs -I{} curl -T {} URL``, ``-F f=@{}``, wget
   ``--post-file``) reads them like ``cat``: its request carries secret data.
@@ -133,8 +137,13 @@ def _grep_project(name: str, args: list[Field]) -> str | None:
     """``"path"`` for ``grep -rl SECRET_RE``, ``"secret"`` for ``grep -r SECRET_RE FILES``
     (the matching lines), None when it prints neither."""
     g = read_grep(name, args)
-    if (not g.recursive and not g.operands) or not any(_secret_regex(r) for r in g.regexes):
+    if not g.recursive and not g.operands:
         return None  # grep over its stdin: its lines were already data
+    named = any(_secret_pattern(n) for n in g.names if n[:1] != "!")  # -g '*.env'
+    if any(f.text == "--files" for f in args):  # rg --files -g '*.env': names only
+        return "path" if named else None
+    if not named and not any(_secret_regex(r) for r in g.regexes):
+        return None
     if g.lists:
         return "path"
     return None if g.no_lines else "secret"
@@ -144,11 +153,62 @@ def project_search(run: Run, inv: Invocation) -> Taint:
     """The taint of a search of a project for its secret files (see the module doc)."""
     name = inv.name
     kind = _find_kind(inv.args) if name in _FINDS and _find_project(inv.args) else \
-        _grep_project(name, inv.args) if name in _GREPS else None
+        _grep_project(name, inv.args) if name in _GREPS else \
+        _fd_project(inv.args) if name in _FD_NAMES else None
     if kind is None:
         return NO_TAINT
     label = name + PATH_MARK if kind == "path" else name
     return frozenset({Source(kind, label, run.map_span(inv.word.span))})
+
+
+_FD_NAMES = frozenset({"fd", "fdfind"})
+# fd options whose value is the next word.
+_FD_VALUE = frozenset({"-e", "--extension", "-E", "--exclude", "-t", "--type", "-d",
+                       "--max-depth", "--min-depth", "--exact-depth", "-S", "--size",
+                       "--changed-within", "--changed-before", "-c", "--color", "-j",
+                       "--threads", "--base-directory", "--search-path", "--path-separator",
+                       "-o", "--owner", "--ignore-file", "--max-results", "--batch-size"})
+_FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
+
+
+def _fd_glob(pattern: str, glob: bool) -> str:
+    """fd's name pattern as a glob: ``^\\.env$`` -> ``.env``, ``env`` -> ``*env*``."""
+    if glob:
+        return pattern
+    core = pattern.removeprefix("^").removesuffix("$").replace("\\", "")
+    if any(c in core for c in "*?[]()|+{}"):
+        return ""  # a regex beyond literal text: not read
+    return (core if pattern.startswith("^") else "*" + core) + (
+        "" if pattern.endswith("$") else "*")
+
+
+def _fd_project(args: list[Field]) -> str | None:
+    """``fd -H '^\\.env$'``, ``fd -g '*.pem'``, ``fd -e env``: paths of secret files
+    (``"secret"`` when ``-x cat`` reads them)."""
+    from ._harvest import READERS  # late: _harvest imports this module
+    from ._resolve import program_name
+
+    texts = [f.text for f in args]
+    glob = "-g" in texts or "--glob" in texts
+    globs: list[str] = []
+    pattern_seen = False
+    i = 0
+    while i < len(texts):
+        t = texts[i]
+        if t in _FD_EXEC:
+            if i + 1 < len(texts) and program_name(texts[i + 1]) in READERS and globs:
+                return "secret" if any(map(_secret_pattern, globs)) else None
+            break  # the rest is the command fd runs
+        if t in ("-e", "--extension") and i + 1 < len(texts):
+            globs.append("*." + texts[i + 1].lstrip("."))
+        if t in _FD_VALUE:
+            i += 2
+            continue
+        if t[:1] != "-" and not pattern_seen:
+            pattern_seen = True
+            globs.append(_fd_glob(t, glob))
+        i += 1
+    return "path" if any(_secret_pattern(g) for g in globs if g) else None
 
 
 def _find_kind(args: list[Field]) -> str:
@@ -174,7 +234,7 @@ def project_found(inv: Invocation) -> Taint:
 def project_read(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     """A reader of paths of secret files prints secrets (no finding: ``cat .env`` passes)."""
     taints = [f.taint for f in inv.args if f.taint and not f.text.startswith("-")]
-    if inv.from_stdin and stdin is not None:
+    if stdin is not None and (inv.from_stdin or _names_from_stdin(inv)):
         taints.append(stdin.taint)
     src = min((s for t in taints for s in t if s.kind == "path"), key=source_order,
               default=None)
@@ -188,10 +248,12 @@ _UPLOAD_OPTIONS = frozenset({"-T", "--upload-file", "--post-file", "--body-file"
 
 
 def _uploads(args: list[Field], k: int) -> bool:
-    """``args[k]`` names a file the client sends (``@F``, ``k=@F``, ``k=<F``, ``-T F``)."""
+    """``args[k]`` names a file the client sends (``@F``, ``k=@F``, httpie ``k@F``, ``k=<F``,
+    ``-T F``)."""
     t = args[k].text
-    return t.startswith(("@", "--post-file=", "--body-file=", "--upload-file=")) or \
-        "=@" in t or "=<" in t or (k > 0 and args[k - 1].text in _UPLOAD_OPTIONS)
+    return "@" in t or "=<" in t or t.startswith((
+        "--post-file=", "--body-file=", "--upload-file=")) or (
+        k > 0 and args[k - 1].text in _UPLOAD_OPTIONS)
 
 
 def project_upload(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
@@ -206,3 +268,20 @@ def project_upload(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
         if _uploads(args, k) and (stdin_paths or any(s.kind == "path" for s in f.taint)):
             return frozenset({Source("secret", inv.name, run.map_span(inv.word.span))})
     return NO_TAINT
+
+
+_STDIN_NAMES = ("-", "/dev/stdin")
+
+
+def _names_from_stdin(inv: Invocation) -> bool:
+    """An archiver reading the names of the files to pack from stdin (``tar czf - -T -``,
+    ``tar --files-from=-``, ``zip out.zip -@``)."""
+    texts = [f.text for f in inv.args]
+    if inv.name == "zip":
+        return "-@" in texts or "--names-stdin" in texts
+    for k, t in enumerate(texts):
+        if t in ("-T", "--files-from") and k + 1 < len(texts) and texts[k + 1] in _STDIN_NAMES:
+            return True
+        if t in ("-T-", "--files-from=-", "--files-from=/dev/stdin"):
+            return True
+    return False

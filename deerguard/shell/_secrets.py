@@ -125,7 +125,9 @@ _AUTH_OPTIONS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer", 
 def sent_args(args: list[Field]) -> list[Field]:
     """Arguments a network tool sends as data: a credential given as an auth header or
     option (``-H "Authorization: Bearer $TOKEN"``, ``-u user:$PASSWORD``) is how the tool
-    authenticates to the URL it is given, not a leak; bodies, uploads and URLs are sent."""
+    authenticates to the URL it is given, not a leak; bodies, uploads and URLs are sent.
+    Secret *data* in a header or credential option (``-H "X: $(cat .env)"``) is sent all
+    the same: :func:`._hdrdata.header_data` adds it."""
     out: list[Field] = []
     skip = False
     for f in args:

@@ -423,7 +423,7 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             if module in ("pip", "pip3", "ensurepip"):
                 check_package(run.add, Invocation("pip", args[i + 1], args[i + 2:]))
             python_server(run, module, args[i + 2:], inv.word.span)
-            return exec_flow(run, inv)
+            return code_flow(run, inv, None, args[i + 2:], stdin)  # -m json.tool .env
         if t == "-":
             break
         if t.startswith("-") and len(t) > 1:
