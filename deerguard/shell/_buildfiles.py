@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from ._buildtext import just_recipes, package_scripts, yaml_commands
+from ._filerun import FILE_RUNNERS, file_runner
 from ._keep import keep_if_blocking
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -89,8 +90,9 @@ _PROJECT_FILES["mvnw"] = _PROJECT_FILES["mvn"]
 _NODE_PMS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _PIPS = frozenset({"pip", "pip3", "uv"})
 BUILD_TOOLS = frozenset(_LOADS) | frozenset(_PROJECT_FILES) | _NODE_PMS | _PIPS | \
-    frozenset({"cargo", "go"})
-"""Program names ``build_tool`` looks at (python -m MODULE aside)."""
+    frozenset({"cargo", "go"}) | FILE_RUNNERS
+"""Program names ``build_tool`` looks at (python -m MODULE aside; ``java -jar F``, ``wine F``
+and the other programs that run a file they are given: ``_filerun``)."""
 
 _PY_MODULES = frozenset({"pytest", "pip", "nox", "invoke"})
 _CARGO_BUILDS = frozenset({"build", "b", "test", "t", "run", "r", "check", "c", "bench",
@@ -121,6 +123,10 @@ def build_tool(run: Run, inv: Invocation) -> None:
     if name in _LOADS and _LOADS[name][2]:
         _substituted(run, inv, name, args, _LOADS[name][2])  # just -f <(curl u)
     if not run.files and not run.file_text:
+        return
+    if name in FILE_RUNNERS:
+        if run.files:
+            file_runner(run, inv)  # java -jar x.jar, wine x.exe after curl wrote x
         return
     if name in _LOADS:
         _implicit(run, inv, name, args)
