@@ -28,7 +28,8 @@ import binascii
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from ._buildtext import just_recipes, package_scripts, yaml_commands
+from ._buildmore import go_generate, rake_commands, rust_commands, terraform_commands
+from ._buildtext import cargo_config_commands, just_recipes, package_scripts, yaml_commands
 from ._filerun import FILE_RUNNERS, file_runner
 from ._keep import keep_if_blocking
 from ._paths import norm_path
@@ -90,7 +91,7 @@ _PROJECT_FILES["mvnw"] = _PROJECT_FILES["mvn"]
 _NODE_PMS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _PIPS = frozenset({"pip", "pip3", "uv"})
 BUILD_TOOLS = frozenset(_LOADS) | frozenset(_PROJECT_FILES) | _NODE_PMS | _PIPS | \
-    frozenset({"cargo", "go"}) | FILE_RUNNERS
+    frozenset({"cargo", "go", "terraform", "tofu"}) | FILE_RUNNERS
 """Program names ``build_tool`` looks at (python -m MODULE aside; ``java -jar F``, ``wine F``
 and the other programs that run a file they are given: ``_filerun``)."""
 
@@ -146,8 +147,12 @@ def build_tool(run: Run, inv: Invocation) -> None:
         if sub is not None and sub.text in _CARGO_BUILDS:
             where = _option(args, ("--manifest-path",))
             base = where.rpartition("/")[0] if where else ""
-            for file in ("build.rs", "Cargo.toml", ".cargo/config.toml", ".cargo/config"):
+            _loaded(run, inv, _join(base, "build.rs"), "rust")
+            _loaded(run, inv, _join(base, "Cargo.toml"), "-")
+            for file in (".cargo/config.toml", ".cargo/config"):
                 _loaded(run, inv, _join(base, file), "cargo")
+    elif name in ("terraform", "tofu"):
+        _terraform(run, inv, args)
     elif name == "go":
         _go(run, inv, args)
     elif name in _PROJECT_FILES:
@@ -296,6 +301,39 @@ def _go(run: Run, inv: Invocation, args: list[Field]) -> None:
         end = ".go" if sub == "generate" else "_test.go"
         for path in [p for p in run.files if p.endswith(end) and "/" not in p][:16]:
             _fetched(run, inv, path)
+        if sub == "generate":  # the //go:generate lines of the files written here
+            deep = any(f.text.endswith("...") for f in args[1:])
+            for path in [p for p in run.file_text if p.endswith(".go") and (
+                    deep or "/" not in p)][:16]:
+                _loaded(run, inv, path, "go")
+
+
+_TF_RUNS = frozenset({"plan", "apply", "destroy", "refresh", "import", "console", "test"})
+
+
+def _terraform(run: Run, inv: Invocation, args: list[Field]) -> None:
+    """``terraform plan|apply`` reads every ``*.tf`` of its directory (``-chdir=DIR``): the
+    ``external`` data sources run at plan, ``local-exec`` provisioners at apply."""
+    where = ""
+    sub = ""
+    for f in args[:16]:
+        if f.text.startswith("-chdir="):
+            where = f.text[7:]
+        elif not f.text.startswith("-"):
+            sub = f.text
+            break
+    if sub not in _TF_RUNS or not _spend(run, inv):
+        return
+    base = norm_path(where or ".", run.cwd)
+    prefix = f"{base.rstrip('/')}/" if base is not None and base != "." else ""
+    for path in [p for p in dict.fromkeys([*run.files, *run.file_text]) if p.endswith(
+            (".tf", ".tf.json")) and p.startswith(prefix) and "/" not in p[len(prefix):]][:16]:
+        _loaded(run, inv, path, "terraform")
+
+
+# Languages of files whose commands _buildmore reads.
+_READERS = {"rust": rust_commands, "go": go_generate, "terraform": terraform_commands,
+            "cargo": cargo_config_commands}
 
 
 def _fetched(run: Run, inv: Invocation, text: str, word: Field | None = None) -> bool:
@@ -322,8 +360,12 @@ def _loaded(run: Run, inv: Invocation, text: str, language: str) -> None:
     if language in ("python", "ruby", "node"):
         if DYN not in body:
             interp_code(run, Field(body, span), language, inv)
-        return
-    if language == "just":
+        if language != "ruby" or inv.name != "rake":
+            return
+        codes = rake_commands(body)  # sh "CMD" in a Rakefile
+    elif language in _READERS:
+        codes = _READERS[language](body)
+    elif language == "just":
         codes = just_recipes(body)
     elif language == "task":
         codes = yaml_commands(body, frozenset({"cmds", "cmd"}))
