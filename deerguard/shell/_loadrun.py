@@ -9,8 +9,8 @@ the same file also runs when the code of another run loads it:
   ``m/__main__.py``), and a path given to ``runpy.run_path``, ``execfile``,
   ``spec_from_file_location`` or read and passed to ``exec``/``compile``;
 * node: ``require("./x")``, ``import("./x.mjs")``, ``import ... from "./x.mjs"`` (a relative
-  or absolute path; ``x``, ``x.js``, ``x.cjs``, ``x.mjs``, ``x/index.js``), and a file read
-  and passed to ``eval``/``vm``;
+  or absolute path; ``x``, ``x.js``, ``x.cjs``, ``x.mjs``, ``x/index.js``; not JSON, which is
+  parsed), and a file read and passed to ``eval``/``vm``;
 * Ruby ``load "x.rb"``, ``require_relative "x"``, ``require "./x"``; Perl ``do "x.pl"``,
   ``require "x.pl"``; PHP ``include``/``require``; Lua ``dofile``, ``loadfile``,
   ``require "m"``.
@@ -212,7 +212,10 @@ def _py_module(name: str) -> list[tuple[str, bool]]:
 def _node_files(spec: str) -> list[tuple[str, bool]]:
     """The files node tries for ``require(spec)``: the path itself, with an extension, or
     its directory's index.js."""
-    if spec.rpartition("/")[2].endswith((".js", ".cjs", ".mjs", ".json", ".node", ".ts")):
+    last = spec.rpartition("/")[2]
+    if last.endswith((".json", ".css", ".txt", ".csv")):
+        return []  # data: require("./x.json") parses it, runs nothing
+    if last.endswith((".js", ".cjs", ".mjs", ".node", ".ts")):
         return [(spec, False)]
     base = spec.rstrip("/")
     return [(base, True), (base + ".js", True), (base + ".cjs", True), (base + ".mjs", True),
