@@ -11,7 +11,9 @@ as ``rpm -i x.rpm`` already is (``_tools``):
 * macOS ``installer -pkg F`` (its scripts run as root), ``open F.app``/``F.pkg``;
   ``hdiutil attach F`` mounts a fetched disk image, so what runs from its mount point
   (``/Volumes/...``, or ``-mountpoint DIR``) is fetched data too;
-* ``snap install F.snap`` and ``flatpak install F.flatpak`` (a local package's hooks run).
+* ``snap install F.snap`` and ``flatpak install F.flatpak`` (a local package's hooks run);
+* ``code --install-extension F.vsix`` (and VS Code's forks): the extension runs later, when
+  the editor activates it, so a fetched one warns (``shell.deferred-exec``).
 
 Running a file nothing fetched passes (``java -jar target/app.jar`` is everyday). Linear in
 the number of words; the caller gates on the command having written files.
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING
 from ._files import dir_key, file_taint
 from ._paths import norm_path
 from ._sinks import download_exec
-from ._words import DYN, Field
+from ._words import DYN, Field, first_source
 
 if TYPE_CHECKING:
     from ._resolve import Invocation
@@ -32,10 +34,12 @@ if TYPE_CHECKING:
 
 __all__ = ["FILE_RUNNERS", "file_runner"]
 
+_EDITORS = frozenset({"code", "codium", "code-insiders", "cursor", "windsurf"})
 FILE_RUNNERS = frozenset({"java", "wine", "wine64", "mono", "dotnet", "installer", "hdiutil",
-                          "open", "snap", "flatpak"})
+                          "open", "snap", "flatpak"}) | _EDITORS
 """Programs :func:`file_runner` reads."""
 
+_FETCHED = frozenset({"fetch", "decode", "exec", "file"})
 _CLASSPATH = frozenset({"-cp", "-classpath", "--class-path"})
 _JAVA_VALUE = frozenset({"-p", "--module-path", "--add-modules", "-d", "--describe-module",
                          "--add-opens", "--add-exports", "--add-reads", "--enable-native-access"})
@@ -49,6 +53,9 @@ def file_runner(run: Run, inv: Invocation) -> None:
     args = inv.args[:_MAX_WORDS]
     if name == "hdiutil":
         _attach(run, args)
+        return
+    if name in _EDITORS:
+        _extension(run, name, args)
         return
     for f, text in _targets(name, args):
         if DYN in text:
@@ -139,3 +146,19 @@ def _attach(run: Run, args: list[Field]) -> None:
     if taint and mount is not None and len(run.files) < 256:
         key = dir_key(mount)
         run.files[key] = run.files.get(key, frozenset()) | taint
+
+
+def _extension(run: Run, name: str, args: list[Field]) -> None:
+    """``code --install-extension F.vsix``: a fetched extension runs in the editor later,
+    when it activates (a deferred run: it warns, as a fetched Makefile does)."""
+    for k, f in enumerate(args[:-1]):
+        if f.text != "--install-extension":
+            continue
+        target = args[k + 1]
+        taint = file_taint(run.files, norm_path(target.text, run.cwd)) if \
+            target.text.endswith(".vsix") else frozenset()
+        src = first_source(taint, _FETCHED)
+        if src is not None:
+            run.add("shell.deferred-exec", target.span, f"{name} installs {target.text}, an "
+                    "extension written with fetched data, which runs in the editor later",
+                    f"{src.describe()} was written to {target.text}")

@@ -48,8 +48,9 @@ HOOK_NAMES = frozenset({
 
 # Where users keep hooks for every repository: core.hooksPath's usual home, and the
 # template directories git init/clone copy hooks from (init.templateDir).
-_GLOBAL_HOOK_DIRS = ("/.config/git/hooks", "/.git-templates/hooks", "/.git_template/hooks",
-                     "/.git-template/hooks", "/.git_templates/hooks",
+_GLOBAL_HOOK_DIRS = ("/.config/git/hooks", "/.config/git/template/hooks",
+                     "/.config/git/templates/hooks", "/.git-templates/hooks",
+                     "/.git_template/hooks", "/.git-template/hooks", "/.git_templates/hooks",
                      "/git-core/templates/hooks")
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox"})
 _MAX_DIRS = 16

@@ -25,6 +25,7 @@ from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
+from ._rules import USER_BIN_DIRS
 from ._sinks import download_exec
 from ._values import DYN
 from ._words import Field
@@ -45,16 +46,21 @@ _BUILTINS = frozenset({
     "ulimit", "umask", "unalias", "unset", "wait", "if", "then", "else", "elif", "fi",
     "case", "esac", "for", "while", "until", "do", "done", "in", "function", "select",
     "time", "coproc", "{", "}", "!", "[[", "]]"})
+# The usual PATH has these ahead of the system directories (~/.profile adds the first two
+# when they exist); a name is looked up there when the command does not set PATH itself.
+_USER_BINS = tuple(sorted(d for d in USER_BIN_DIRS if d.startswith("~/")))
 _MAX_ALTS = 4
 _MAX_ENTRIES = 32
 
 
 def _found(run: Run, name: str) -> list[str]:
     """The written files ``name`` may run: for each possible value of ``PATH`` (in order),
-    the first entry holding a file written in this command."""
+    the first entry holding a file written in this command; with ``PATH`` not set here, a
+    file written into a user bin directory shells put on it (``~/.local/bin``)."""
     var = run.env.get("PATH")
     if var is None:
-        return []
+        return [path for path in (f"{d}/{name}" for d in _USER_BINS)
+                if path in run.file_text or path in run.files]
     suffix = "/" + name
     if name not in run.file_text and name not in run.files and not any(
             map(str.endswith, run.file_text, repeat(suffix))) and not any(
