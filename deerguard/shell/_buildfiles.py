@@ -32,6 +32,7 @@ from ._buildmore import go_generate, rake_commands, rust_commands, terraform_com
 from ._buildtext import cargo_config_commands, just_recipes, package_scripts, yaml_commands
 from ._filerun import FILE_RUNNERS, file_runner
 from ._keep import keep_if_blocking
+from ._loadrun import module_main
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._sinks import download_exec, interp_code
@@ -211,6 +212,12 @@ def _implicit(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
         return
     for file in files:
         _loaded(run, inv, _join(where, file), language)
+    if name in ("pytest", "py.test"):
+        for k, f in enumerate(args[:32]):  # pytest -p m: the plugin module m.py is imported
+            value = f.text[2:] if f.text.startswith("-p") and len(f.text) > 2 else \
+                args[k + 1].text if f.text == "-p" and k + 1 < len(args) else ""
+            if value and not value.startswith("no:"):
+                module_main(run, inv, Field(value, f.span))
     if name in ("pytest", "py.test") and _spend(run, inv):
         # pytest loads every conftest.py of the directories it collects.
         for path in [p for p in (*run.files, *run.file_text) if p.endswith("/conftest.py")

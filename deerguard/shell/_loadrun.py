@@ -13,7 +13,10 @@ the same file also runs when the code of another run loads it:
   parsed), and a file read and passed to ``eval``/``vm``;
 * Ruby ``load "x.rb"``, ``require_relative "x"``, ``require "./x"``; Perl ``do "x.pl"``,
   ``require "x.pl"``; PHP ``include``/``require``; Lua ``dofile``, ``loadfile``,
-  ``require "m"``.
+  ``require "m"``;
+* modules found through a directory the code or its options put on the search path:
+  ``sys.path.insert(0, "/tmp")``, ``perl -I. -MM`` / ``use lib "."; use M``,
+  ``ruby -I. -rx`` / ``$LOAD_PATH.unshift "."; require "x"``.
 
 A file written in the same command with fetched or decoded data is a download run
 (``shell.download-exec``), and known text is classified as that language's code. A module
@@ -83,7 +86,10 @@ def loaded_files(run: Run, code: Field, text: str, language: str, inv: Invocatio
     if language not in _EVALUATORS:
         return
     seen: set[str] = set()
-    for path, exact in _targets(text, language)[:_MAX_NAMES]:
+    targets = _targets(text, language)
+    if language in ("python", "perl", "ruby"):
+        targets = [*targets, *_searched(text, language, inv)]
+    for path, exact in targets[:2 * _MAX_NAMES]:
         norm = norm_path(path, run.cwd)
         if norm is None or norm in seen:
             continue
@@ -174,6 +180,63 @@ def _targets(text: str, language: str) -> list[tuple[str, bool]]:
     if any(word in text for word in _EVALUATORS[language]):
         out.extend(_read_literals(text, language))
     return out
+
+
+_PY_DIR = re.compile(r"\b(?:sys\.path\.(?:insert\(\s*-?\d+\s*,|append\()|addsitedir\()\s*" + _STR)
+_PERL_LIB = re.compile(r"\buse\s+lib\s+(?:qw\s*[(\[{/]([^)\]}/\n]{1,300})|" + _STR + r")")
+_PERL_USE = re.compile(r"\b(?:use|require)\s+([A-Za-z_][\w:]{0,200})")
+_RUBY_DIR = re.compile(r"(?:\$LOAD_PATH|\$:)\s*(?:<<|\.unshift\(?|\.push\(?)\s*" + _STR)
+_RUBY_REQUIRE = re.compile(r"\brequire\b\s*\(?\s*" + _STR)
+
+
+def _searched(text: str, language: str, inv: Invocation) -> list[tuple[str, bool]]:
+    """Modules found through directories the code or its options add to the search path:
+    ``sys.path.insert(0, "/tmp")``, ``perl -I. -MM``, ``use lib "."``, ``ruby -I. -rx``,
+    ``$LOAD_PATH.unshift "."``: each module's file in each such directory (exact)."""
+    dirs: list[str] = []
+    names: list[str] = []
+    body = text[:20_000]
+    if language == "python":
+        if "sys.path" not in body and "addsitedir" not in body:
+            return []
+        dirs = [m.group(1) for m in _PY_DIR.finditer(body)][:4]
+        names = [n.replace(".", "/") + ext for n in _py_imports(body)
+                 for ext in (".py", "/__init__.py")]
+    else:
+        dirs, opts = _option_dirs(inv, "MmI" if language == "perl" else "rI")
+        if language == "perl":
+            for m in _PERL_LIB.finditer(body):
+                dirs.extend((m.group(1) or m.group(2) or "").split()[:4])
+            mods = [*opts, *(m.group(1) for m in _PERL_USE.finditer(body))]
+            names = [m.split("=", 1)[0].replace("::", "/") + ".pm" for m in mods
+                     if m and m not in _PERL_PRAGMAS]
+        else:
+            dirs.extend(m.group(1) for m in _RUBY_DIR.finditer(body))
+            mods = [*opts, *(m.group(1) for m in _RUBY_REQUIRE.finditer(body))]
+            names = [m if m.endswith(".rb") else m + ".rb" for m in mods
+                     if not m.startswith(("./", "../", "/"))]
+    return [(f"{d.rstrip('/')}/{n}" if d not in ("", ".") else n, True)
+            for d in dirs[:8] for n in names[:_MAX_NAMES]][:2 * _MAX_NAMES]
+
+
+_PERL_PRAGMAS = frozenset({"strict", "warnings", "utf8", "lib", "vars", "constant",
+                           "parent", "base", "feature", "integer", "bytes", "open", "bigint"})
+
+
+def _option_dirs(inv: Invocation, letters: str) -> tuple[list[str], list[str]]:
+    """The ``-I DIR`` directories and the modules ``-M``/``-m``/``-r`` options load."""
+    dirs: list[str] = []
+    mods: list[str] = []
+    args = inv.args
+    for k, f in enumerate(args[:32]):
+        t = f.text
+        if len(t) < 2 or t[0] != "-" or t[1] not in letters:
+            if t in ("-e", "-E", "--") or not t.startswith("-"):
+                break
+            continue
+        value = t[2:] if len(t) > 2 else (args[k + 1].text if k + 1 < len(args) else "")
+        (dirs if t[1] == "I" else mods).append(value.lstrip("-"))
+    return dirs, mods
 
 
 def _py_imports(text: str) -> list[str]:
