@@ -48,8 +48,10 @@ _MAX_NAMES = 16
 _MAX_PIECES = 512
 _STR = r"""["']([^"'\\\n]{1,300})["']"""
 # Calls whose first string argument is a module name (Python) or a path (the rest).
-_PY_MODULE_CALL = re.compile(r"\b(?:import_module|__import__|run_module)\s*\(\s*" + _STR)
-_PY_PATH_CALL = re.compile(r"\b(?:run_path|execfile)\s*\(\s*" + _STR)
+_PY_MODULE_CALL = re.compile(r"\b(?:import_module|__import__|run_module)\s*\(\s*"
+                             r"(?:(?:name|mod_name)\s*=\s*)?" + _STR)
+_PY_PATH_CALL = re.compile(r"\b(?:run_path|execfile)\s*\(\s*(?:path_name\s*=\s*)?" + _STR)
+_PY_LOADERS = ("import_module", "__import__", "run_module")
 _NODE_LOAD = re.compile(r"(?:\brequire|\bimport)\s*\(\s*" + _STR +
                         r"|\bfrom\s*" + _STR + r"|\bimport\s*" + _STR)
 _RUBY_LOAD = re.compile(r"\b(load|require_relative|require)\b\s*\(?\s*" + _STR)
@@ -153,6 +155,13 @@ def _targets(text: str, language: str) -> list[tuple[str, bool]]:
             if len(out) >= 4 * _MAX_NAMES:
                 break
         out.extend((m.group(1), False) for m in _PY_PATH_CALL.finditer(text[:20_000]))
+        if any(word in text for word in _PY_LOADERS):
+            # import_module bound to another name (from importlib import import_module as
+            # im; im("m")): every literal that spells a module may be the one loaded.
+            for m in _LITERAL.finditer(text[:20_000]):
+                out.extend(_py_module(m.group(1)))
+                if len(out) >= 4 * _MAX_NAMES:
+                    break
     elif language == "node":
         for m in _NODE_LOAD.finditer(text[:20_000]):
             spec = m.group(1) or m.group(2) or m.group(3) or ""
