@@ -28,7 +28,14 @@ import binascii
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from ._buildmore import go_generate, rake_commands, rust_commands, terraform_commands
+from ._buildmore import (
+    go_exec,
+    go_generate,
+    rake_commands,
+    rust_commands,
+    terraform_commands,
+    terraform_files,
+)
 from ._buildtext import cargo_config_commands, just_recipes, package_scripts, yaml_commands
 from ._filerun import FILE_RUNNERS, file_runner
 from ._keep import keep_if_blocking
@@ -303,44 +310,31 @@ def _go(run: Run, inv: Invocation, args: list[Field]) -> None:
     if sub == "run":
         for f in args[1:]:
             if f.text.endswith(".go"):
-                _fetched(run, inv, f.text, f)
+                _loaded(run, inv, f.text, "gocode", f)
+            elif f.text in (".", "./") and _spend(run, inv):
+                for path in [p for p in run.file_text if p.endswith(".go") and "/" not in p][:16]:
+                    _loaded(run, inv, path, "gocode")
     elif sub in ("generate", "test") and _spend(run, inv):
         end = ".go" if sub == "generate" else "_test.go"
         for path in [p for p in run.files if p.endswith(end) and "/" not in p][:16]:
             _fetched(run, inv, path)
-        if sub == "generate":  # the //go:generate lines of the files written here
-            deep = any(f.text.endswith("...") for f in args[1:])
-            for path in [p for p in run.file_text if p.endswith(".go") and (
-                    deep or "/" not in p)][:16]:
-                _loaded(run, inv, path, "go")
-
-
-_TF_RUNS = frozenset({"plan", "apply", "destroy", "refresh", "import", "console", "test"})
+        deep = any(f.text.endswith("...") for f in args[1:])
+        for path in [p for p in run.file_text if p.endswith(end) and (
+                deep or "/" not in p)][:16]:  # //go:generate lines, or test code's commands
+            _loaded(run, inv, path, "go" if sub == "generate" else "gocode")
 
 
 def _terraform(run: Run, inv: Invocation, args: list[Field]) -> None:
-    """``terraform plan|apply`` reads every ``*.tf`` of its directory (``-chdir=DIR``): the
-    ``external`` data sources run at plan, ``local-exec`` provisioners at apply."""
-    where = ""
-    sub = ""
-    for f in args[:16]:
-        if f.text.startswith("-chdir="):
-            where = f.text[7:]
-        elif not f.text.startswith("-"):
-            sub = f.text
-            break
-    if sub not in _TF_RUNS or not _spend(run, inv):
-        return
-    base = norm_path(where or ".", run.cwd)
-    prefix = f"{base.rstrip('/')}/" if base is not None and base != "." else ""
-    for path in [p for p in dict.fromkeys([*run.files, *run.file_text]) if p.endswith(
-            (".tf", ".tf.json")) and p.startswith(prefix) and "/" not in p[len(prefix):]][:16]:
-        _loaded(run, inv, path, "terraform")
+    """``terraform plan|apply``: the ``*.tf`` files written in its directory (_buildmore)."""
+    paths = terraform_files(args, run.cwd, [*run.files, *run.file_text])
+    if paths and _spend(run, inv):
+        for path in paths:
+            _loaded(run, inv, path, "terraform")
 
 
 # Languages of files whose commands _buildmore reads.
-_READERS = {"rust": rust_commands, "go": go_generate, "terraform": terraform_commands,
-            "cargo": cargo_config_commands}
+_READERS = {"rust": rust_commands, "go": go_generate, "gocode": go_exec,
+            "terraform": terraform_commands, "cargo": cargo_config_commands}
 
 
 def _fetched(run: Run, inv: Invocation, text: str, word: Field | None = None) -> bool:
@@ -354,10 +348,11 @@ def _fetched(run: Run, inv: Invocation, text: str, word: Field | None = None) ->
     return True
 
 
-def _loaded(run: Run, inv: Invocation, text: str, language: str) -> None:
+def _loaded(run: Run, inv: Invocation, text: str, language: str,
+            word: Field | None = None) -> None:
     """``inv`` loads the file ``text``: fetched data is a download run, known text is the
     code it runs."""
-    if _fetched(run, inv, text):
+    if _fetched(run, inv, text, word):
         return
     path = norm_path(text, run.cwd)
     body = read_written(run, path, inv.word.span) if path is not None else None

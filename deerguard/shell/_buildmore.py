@@ -5,7 +5,8 @@ it, as command lines (words shell-quoted), so they are classified like any shell
 
 * ``build.rs`` (run by ``cargo build``): ``Command::new("sh").arg("-c").arg("CMD")`` chains
   and ``.args(["a", "b"])``;
-* Go files: ``//go:generate CMD`` lines (run by ``go generate``);
+* Go files: ``//go:generate CMD`` lines (run by ``go generate``) and ``exec.Command``
+  calls (run by ``go run``/``go test``);
 * Terraform ``*.tf``: ``local-exec`` provisioners' ``command`` (a string or a heredoc) and
   ``data "external"`` ``program`` lists (run by ``terraform plan``/``apply``);
 * a ``Rakefile``'s ``sh "CMD"`` calls (Rake's own, besides the Ruby code);
@@ -22,11 +23,12 @@ import re
 import shlex
 
 from ._embedded import embedded_code
+from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["gdb_commands", "go_generate", "rake_commands", "rust_commands",
-           "terraform_commands", "tmux_commands"]
+__all__ = ["gdb_commands", "go_exec", "go_generate", "rake_commands", "rust_commands",
+           "terraform_commands", "terraform_files", "tmux_commands"]
 
 _MAX_LINES = 512
 _MAX_OUT = 64
@@ -36,6 +38,7 @@ _RUST_ARG = re.compile(r"\.(arg|args)\(\s*&?(?:\[|vec!\[)?")
 _STRING = re.compile(_QUOTED)
 _TF_COMMAND = re.compile(r"\bcommand\s*=\s*(?:" + _QUOTED + r"|<<-?\s*([A-Za-z_]\w{0,40}))")
 _TF_LIST = re.compile(r"\b(?:program|interpreter)\s*=\s*\[([^\]\n]{0,4000})\]")
+_GO_EXEC = re.compile(r"\bexec\.Command(?:Context)?\(")
 _RAKE_SH = re.compile(r"(?:^|[\s;({])sh\s*\(?\s*(?:" + _QUOTED + r"|'([^'\n]{0,2000})')")
 
 
@@ -76,6 +79,22 @@ def go_generate(text: str) -> list[str]:
             if line.startswith("//go:generate ")][:_MAX_OUT]
 
 
+def go_exec(text: str) -> list[str]:
+    """The command lines of a Go file's ``exec.Command("sh", "-c", "CMD")`` and
+    ``exec.CommandContext(ctx, ...)`` calls (their string literal arguments)."""
+    if "exec.Command" not in text:
+        return []
+    out: list[str] = []
+    for m in _GO_EXEC.finditer(text[:200_000]):
+        args = text[m.end():m.end() + 4000].split(")", 1)[0]
+        words = [_unescape(w) for w in _STRING.findall(args)[:32]]
+        if words:
+            out.append(shlex.join(words))
+        if len(out) >= _MAX_OUT:
+            break
+    return out
+
+
 def terraform_commands(text: str) -> list[str]:
     """``local-exec`` commands and ``external`` data source programs of a ``.tf`` file."""
     if "command" not in text and "program" not in text:
@@ -102,6 +121,28 @@ def terraform_commands(text: str) -> list[str]:
         if words:
             out.append(shlex.join(words))
     return [c for c in out if c.strip()][:_MAX_OUT]
+
+
+_TF_RUNS = frozenset({"plan", "apply", "destroy", "refresh", "import", "console", "test"})
+
+
+def terraform_files(args: list[Field], cwd: str | None, written: list[str]) -> list[str]:
+    """The ``written`` files ``terraform plan|apply`` reads: every ``*.tf`` of its directory
+    (``-chdir=DIR``); its ``external`` data sources run at plan, ``local-exec`` at apply."""
+    where = ""
+    sub = ""
+    for f in args[:16]:
+        if f.text.startswith("-chdir="):
+            where = f.text[7:]
+        elif not f.text.startswith("-"):
+            sub = f.text
+            break
+    if sub not in _TF_RUNS:
+        return []
+    base = norm_path(where or ".", cwd)
+    prefix = f"{base.rstrip('/')}/" if base is not None and base != "." else ""
+    return [p for p in dict.fromkeys(written) if p.endswith((".tf", ".tf.json")) and
+            p.startswith(prefix) and "/" not in p[len(prefix):]][:16]
 
 
 def rake_commands(text: str) -> list[str]:

@@ -35,6 +35,7 @@ from .._result import Verdict
 from ._buildfiles import keep_blocking
 from ._buildmore import (
     gdb_commands,
+    go_exec,
     go_generate,
     rake_commands,
     rust_commands,
@@ -199,8 +200,12 @@ def _shell_codes(kind: str, text: str) -> list[str]:
     return _SHELL_READERS[kind](text) if kind in _SHELL_READERS else []
 
 
+def _go_commands(text: str) -> list[str]:
+    return [*go_generate(text), *go_exec(text)]
+
+
 _SHELL_READERS: dict[str, Callable[[str], list[str]]] = {
-    "build.rs": rust_commands, "go": go_generate, "tf": terraform_commands,
+    "build.rs": rust_commands, "go": _go_commands, "tf": terraform_commands,
     "tmux": tmux_commands, "gdbinit": gdb_commands}
 
 
