@@ -130,6 +130,10 @@ def _load(run: Run, code: Field, path: str, exact: bool, language: str, inv: Inv
     key = "load " + path
     if path not in run.file_text or key in run.active:
         return found  # not known, or loading itself (import m inside m.py)
+    done = ("load", path, language, run.file_text[path])
+    if done in run.calls_done:
+        return True  # read once per run: modules importing each other stay linear
+    run.calls_done.add(done)
     body = read_written(run, path, code.span)
     if body is None or DYN in body:
         return True
@@ -139,7 +143,8 @@ def _load(run: Run, code: Field, path: str, exact: bool, language: str, inv: Inv
     try:
         interp_code(run, Field(body, code.span), language, inv)
     finally:
-        run.active.pop()
+        if run.active and run.active[-1] == key:
+            run.active.pop()
     return True
 
 
