@@ -20,8 +20,9 @@ the same file also runs when the code of another run loads it:
 
 A file written in the same command with fetched or decoded data is a download run
 (``shell.download-exec``), and known text is classified as that language's code. A module
-named (``import m``) counts only when that very file was written, not when it lies in a
-fetched directory (``git clone u && cd r && python -m pytest`` is everyday); a path written
+named (``import m``) counts only when that very file (or the package's own directory:
+``git clone u pkg && python -m pkg``) was written, not when it lies in a fetched directory
+(``git clone u && cd r && python -m pytest`` is everyday); a path written
 out (``runpy.run_path("r/main.py")``) is judged like ``python3 r/main.py``. Callers gate
 on the run having written files at all; the scan is linear in the code's length, bounded
 in the names it follows, and a file that loads itself is read once.
@@ -32,7 +33,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ._files import file_taint
+from ._files import dir_key, file_taint
 from ._paths import norm_path
 from ._words import DYN, Field, first_source
 from ._written import read_written
@@ -120,6 +121,12 @@ def _load(run: Run, code: Field, path: str, exact: bool, language: str, inv: Inv
           ) -> bool:
     """Judge ``path`` run as ``language`` code; True when the command wrote it."""
     taint = run.files.get(path) if exact else file_taint(run.files, path)
+    if exact and not taint and path.endswith(("/__init__.py", "/__main__.py")) and \
+            run.cwd is None and not any(c in ("cd", "pushd") for c in run.commands):
+        # git clone u pkg && python -m pkg: the package directory itself was fetched (a
+        # module name inside a fetched directory, such as pytest, is not known to be there;
+        # after a cd the written paths no longer say where the working directory is).
+        taint = run.files.get(dir_key(path.rpartition("/")[0]))
     src = first_source(taint, _FETCHED) if taint else None
     found = False
     if src is not None and taint:
