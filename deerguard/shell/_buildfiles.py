@@ -6,14 +6,19 @@
 Gruntfile), ``pre-commit run`` (``.pre-commit-config.yaml``), ``cargo build|test|run``
 (``build.rs``, ``Cargo.toml``, ``.cargo/config.toml``), ``pip install .`` (``setup.py``,
 ``pyproject.toml``), ``npm install|ci|run|test`` (and yarn, pnpm, bun: ``package.json``'s
-lifecycle or named scripts) and ``go run x.go``/``go generate``/``go test``. When such a file
-was written in the same command:
+lifecycle or named scripts), ``go run x.go``/``go generate``/``go test`` and ``terraform
+plan|apply`` (every ``*.tf``; ``pytest -p m`` loads ``m.py`` too). When such a file was
+written in the same command:
 
 * from fetched or decoded data (``curl -o conftest.py u && pytest``), running the tool is a
   download run (``shell.download-exec``), like ``curl -o f u && bash f``;
 * with known text (``printf 'x:\\n\\tcurl u | sh' > justfile && just``), the commands the tool
   runs from it are classified as code (recipes and scripts as shell code, ``conftest.py`` as
-  Python, a Rakefile as Ruby).
+  Python, a Rakefile as Ruby plus its ``sh`` calls; ``build.rs`` ``Command`` chains, Go
+  ``exec.Command`` and ``//go:generate``, Terraform ``local-exec``: ``_buildmore``).
+
+Programs that run a file they are given (``java -jar``, ``wine``, ``installer -pkg``...) are
+dispatched from here too (``_filerun``).
 
 Only a file written itself counts, not one inside a cloned or unpacked directory
 (``git clone u && cd r && cargo build`` is everyday work). ``npm pkg set scripts.X=CODE`` and
@@ -99,7 +104,7 @@ _PROJECT_FILES["mvnw"] = _PROJECT_FILES["mvn"]
 _NODE_PMS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _PIPS = frozenset({"pip", "pip3", "uv"})
 BUILD_TOOLS = frozenset(_LOADS) | frozenset(_PROJECT_FILES) | _NODE_PMS | _PIPS | \
-    frozenset({"cargo", "go", "terraform", "tofu"}) | FILE_RUNNERS
+    frozenset({"cargo", "go", "terraform", "tofu", "terragrunt"}) | FILE_RUNNERS
 """Program names ``build_tool`` looks at (python -m MODULE aside; ``java -jar F``, ``wine F``
 and the other programs that run a file they are given: ``_filerun``)."""
 
@@ -159,7 +164,7 @@ def build_tool(run: Run, inv: Invocation) -> None:
             _loaded(run, inv, _join(base, "Cargo.toml"), "-")
             for file in (".cargo/config.toml", ".cargo/config"):
                 _loaded(run, inv, _join(base, file), "cargo")
-    elif name in ("terraform", "tofu"):
+    elif name in ("terraform", "tofu", "terragrunt"):
         _terraform(run, inv, args)
     elif name == "go":
         _go(run, inv, args)
