@@ -85,7 +85,11 @@ LOADING_LANGUAGES = frozenset(_EVALUATORS)
 
 def loaded_files(run: Run, code: Field, text: str, language: str, inv: Invocation) -> None:
     """The files ``text`` (``language`` code run by ``inv``) loads, when the command wrote
-    them: fetched data is a download run, known text is classified as code."""
+    them: fetched data is a download run, known text is classified as code.
+
+    Never raises; linear in the code (the first 20,000 characters are scanned, at most 32
+    candidate files are looked up); each written file is read once per run.
+    """
     if language not in _EVALUATORS:
         return
     seen: set[str] = set()
@@ -162,7 +166,7 @@ def _targets(text: str, language: str) -> list[tuple[str, bool]]:
     if language == "python":
         for name in _py_imports(text):
             out.extend(_py_module(name))
-        for m in _PY_MODULE_CALL.finditer(text):
+        for m in _PY_MODULE_CALL.finditer(text[:20_000]):
             out.extend(_py_module(m.group(1)))
             if len(out) >= 4 * _MAX_NAMES:
                 break
