@@ -6,14 +6,19 @@
 Gruntfile), ``pre-commit run`` (``.pre-commit-config.yaml``), ``cargo build|test|run``
 (``build.rs``, ``Cargo.toml``, ``.cargo/config.toml``), ``pip install .`` (``setup.py``,
 ``pyproject.toml``), ``npm install|ci|run|test`` (and yarn, pnpm, bun: ``package.json``'s
-lifecycle or named scripts) and ``go run x.go``/``go generate``/``go test``. When such a file
-was written in the same command:
+lifecycle or named scripts), ``go run x.go``/``go generate``/``go test`` and ``terraform
+plan|apply`` (every ``*.tf``; ``pytest -p m`` loads ``m.py`` too). When such a file was
+written in the same command:
 
 * from fetched or decoded data (``curl -o conftest.py u && pytest``), running the tool is a
   download run (``shell.download-exec``), like ``curl -o f u && bash f``;
 * with known text (``printf 'x:\\n\\tcurl u | sh' > justfile && just``), the commands the tool
   runs from it are classified as code (recipes and scripts as shell code, ``conftest.py`` as
-  Python, a Rakefile as Ruby).
+  Python, a Rakefile as Ruby plus its ``sh`` calls; ``build.rs`` ``Command`` chains, Go
+  ``exec.Command`` and ``//go:generate``, Terraform ``local-exec``: ``_buildmore``).
+
+Programs that run a file they are given (``java -jar``, ``wine``, ``installer -pkg``...) are
+dispatched from here too (``_filerun``).
 
 Only a file written itself counts, not one inside a cloned or unpacked directory
 (``git clone u && cd r && cargo build`` is everyday work). ``npm pkg set scripts.X=CODE`` and
@@ -28,8 +33,18 @@ import binascii
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from ._buildtext import just_recipes, package_scripts, yaml_commands
+from ._buildmore import (
+    go_exec,
+    go_generate,
+    rake_commands,
+    rust_commands,
+    terraform_commands,
+    terraform_files,
+)
+from ._buildtext import cargo_config_commands, just_recipes, package_scripts, yaml_commands
+from ._filerun import FILE_RUNNERS, file_runner
 from ._keep import keep_if_blocking
+from ._loadrun import module_main
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._sinks import download_exec, interp_code
@@ -89,8 +104,9 @@ _PROJECT_FILES["mvnw"] = _PROJECT_FILES["mvn"]
 _NODE_PMS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _PIPS = frozenset({"pip", "pip3", "uv"})
 BUILD_TOOLS = frozenset(_LOADS) | frozenset(_PROJECT_FILES) | _NODE_PMS | _PIPS | \
-    frozenset({"cargo", "go"})
-"""Program names ``build_tool`` looks at (python -m MODULE aside)."""
+    frozenset({"cargo", "go", "terraform", "tofu", "terragrunt"}) | FILE_RUNNERS
+"""Program names ``build_tool`` looks at (python -m MODULE aside; ``java -jar F``, ``wine F``
+and the other programs that run a file they are given: ``_filerun``)."""
 
 _PY_MODULES = frozenset({"pytest", "pip", "nox", "invoke"})
 _CARGO_BUILDS = frozenset({"build", "b", "test", "t", "run", "r", "check", "c", "bench",
@@ -122,6 +138,10 @@ def build_tool(run: Run, inv: Invocation) -> None:
         _substituted(run, inv, name, args, _LOADS[name][2])  # just -f <(curl u)
     if not run.files and not run.file_text:
         return
+    if name in FILE_RUNNERS:
+        if run.files:
+            file_runner(run, inv)  # java -jar x.jar, wine x.exe after curl wrote x
+        return
     if name in _LOADS:
         _implicit(run, inv, name, args)
     elif name in _NODE_PMS:
@@ -140,8 +160,12 @@ def build_tool(run: Run, inv: Invocation) -> None:
         if sub is not None and sub.text in _CARGO_BUILDS:
             where = _option(args, ("--manifest-path",))
             base = where.rpartition("/")[0] if where else ""
-            for file in ("build.rs", "Cargo.toml", ".cargo/config.toml", ".cargo/config"):
+            _loaded(run, inv, _join(base, "build.rs"), "rust")
+            _loaded(run, inv, _join(base, "Cargo.toml"), "-")
+            for file in (".cargo/config.toml", ".cargo/config"):
                 _loaded(run, inv, _join(base, file), "cargo")
+    elif name in ("terraform", "tofu", "terragrunt"):
+        _terraform(run, inv, args)
     elif name == "go":
         _go(run, inv, args)
     elif name in _PROJECT_FILES:
@@ -200,6 +224,12 @@ def _implicit(run: Run, inv: Invocation, name: str, args: list[Field]) -> None:
         return
     for file in files:
         _loaded(run, inv, _join(where, file), language)
+    if name in ("pytest", "py.test"):
+        for k, f in enumerate(args[:32]):  # pytest -p m: the plugin module m.py is imported
+            value = f.text[2:] if f.text.startswith("-p") and len(f.text) > 2 else \
+                args[k + 1].text if f.text == "-p" and k + 1 < len(args) else ""
+            if value and not value.startswith("no:"):
+                module_main(run, inv, Field(value, f.span))
     if name in ("pytest", "py.test") and _spend(run, inv):
         # pytest loads every conftest.py of the directories it collects.
         for path in [p for p in (*run.files, *run.file_text) if p.endswith("/conftest.py")
@@ -285,11 +315,31 @@ def _go(run: Run, inv: Invocation, args: list[Field]) -> None:
     if sub == "run":
         for f in args[1:]:
             if f.text.endswith(".go"):
-                _fetched(run, inv, f.text, f)
+                _loaded(run, inv, f.text, "gocode", f)
+            elif f.text in (".", "./") and _spend(run, inv):
+                for path in [p for p in run.file_text if p.endswith(".go") and "/" not in p][:16]:
+                    _loaded(run, inv, path, "gocode")
     elif sub in ("generate", "test") and _spend(run, inv):
         end = ".go" if sub == "generate" else "_test.go"
         for path in [p for p in run.files if p.endswith(end) and "/" not in p][:16]:
             _fetched(run, inv, path)
+        deep = any(f.text.endswith("...") for f in args[1:])
+        for path in [p for p in run.file_text if p.endswith(end) and (
+                deep or "/" not in p)][:16]:  # //go:generate lines, or test code's commands
+            _loaded(run, inv, path, "go" if sub == "generate" else "gocode")
+
+
+def _terraform(run: Run, inv: Invocation, args: list[Field]) -> None:
+    """``terraform plan|apply``: the ``*.tf`` files written in its directory (_buildmore)."""
+    paths = terraform_files(args, run.cwd, [*run.files, *run.file_text])
+    if paths and _spend(run, inv):
+        for path in paths:
+            _loaded(run, inv, path, "terraform")
+
+
+# Languages of files whose commands _buildmore reads.
+_READERS = {"rust": rust_commands, "go": go_generate, "gocode": go_exec,
+            "terraform": terraform_commands, "cargo": cargo_config_commands}
 
 
 def _fetched(run: Run, inv: Invocation, text: str, word: Field | None = None) -> bool:
@@ -303,10 +353,11 @@ def _fetched(run: Run, inv: Invocation, text: str, word: Field | None = None) ->
     return True
 
 
-def _loaded(run: Run, inv: Invocation, text: str, language: str) -> None:
+def _loaded(run: Run, inv: Invocation, text: str, language: str,
+            word: Field | None = None) -> None:
     """``inv`` loads the file ``text``: fetched data is a download run, known text is the
     code it runs."""
-    if _fetched(run, inv, text):
+    if _fetched(run, inv, text, word):
         return
     path = norm_path(text, run.cwd)
     body = read_written(run, path, inv.word.span) if path is not None else None
@@ -316,8 +367,12 @@ def _loaded(run: Run, inv: Invocation, text: str, language: str) -> None:
     if language in ("python", "ruby", "node"):
         if DYN not in body:
             interp_code(run, Field(body, span), language, inv)
-        return
-    if language == "just":
+        if language != "ruby" or inv.name != "rake":
+            return
+        codes = rake_commands(body)  # sh "CMD" in a Rakefile
+    elif language in _READERS:
+        codes = _READERS[language](body)
+    elif language == "just":
         codes = just_recipes(body)
     elif language == "task":
         codes = yaml_commands(body, frozenset({"cmds", "cmd"}))

@@ -94,11 +94,31 @@ def yaml_commands(text: str, keys: frozenset[str]) -> list[str]:
         if value in ("", "|", ">", "|-", ">-", "|+", ">+"):
             block_indent = indent + (2 if body.startswith("- ") else 0)
             scalar = value != ""
+        elif value.startswith("[") and value.endswith("]"):
+            out.extend(_flow_items(value[1:-1]))  # cmds: ["a", 'b']: a flow sequence
         else:
             out.append(_scalar(value))
         if len(out) >= _MAX_OUT:
             break
     return [c for c in out if c.strip()][:_MAX_OUT]
+
+
+def _flow_items(body: str) -> list[str]:
+    """The items of a YAML flow sequence's body, split on commas outside quotes."""
+    items: list[str] = []
+    start = 0
+    quote = ""
+    for k, ch in enumerate(body):
+        if quote:
+            if ch == quote and (quote == "'" or body[k - 1] != "\\"):
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            items.append(_scalar(body[start:k]))
+            start = k + 1
+    items.append(_scalar(body[start:]))
+    return items[:_MAX_OUT]
 
 
 def _json(text: str) -> object:

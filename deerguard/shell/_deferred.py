@@ -13,16 +13,35 @@ Once the command is walked, every file it wrote is looked at (like git hooks, ``
   passes;
 * files run automatically, without any tool being asked (``sitecustomize.py`` and ``.pth``
   files in site-packages on every Python start, direnv's ``direnvrc``, desktop autostart
-  scripts, a ``.vscode/tasks.json`` task run on ``folderOpen``): fetched data is a download
-  run (block); known code blocks when it blocks and else warns.
+  scripts, a ``.vscode/tasks.json`` task run on ``folderOpen``, and scripts every shell
+  sources: ``~/.cargo/env``, ``~/.nvm/nvm.sh``, ``~/.sdkman/bin/sdkman-init.sh``, a virtual
+  environment's ``bin/activate``): fetched data is a download run (block); known code blocks
+  when it blocks and else warns;
+* tools' startup files in their own language (``~/.tmux.conf``, ``~/.gdbinit``,
+  ``~/.Rprofile``): the shell commands they run are classified and kept when they block
+  (tmux's ``run '~/.tmux/plugins/tpm/tpm'`` passes), and a fetched one warns;
+* programs under ``node_modules`` (``.bin/X``, ``*.js``) that npm scripts and ``npx`` run,
+  ``//go:generate`` lines of Go files, and Terraform ``local-exec``/``external`` commands
+  (``_buildmore`` reads them): known text is kept when it blocks.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .._result import Verdict
 from ._buildfiles import keep_blocking
+from ._buildmore import (
+    gdb_commands,
+    go_exec,
+    go_generate,
+    rake_commands,
+    rust_commands,
+    terraform_commands,
+    tmux_commands,
+)
 from ._buildtext import (
     cargo_config_commands,
     just_recipes,
@@ -71,67 +90,123 @@ _AUTOSTART = ("/.config/autostart-scripts/", "/.config/autostart/",
               "/.config/plasma-workspace/env/")
 
 
-def _kind(path: str) -> tuple[str, bool] | None:
-    """(the file's format, whether it runs without being asked) for a file some tool runs
-    later, else None."""
+# Sourced by every shell start (rustup, nvm, sdkman, asdf... add the line to ~/.bashrc), or
+# by whoever activates a virtual environment: like ~/.bashrc, but not a persistence file
+# (writing a project's own activate script is rarer than harmful).
+_SOURCED = ("/.cargo/env", "/.nvm/nvm.sh", "/.sdkman/bin/sdkman-init.sh", "/.asdf/asdf.sh",
+            "/.rvm/scripts/rvm", "/.ghcup/env", "/.local/bin/env", "/.deno/env",
+            "/.bash_completion")
+# Tools' startup files in their own language: only the commands they run count (settings
+# pass), and a fetched one warns (curl -o ~/.gdbinit u is how gdb-dashboard installs).
+_TOOL_RC = {".tmux.conf": "tmux", "tmux.conf": "tmux", ".gdbinit": "gdbinit",
+            "gdbinit": "gdbinit", ".Rprofile": "Rprofile", "Rprofile.site": "Rprofile"}
+_R_SHELL = re.compile(r"\b(?:system2?|shell|pipe|exec_wait|run)\s*\(")
+
+
+def _kind(path: str) -> tuple[str, bool, str] | None:
+    """(the file's format, whether it runs without being asked, what a fetched copy is:
+    "block", "warn" or "" for nothing) for a file some tool runs later, else None."""
     folder, _, name = path.rpartition("/")
     if name in _NAMES:
-        return name, name in _AUTO_NAMES
+        auto = name in _AUTO_NAMES
+        return name, auto, "block" if auto else "warn"
     if name.endswith(".pth"):
         # site-packages/*.pth: its `import` lines run on every Python start (a .pth
         # elsewhere is data, such as PyTorch weights).
-        return (".pth", True) if folder.endswith(("site-packages", "dist-packages")) else None
+        return (".pth", True, "block") if folder.endswith(("site-packages", "dist-packages")) \
+            else None
     if folder.endswith(".cargo") and name in ("config.toml", "config"):
-        return "cargo", False
+        return "cargo", False, "warn"
     if folder.endswith(".vscode") and name == "tasks.json":
-        return "vscode", False
+        return "vscode", False, "warn"
     if folder.endswith(".github/workflows") and name.endswith((".yml", ".yaml")):
-        return "workflow", False
+        return "workflow", False, "warn"
     if any(mark in f"/{folder}/" for mark in _AUTOSTART):
-        return "autostart", True
+        return "autostart", True, "block"
+    return _more_kind(path, folder, name)
+
+
+def _more_kind(path: str, folder: str, name: str) -> tuple[str, bool, str] | None:
+    """Shell startup scripts, tools' rc files, node_modules programs, Go and Terraform."""
+    if (name == "activate" and (folder == "bin" or folder.endswith("/bin"))) or \
+            path.endswith(_SOURCED):
+        return "sourced", True, "block"
+    rc = _TOOL_RC.get(name)
+    if rc is not None and (name[0] == "." or folder.endswith(("/tmux", "/gdb", "/etc"))):
+        return rc, False, "warn"
+    if "node_modules/" in f"/{path}":  # npm scripts and npx run them
+        if folder.endswith("node_modules/.bin"):
+            return "nodebin", False, "warn"
+        if name.endswith((".js", ".cjs", ".mjs")):
+            return "nodejs", False, "warn"
+    if name.endswith(".go"):
+        return "go", False, ""  # go generate runs its //go:generate lines
+    if name.endswith(".tf"):
+        return "tf", False, ""  # terraform plan/apply run local-exec and external programs
     return None
 
 
-
-
-def _codes(kind: str, text: str) -> tuple[list[str], str, bool]:
-    """The code a tool runs from a file's text, its language, and whether it runs when the
-    folder is opened (a VS Code task)."""
-    if kind in _MAKEFILES:
-        return make_commands(text), "sh", False
-    if kind in _JUSTFILES:
-        return just_recipes(text), "sh", False
-    if kind in _TASKFILES:
-        return yaml_commands(text, frozenset({"cmds", "cmd"})), "sh", False
-    if kind == ".pre-commit-config.yaml":
-        return yaml_commands(text, frozenset({"entry"})), "sh", False
-    if kind == ".gitlab-ci.yml":
-        return yaml_commands(text, frozenset({"script", "before_script", "after_script"})), \
-            "sh", False
-    if kind == "workflow":
-        return yaml_commands(text, frozenset({"run"})), "sh", False
-    if kind == "package.json":
-        return list((package_scripts(text) or {}).values()), "sh", False
-    if kind == "cargo":
-        return cargo_config_commands(text), "sh", False
+def _codes(kind: str, text: str) -> tuple[list[tuple[str, str]], bool]:
+    """The code a tool runs from a file's text, each with its language, and whether it runs
+    when the folder is opened (a VS Code task)."""
     if kind == "vscode":
         codes, auto = vscode_tasks(text)
-        return codes, "sh", auto
-    if kind in ("direnvrc", "autostart"):
-        if kind == "autostart" and "[Desktop Entry]" in text:
-            return [line[5:] for line in text.splitlines()[:256]
-                    if line.startswith("Exec=")], "sh", False
-        return [text], "sh", False
-    if kind == ".pth":
-        return [line for line in text.splitlines()[:256]
-                if line.startswith(("import ", "import\t"))], "python", False
+        return [(c, "sh") for c in codes], auto
     if kind in _PYTHON or kind in ("sitecustomize.py", "usercustomize.py"):
-        return [text], "python", False
-    if kind in _RUBY or kind in _RUBY_PROJECT:
-        return [text], "ruby", False
+        return [(text, "python")], False
+    if kind in _RUBY:
+        return [(text, "ruby"), *((c, "sh") for c in rake_commands(text))], False
+    if kind in _RUBY_PROJECT:
+        return [(text, "ruby")], False
     if kind in _NODE:
-        return [text], "node", False
-    return [], "sh", False
+        return [(text, "node")], False
+    if kind == ".pth":
+        return [(line, "python") for line in text.splitlines()[:256]
+                if line.startswith(("import ", "import\t"))], False
+    if kind == "Rprofile":
+        return ([(text, "R")] if _R_SHELL.search(text) else []), False
+    if kind == "nodejs":
+        return [(text, "node")], False
+    if kind == "nodebin":  # node_modules/.bin/X: its #! line names the interpreter
+        first = text.split("\n", 1)[0]
+        return [(text, "node" if first.startswith("#!") and "node" in first else "sh")], False
+    return [(c, "sh") for c in _shell_codes(kind, text)], False
+
+
+def _shell_codes(kind: str, text: str) -> list[str]:
+    """The shell commands of a file whose commands are shell code."""
+    if kind in _MAKEFILES:
+        return make_commands(text)
+    if kind in _JUSTFILES:
+        return just_recipes(text)
+    if kind in _TASKFILES:
+        return yaml_commands(text, frozenset({"cmds", "cmd"}))
+    if kind == ".pre-commit-config.yaml":
+        return yaml_commands(text, frozenset({"entry"}))
+    if kind == ".gitlab-ci.yml":
+        return yaml_commands(text, frozenset({"script", "before_script", "after_script"}))
+    if kind == "workflow":
+        return yaml_commands(text, frozenset({"run"}))
+    if kind == "package.json":
+        return list((package_scripts(text) or {}).values())
+    if kind == "cargo":
+        return cargo_config_commands(text)
+    if kind in ("direnvrc", "sourced"):
+        return [text]
+    if kind == "autostart":
+        if "[Desktop Entry]" in text:
+            return [line[5:] for line in text.splitlines()[:256] if line.startswith("Exec=")]
+        return [text]
+    return _SHELL_READERS[kind](text) if kind in _SHELL_READERS else []
+
+
+def _go_commands(text: str) -> list[str]:
+    return [*go_generate(text), *go_exec(text)]
+
+
+_SHELL_READERS: dict[str, Callable[[str], list[str]]] = {
+    "build.rs": rust_commands, "go": _go_commands, "tf": terraform_commands,
+    "tmux": tmux_commands, "gdbinit": gdb_commands}
 
 
 def check_deferred(run: Run) -> None:
@@ -149,9 +224,11 @@ def check_deferred(run: Run) -> None:
                    for f in run.findings if f.rule_id == "shell.download-exec"}
         if path in ran:
             continue
+        if not kind[2]:
+            continue
         span = file_span(run, path)
         detail = f"{src.describe()} was written to {path}"
-        if kind[1]:
+        if kind[2] == "block":
             run.add("shell.download-exec", span, f"writes fetched or decoded data into "
                     f"{path}, which runs by itself later", detail)
         else:
@@ -161,8 +238,8 @@ def check_deferred(run: Run) -> None:
         kind = _kind(path)
         if kind is None:
             continue
-        codes, language, opened = _codes(kind[0], text)
-        codes = [c for c in codes[:64] if c.strip() and DYN not in c]
+        pairs, opened = _codes(kind[0], text)
+        codes = [(c, lang) for c, lang in pairs[:64] if c.strip() and DYN not in c]
         if not codes:
             continue
         auto = kind[1] or opened
@@ -173,7 +250,7 @@ def check_deferred(run: Run) -> None:
         blocked = False
         rules = _CI_RULES if kind[0] in _CI else None
         skip = frozenset() if auto else _LATER_SKIP
-        for code in codes:
+        for code, language in codes:
             if language == "sh":
                 blocked = keep_blocking(run, Field(code, span), f"the file {path}", span,
                                         rules=rules, skip=skip) or blocked

@@ -46,6 +46,12 @@ HOOK_NAMES = frozenset({
     "p4-post-changelist", "p4-pre-submit", "post-index-change"})
 """The hook names git runs (githooks(5)); ``pre-commit.sample`` is not run."""
 
+# Where users keep hooks for every repository: core.hooksPath's usual home, and the
+# template directories git init/clone copy hooks from (init.templateDir).
+_GLOBAL_HOOK_DIRS = ("/.config/git/hooks", "/.config/git/template/hooks",
+                     "/.config/git/templates/hooks", "/.git-templates/hooks",
+                     "/.git_template/hooks", "/.git-template/hooks", "/.git_templates/hooks",
+                     "/git-core/templates/hooks")
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox"})
 _MAX_DIRS = 16
 
@@ -63,12 +69,16 @@ def note_hooks_path(run: Run, inv: Invocation) -> None:
         key, _, value = setting.partition("=")
         if is_hooks_path(key):
             found.append(value)
+        elif key.lower() == "init.templatedir":  # git init/clone copy DIR/hooks into .git
+            found.append(value.rstrip("/") + "/hooks")
         i += 2 if t in GIT_GLOBAL_ARG else 1
     sub = git_sub_index(args)
     if sub < len(args) and args[sub].text == "config":
         written = config_setting([f.text for f in args[sub + 1:]])
         if written is not None and is_hooks_path(written[0]):
             found.append(written[1])
+        elif written is not None and written[0].lower() == "init.templatedir":
+            found.append(written[1].rstrip("/") + "/hooks")
     for value in found:
         note_hooks_dir(run, value)
 
@@ -90,6 +100,8 @@ def _hook_name(path: str, dirs: list[str]) -> str | None:
         return name  # the repository's own hooks, or a submodule's
     if folder in (".husky", ".husky/_") or folder.endswith(("/.husky", "/.husky/_")):
         return name  # husky: git's core.hooksPath is .husky/_, which runs .husky/NAME
+    if folder.endswith(_GLOBAL_HOOK_DIRS):
+        return name  # a user's global hooks (core.hooksPath) or git's template hooks
     return name if folder in dirs else None
 
 

@@ -42,6 +42,7 @@ from ._interpx import code_extras, rewrite_code
 from ._langapi import api_findings, argv_commands
 from ._langargv import LANG_ARGV, lang_argv
 from ._langpaths import spell_paths
+from ._loadrun import LOADING_LANGUAGES, loaded_files
 from ._morecalls import MORE_LANGS, more_snippets
 from ._paths import is_critical, norm_path
 from ._pwshcode import pwsh_snippets
@@ -101,6 +102,8 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     if language == "awk" and not dynamic:
         dynamic = awk_dynamic_pipe(text)
     fetch_runs(run, code, language, inv)  # os.system(urlopen(u).read()), run(x, shell=True)
+    if (run.files or run.file_text) and language in LOADING_LANGUAGES:
+        loaded_files(run, code, text, language, inv)  # import m, require('./x') (_loadrun)
     if dynamic:
         consts = string_constants(text, literals(text, language in ("perl", "ruby", "php")))
         if language == "awk":

@@ -21,11 +21,13 @@ from __future__ import annotations
 from itertools import repeat
 from typing import TYPE_CHECKING
 
+from ._checks import interpreter_family
 from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._sinks import download_exec
+from ._rules import USER_BIN_DIRS
+from ._sinks import download_exec, interp_code
 from ._values import DYN
 from ._words import Field
 
@@ -45,16 +47,26 @@ _BUILTINS = frozenset({
     "ulimit", "umask", "unalias", "unset", "wait", "if", "then", "else", "elif", "fi",
     "case", "esac", "for", "while", "until", "do", "done", "in", "function", "select",
     "time", "coproc", "{", "}", "!", "[[", "]]"})
+# The usual PATH has these ahead of the system directories (~/.profile adds the first two
+# when they exist); a name is looked up there when the command does not set PATH itself.
+_USER_BINS = tuple(sorted(d for d in USER_BIN_DIRS if d.startswith("~/")))
+_NODE_RUNNERS = frozenset({"npx", "bunx", "pnpx", "pnpm", "yarn", "bun", "npm"})
 _MAX_ALTS = 4
 _MAX_ENTRIES = 32
 
 
-def _found(run: Run, name: str) -> list[str]:
+def _found(run: Run, name: str, node: bool) -> list[str]:
     """The written files ``name`` may run: for each possible value of ``PATH`` (in order),
-    the first entry holding a file written in this command."""
+    the first entry holding a file written in this command; with ``PATH`` not set here, a
+    file written into a user bin directory shells put on it (``~/.local/bin``)."""
     var = run.env.get("PATH")
+    if node:  # npx X: the project's node_modules/.bin comes first on its PATH
+        path = norm_path(f"node_modules/.bin/{name}", run.cwd)
+        if path is not None and (path in run.file_text or file_taint(run.files, path)):
+            return [path]
     if var is None:
-        return []
+        return [path for path in (f"{d}/{name}" for d in _USER_BINS)
+                if path in run.file_text or path in run.files]
     suffix = "/" + name
     if name not in run.file_text and name not in run.files and not any(
             map(str.endswith, run.file_text, repeat(suffix))) and not any(
@@ -83,10 +95,26 @@ def path_run(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     name = inv.name
     if name in _BUILTINS or not word.static or "/" in word.text or DYN in name:
         return
-    for path in _found(run, name):
+    node = bool(inv.wrappers) and any(w in _NODE_RUNNERS for w in inv.wrappers)
+    for path in _found(run, name, node):
         taint = file_taint(run.files, path)
         if taint:
             download_exec(run, Field(path, word.span), taint, name)
         text = run.file_text.get(path)
-        if text is not None:
+        if text is None:
+            continue
+        family = _shebang(text)
+        if family is not None:  # #!/usr/bin/env node: the file is that language's code
+            interp_code(run, Field(text, word.span), family, inv)
+        else:
             run.run_code(Field(text, word.span), path, word.span, stdin, positional=[])
+
+
+def _shebang(text: str) -> str | None:
+    """The interpreter family a ``#!`` line names (None for a shell, or no ``#!`` line)."""
+    if not text.startswith("#!"):
+        return None
+    words = text[2:].split("\n", 1)[0].split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words = [w for w in words[1:] if not w.startswith("-")]
+    return interpreter_family(words[0].rsplit("/", 1)[-1]) if words else None

@@ -124,7 +124,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         taint = file_taint(run.files, norm_path(word.text, run.cwd))
         if taint:
             download_exec(run, word, taint, name)
-    elif (run.file_text or run.files) and "PATH" in run.env:
+    elif run.file_text or run.files:
         path_run(run, inv, stdin)  # PATH=/tmp/bin:..; echo CODE > /tmp/bin/up; up
     if run.files:
         hook_files(run, name, word.span)  # NODE_OPTIONS=-r FILE set before FILE was fetched

@@ -19,6 +19,7 @@ from ._files import file_taint
 from ._flow import Flow
 from ._hookvars import hook_options
 from ._interpcode import interp_code
+from ._loadrun import module_main
 from ._nucode import nu_bash
 from ._parse import parse
 from ._paths import norm_path
@@ -423,6 +424,8 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             if module in ("pip", "pip3", "ensurepip"):
                 check_package(run.add, Invocation("pip", args[i + 1], args[i + 2:]))
             python_server(run, module, args[i + 2:], inv.word.span)
+            if run.files or run.file_text:
+                module_main(run, inv, args[i + 1])  # python -m m: a written m.py (_loadrun)
             return code_flow(run, inv, None, args[i + 2:], stdin)  # -m json.tool .env
         if t == "-":
             break
