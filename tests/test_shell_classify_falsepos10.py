@@ -89,3 +89,55 @@ def test_listing_a_crontab_passes(command: str) -> None:
 def test_installing_editing_or_removing_a_crontab_keeps_its_verdict(
         command: str, verdict: Verdict) -> None:
     assert classify(command).verdict is verdict
+
+
+# Round 10 misses: a person's own folders deleted whole, secure-delete and trash tools,
+# and find -delete over a working directory whose location is not known.
+
+@pytest.mark.parametrize("command", [
+    "rm -rf ~/Documents ~/Desktop",
+    "rm -rf ~/Pictures/*",
+    "rm -rf $HOME/Documents",
+    'rm -r "$HOME/Desktop/"',
+    "rm -rf /home/bob/Pictures",
+    "sudo rm -rf /Users/ann/Library",
+    "rm -rf ~/Dropbox",
+    "find ~/Documents -delete",
+    "wipe -rf ~/Documents",
+    "trash ~/Documents",
+    "gio trash ~/Music",
+    "bash -c 'rm -rf ~/Documents'",
+])
+def test_deleting_a_whole_user_folder_blocks(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK, result.rule_ids
+    assert "shell.data-delete" in result.rule_ids or "shell.recursive-delete" in result.rule_ids
+
+
+@pytest.mark.parametrize("command", ["srm -r ~", "trash-put ~/*", "gomi ~", "trash /"])
+def test_secure_delete_and_trash_of_home_or_root_block_like_rm(command: str) -> None:
+    assert "shell.recursive-delete" in classify(command).rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "rm -rf ~/Documents/old-drafts",
+    "rm -rf ~/Downloads/*",
+    "rm -rf ~/Library/Caches/pip",
+    "trash-put old.log build/",
+    "gio trash ~/Downloads/x.zip",
+    "srm secret.txt",
+    "find . -name '*.pyc' -delete",
+    "find . -empty -delete",
+    "find ./build -delete",
+    "cd /tmp/work && find . -delete",
+])
+def test_deletes_inside_user_folders_and_narrowed_finds_pass(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.PASS, result.rule_ids
+
+
+@pytest.mark.parametrize("command", ["find . -delete", "find . -type f -delete",
+                                     "find . -mindepth 1 -delete"])
+def test_find_delete_of_an_unknown_working_directory_warns_like_rm_rf_dot(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.WARN and "shell.dynamic-delete" in result.rule_ids

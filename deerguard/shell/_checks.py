@@ -13,7 +13,14 @@ from collections.abc import Callable
 
 from . import _rules as R
 from ._container import CGROUP_ESCAPE_FILES
-from ._deletes import NODE_DELETERS, check_find, check_node_delete, check_rm, opts_and_operands
+from ._deletes import (
+    NODE_DELETERS,
+    TRASHERS,
+    check_find,
+    check_node_delete,
+    check_rm,
+    opts_and_operands,
+)
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._fdtool import FD_NAMES, fd_commands
 from ._git import check_git
@@ -311,7 +318,8 @@ _PROGRAM_CHECKED = frozenset({
     "rm", "rmdir", "unlink", "find", "dd", "cp", "mv", "install", "ln", "rsync", "kill",
     "pkill", "killall", "killall5", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
     "setfacl", "git", "rg", "ripgrep", "rga", "umask", "crontab", "nc", "ncat", "netcat",
-    "nc.traditional", "nc.openbsd", "socat", "websocat"}) | frozenset(R.DISK_FORMATTERS) \
+    "nc.traditional", "nc.openbsd", "socat", "websocat", "srm", "wipe", "gio"}) \
+    | TRASHERS | frozenset(R.DISK_FORMATTERS) \
     | COPIERS | EXTRACTORS | NODE_DELETERS | FD_NAMES
 
 
@@ -327,8 +335,13 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         if name in R.PACKAGE_MANAGERS or name.startswith("pip"):
             check_package(add, inv)
         return []
-    if name in ("rm", "rmdir", "unlink"):
-        check_rm(add, inv, cwd)
+    if name in ("rm", "rmdir", "unlink", "srm", "wipe"):
+        check_rm(add, inv, cwd)  # srm -r ~, wipe -r ~: rm that overwrites first
+    elif name in TRASHERS or (name == "gio" and inv.args and inv.args[0].text == "trash"):
+        # trash-put ~/*, gio trash ~/Documents: moving a whole home or user folder to the
+        # trash takes it away like rm -r (what runs next finds nothing there).
+        args = inv.args[1:] if name == "gio" else inv.args
+        check_rm(add, Invocation(name, inv.word, [Field("-r", inv.word.span), *args]), cwd)
     elif name == "find":
         return check_find(add, inv, cwd)
     elif name in FD_NAMES:

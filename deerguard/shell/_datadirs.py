@@ -10,10 +10,12 @@ they run.
 
 Severity (justified per table):
 
-* ``shell.data-delete`` (block): a database's or a cluster store's data directory, the
-  package databases, at any depth (``/var/lib/postgresql/16/main/pg_wal/*`` is how data is
-  lost). No everyday developer command deletes these; a database is dropped with its own
-  tools, which ``shell.resource-destroy`` already warns on.
+* ``shell.data-delete`` (block): a whole user folder in a home directory (``~/Documents``,
+  ``~/Desktop/*``, ``/Users/x/Pictures``, a ``~/Dropbox``; files inside them pass); a
+  database's or a cluster store's data directory, the package databases, at any depth
+  (``/var/lib/postgresql/16/main/pg_wal/*`` is how data is lost). No everyday developer
+  command deletes these; a database is dropped with its own tools, which
+  ``shell.resource-destroy`` already warns on.
 * ``shell.resource-destroy`` (warn): container and VM engine state (``/var/lib/docker``,
   which holds every volume, ``/var/lib/containerd``, ``/var/lib/libvirt``...), a direct child
   of ``/srv`` (a served site's data, also a deploy step: ``rm -rf /srv/app && cp -r ...``) and
@@ -56,12 +58,41 @@ _DATA_ROOTS = ("/var/lib/", "/var/opt/", "/srv/", "/var/db/", "/usr/local/var/",
                "/opt/homebrew/var/")
 
 
+# A person's own files: the folders desktop systems make in every home (XDG user
+# directories, macOS's, Windows's seen from WSL) and cloud-synced folders. An agent has no
+# everyday reason to delete one of them whole; a file or folder inside them is another
+# matter (``rm -rf ~/Documents/old-drafts`` passes). ``~/Downloads`` is left out: emptying
+# it is a user's everyday chore (``rm -rf ~/Downloads/*`` is a labelled pass row).
+_USER_DIRS = frozenset({
+    "Documents", "Desktop", "Pictures", "Photos", "Music", "Videos", "Movies",
+    "Public", "Templates", "Library", "Dropbox", "OneDrive", "Google Drive", "iCloud Drive",
+    "Nextcloud", "ownCloud", "Sync", "Zotero", "Calibre Library", "Obsidian", "Notes"})
+_HOMES = ("/home/", "/Users/", "/mnt/c/Users/", "/c/Users/")
+
+
+def _user_dir_delete(path: str) -> tuple[str, str] | None:
+    """A recursive delete of a whole user folder (``~/Documents``, ``/home/u/Desktop/*``)."""
+    if path.startswith("~/"):
+        rest = path[2:]
+    elif path.startswith("/root/"):
+        rest = path[6:]
+    else:
+        home = next((h for h in _HOMES if path.startswith(h)), None)
+        if home is None:
+            return None
+        rest = path[len(home):].partition("/")[2]  # below /home/NAME
+    name, _, below = rest.partition("/")
+    if name not in _USER_DIRS or below not in ("", "*", ".*"):
+        return None
+    return ("shell.data-delete", f"recursive delete of the user's {name} folder ({path})")
+
+
 def data_dir_delete(path: str) -> tuple[str, str] | None:
     """(rule id, message) for a recursive delete of the normalized ``path``; None for any
     other path. Constant work per path (a few string splits)."""
     root = next((r for r in _DATA_ROOTS if path.startswith(r)), None)
     if root is None:
-        return None
+        return _user_dir_delete(path) if "/" in path else None
     rest = path[len(root):]
     name, _, below = rest.partition("/")
     if not name or name in (".", ".."):

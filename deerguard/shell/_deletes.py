@@ -22,8 +22,8 @@ from ._words import DYN, Field
 if TYPE_CHECKING:
     from ._checks import Add
 
-__all__ = ["NODE_DELETERS", "check_find", "check_node_delete", "check_rm", "opts_and_operands",
-           "plain_operands"]
+__all__ = ["NODE_DELETERS", "TRASHERS", "check_find", "check_node_delete", "check_rm",
+           "opts_and_operands", "plain_operands"]
 
 
 def opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
@@ -116,6 +116,9 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
             add("shell.system-write", t.span, f"deletes the system file {path}", None)
 
 
+TRASHERS = frozenset({"trash-put", "trash", "gomi", "rmtrash", "trash-cli"})
+"""Programs that move their operands (folders included) to the desktop trash."""
+
 NODE_DELETERS = frozenset({"rimraf", "del", "del-cli"})
 """npm's delete tools: ``rimraf PATH...`` and ``del PATTERN...`` (the ``del-cli`` package)
 remove each operand recursively and without asking, like ``rm -rf``."""
@@ -180,6 +183,11 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
         elif t == "-delete" and any(p is None for p in root_paths):
             add("shell.dynamic-delete", args[i].span, "find deletes under a path that is not "
                 "known statically", None)
+        elif t == "-delete" and not narrowed and cwd is None and "." in root_paths:
+            # find . -delete: everything under a working directory whose location is not
+            # known (it may be ~), like rm -rf . (find . -name '*.pyc' -delete passes).
+            add("shell.dynamic-delete", args[i].span, "find deletes everything under the "
+                "working directory, whose location is not known statically", None)
         if critical is None and not narrowed and (t == "-delete" or (
                 t in ("-exec", "-execdir") and i + 1 < len(args) and
                 program_name(args[i + 1].text) in _FILE_DESTROYERS)):
