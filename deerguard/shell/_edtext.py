@@ -42,6 +42,8 @@ _TEXT_CMD = re.compile(r"(?:a(?:ppend)?|i(?:nsert)?|c(?:hange)?)!?[ \t]*(?=\||$)
 _NORMAL = re.compile(r"norm(?:al?)?!?[ \t]")
 _MOTIONS = re.compile(r"(?:[0-9]|gg|G|[jkhlwbeWBE$^{}()%HLM+\-_]|\\<[A-Za-z]{1,8}>){0,16}")
 _INSERT_KEYS = frozenset("oOiIaASC")
+# First letters of the commands read: append, insert, change, s, normal, exe, call, put.
+_LEADS = frozenset("aicsnep0$")
 _STRING = re.compile(r"\"((?:[^\"\\\n]|\\.){0,4096})\"|'((?:[^'\n]|''){0,4096})'")
 _CALLS = ("call append(", "call setline(", "cal append(", "cal setline(", "put =", "pu =",
           "put=", "pu=", "0put", "$put")
@@ -75,6 +77,11 @@ def editor_texts(commands: list[str]) -> tuple[list[str], list[str]]:
         k += 1
         for _ in range(16):
             cmd = _unaddressed(rest)
+            if cmd[:1] not in _LEADS or not cmd:
+                if "|" not in cmd:
+                    break  # wq, set ff=unix, w: no text (a bar may lead to more)
+                rest = cmd.partition("|")[2]
+                continue
             text_cmd = _TEXT_CMD.match(cmd)
             if text_cmd is not None:
                 after = cmd[text_cmd.end():]

@@ -98,7 +98,8 @@ def record_inserted(run: Run, tool: str, lines: list[str], pieces: list[str],
     record the files' new text and taint, and block an inserted download-and-run line by
     itself (see the module doc). ``evaluate`` computes the exact new text when it can."""
     lines = lines[:MAX_TEXTS]
-    pieces = pieces[:MAX_TEXTS]
+    # A piece without a blank, operator or parenthesis (s/foo/bar/) runs nothing new.
+    pieces = [p for p in pieces[:MAX_TEXTS] if not _CODE_CHARS.isdisjoint(p)]
     texts = bool(lines or pieces)
     if not texts and not taint and not run.file_text:
         return  # perl -pi -e 's/a/b/' f: nothing that could run, no known text to update
@@ -133,8 +134,8 @@ def _pieces(run: Run, tool: str, pieces: list[str], language: str | None,
             span: tuple[int, int]) -> list[str]:
     """The replacement pieces that block on their own as code of the file (a recipe
     file's as shell: ``s/^all:.*/all:\\n\\tcurl u|sh/`` in a Makefile)."""
-    kept = [p for p in pieces if _CODE_CHARS.intersection(p) and (
-        language != "python" or not _PY_INERT.isdisjoint(p) or "\n" in p)]
+    kept = [p for p in pieces if language != "python" or not _PY_INERT.isdisjoint(p) or
+            "\n" in p]
     as_code = "sh" if language == "recipe" else language
     return [p for p in kept if _blocks(run, tool, p, as_code, span, keep=None)]
 

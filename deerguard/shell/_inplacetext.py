@@ -41,6 +41,7 @@ _MAX_CODE = 65536
 _MAX_HITS = 64
 _MAX_LIT = 4096
 _UNKNOWN = "true"  # a value not known statically, as a word (sed's \1 is read the same way)
+_PLAIN = frozenset(" ;|&$`(\\")  # a replacement without these runs nothing new
 _PAIRS = {"{": "}", "[": "]", "(": ")", "<": ">"}
 _ESC = {"n": "\n", "t": "\t", "r": "", "0": "", "e": ""}
 _PERL_PRINT = re.compile(r"(?<![\w$@%&>:.])(?:print|say|printf)(?![\w:])")
@@ -57,9 +58,9 @@ _RUBY_SUB = re.compile(r"(?<![\w$@:])g?sub!?\(")
 _AWK_SUB = re.compile(r"(?<![\w$])(?:g?sub|gensub)\(")
 _AWK_TERM = re.compile(r"[ \t]{0,8}(?:,[ \t]{0,8})?(\"|\$?[A-Za-z_0-9][\w]{0,63})")
 # Code that fetches while it edits: what it prints may be fetched data.
-_FETCHERS = ("lwp", "http::tiny", "io::socket", "getstore", "getprint", "get(", "mirror(",
-             "getline", "`", "qx", "readpipe", "open(")
-_NET = ("curl", "wget", "http", "/dev/tcp", "nc ", "fetch")
+_FETCHERS = re.compile(r"lwp|http::tiny|io::socket|getstore|getprint|get\(|mirror\(|getline|`|qx"
+                       r"|readpipe|open\(", re.IGNORECASE)
+_NET = re.compile(r"curl|wget|http|/dev/tcp|nc |fetch", re.IGNORECASE)
 
 
 def perl_inserted(run: Run, inv: Invocation, family: str) -> None:
@@ -84,8 +85,8 @@ def awk_inserted(run: Run, inv: Invocation, program: Field, files: list[Field]) 
 def _record(run: Run, inv: Invocation, code: Field, lines: list[str], pieces: list[str],
             files: list[Field]) -> None:
     taint: Taint = code.taint
-    lowered = code.text[:_MAX_CODE].lower()
-    if any(f in lowered for f in _FETCHERS) and any(n in lowered for n in _NET):
+    if _NET.search(code.text, 0, _MAX_CODE) is not None and \
+            _FETCHERS.search(code.text, 0, _MAX_CODE) is not None:
         taint = taint | {Source("fetch", f"{inv.name} code", run.map_span(inv.word.span))}
     record_inserted(run, f"{inv.name} -i", lines, pieces, files, taint or NO_TAINT, code.span)
 
@@ -126,6 +127,8 @@ def perl_texts(code: str) -> tuple[list[str], list[str]]:
     code = code[:_MAX_CODE]
     lines: list[str] = []
     pieces: list[str] = []
+    if _PLAIN.isdisjoint(code) and "print" not in code and "say" not in code:
+        return lines, pieces  # s/foo/bar/g: no blank, operator or escape, nothing printed
     if "print" in code or "say" in code:
         for m in _hits(_PERL_PRINT, code):
             k = _skip(code, m.end(), " \t(")

@@ -27,6 +27,9 @@ from ._words import DYN
 __all__ = ["chain_start", "name_before", "spell_paths", "spell_self"]
 
 _HOME = '"~"'
+# One C-level search says whether any of a language's spellings may be in the code.
+_SELF_GATES = {"python": re.compile("executable"), "node": re.compile("execPath|argv"),
+               "ruby": re.compile(r"\.ruby"), "perl": re.compile(r"\$\^X|\$EXECUTABLE_NAME")}
 _PY_SYS_ALIAS = re.compile(
     r"import[ \t]{1,8}(?:[\w \t,.]{0,64},[ \t]{0,8})?sys[ \t]{1,8}as[ \t]{1,8}(\w{1,32})"
     r"|from[ \t]{1,8}sys[ \t]{1,8}import[ \t]{1,8}(?:[\w \t,]{0,64},[ \t]{0,8})?executable"
@@ -327,10 +330,10 @@ def spell_self(code: str, language: str) -> str:
     outside string literals, the bare name inside one (``f"{sys.executable} -c .."``), so
     ``subprocess.run([sys.executable, "-c", CODE])`` reads as running ``python3 -c CODE``;
     ``code`` itself when it holds none (the common case). Linear."""
-    names = _SELF.get(language)
-    if names is None or len(code) > 20000 or not any(n.rpartition(".")[2] in code
-                                                     for n, _ in names):
+    gate = _SELF_GATES.get(language)
+    if gate is None or gate.search(code) is None or len(code) > 20000:
         return code
+    names = _SELF[language]
     if language == "python":
         names = (*names, *_py_aliases(code))
     lits = literals(code, language in ("perl", "ruby", "php"))

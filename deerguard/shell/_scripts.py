@@ -223,11 +223,11 @@ def vim_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             continue
         else:
             files.append(f)
-    if inv.name == "ex" and stdin is not None and stdin.text is not None:
+    if ex_mode and stdin is not None and stdin.text is not None:
         cmds.extend(Field(line, stdin.span, stdin.taint) for line in stdin.text.splitlines())
     fed: set[Source] = set()
     writes = _editor_commands(run, inv, cmds, fed)
-    if writes or (inv.name == "ex" and stdin is not None and stdin.via != "pipe"):
+    if writes or (ex_mode and stdin is not None and stdin.via != "pipe"):
         for f in files:
             check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} edits")
     if writes:
@@ -327,6 +327,10 @@ def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                 if value is not None and program_field is None:
                     program_field = script_text(run, inv, value, stdin)
             i += 2
+            continue
+        if t in ("--include=inplace", "-iinplace", "--include=inplace.awk", "-iinplace.awk"):
+            in_place = True
+            i += 1
             continue
         if t.startswith("--file=") or (t[:2] == "-f" and len(t) > 2):  # -fF, --file=F
             from_file = True
