@@ -121,7 +121,9 @@ def record_inserted(run: Run, tool: str, lines: list[str], pieces: list[str],
                     "package.json" not in tried:
                 tried["package.json"] = []  # "prepare": "CODE" added: a script npm runs later
                 for text in [*lines, *pieces]:
-                    package_json_text(run, text, span, f"added by {tool}")
+                    # s/"test": "/"test": "CODE; /: the value goes on with the old text
+                    closed = text + '"' if text.replace('\\"', "").count('"') % 2 else text
+                    package_json_text(run, closed, span, f"added by {tool}")
             if path is not None:
                 _record(run, path, old, evaluate, [*lines, *(kept or ())], f.span)
         elif path is not None and old is not None:

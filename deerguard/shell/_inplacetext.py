@@ -30,6 +30,7 @@ from ._checks import inplace_files
 from ._inplace import MAX_TEXTS, record_inserted
 from ._interp import awk_assigns
 from ._resolve import Invocation
+from ._strfuncs import unescape
 from ._words import DYN, NO_TAINT, Field, Source, Taint
 
 if TYPE_CHECKING:
@@ -43,7 +44,9 @@ _MAX_LIT = 4096
 _UNKNOWN = "true"  # a value not known statically, as a word (sed's \1 is read the same way)
 _PLAIN = frozenset(" ;|&$`(\\")  # a replacement without these runs nothing new
 _PAIRS = {"{": "}", "[": "]", "(": ")", "<": ">"}
-_ESC = {"n": "\n", "t": "\t", "r": "", "0": "", "e": ""}
+_ESC = {"n": "\n", "t": "\t", "r": "", "e": ""}
+# \x63, \x{63}, \0, \143 (three octal digits; \1 alone is a group in a replacement)
+_ESC_SEQ = re.compile(r"\\(?:x\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{1,2}|0[0-7]{0,2}|[1-3][0-7]{2})")
 _PERL_PRINT = re.compile(r"(?<![\w$@%&>:.])(?:print|say|printf)(?![\w:])")
 _PERL_TOPIC = re.compile(r"\$_[ \t]{0,8}\.?=(?![=~])")
 _PERL_SUBST = re.compile(r"(?<![\w$@%&>:\\-])s(?=[^\w\s=,;)>])")
@@ -258,7 +261,13 @@ def _interpolated(raw: str) -> str:
         c = raw[j]
         if c == "\\" and j + 1 < len(raw):
             nxt = raw[j + 1]
-            out.append(_ESC.get(nxt, nxt))
+            m = _ESC_SEQ.match(raw, j)
+            if m is not None:
+                out.append(unescape(m.group(), "perl", "\"") or "")  # \x63, \143
+                j = m.end()
+                continue
+            # \1 in a replacement is the group's text (not known)
+            out.append(_UNKNOWN if nxt in "123456789" else _ESC.get(nxt, nxt))
             j += 2
             continue
         if c == "#" and raw[j + 1:j + 2] == "{":  # Ruby "#{x}"
@@ -301,8 +310,25 @@ def _perl_subst(code: str, k: int) -> str | None:
         return None
     flags = _skip(code, after, "abcdeglimnoprsux") - after
     if "e" in code[after:after + flags]:
-        return None  # the replacement is Perl code: what it yields is not known
+        # The replacement is Perl code: known only when it is literals (s/^/"TEXT"/e).
+        value = _perl_joined(raw, 0)
+        return value if value is not None and not raw[_skip(raw, 0, " \t"):].startswith(
+            "$") and _literal_only(raw) else None
     return _single(raw) if opener == "'" else _interpolated(raw)
+
+
+def _literal_only(raw: str) -> bool:
+    """Whether Perl code ``raw`` is one literal (or literals joined by ``.``), all of it."""
+    k = _skip(raw, 0, " \t")
+    for _ in range(16):
+        lit = _perl_literal(raw, k)
+        if lit is None:
+            return False
+        k = _skip(raw, lit[1], " \t")
+        if raw[k:k + 1] != ".":
+            return k >= len(raw)
+        k = _skip(raw, k + 1, " \t")
+    return False
 
 
 def awk_texts(program: str, names: dict[str, str]) -> tuple[list[str], list[str]]:
@@ -373,6 +399,11 @@ def _awk_string(raw: str) -> str:
     while j < len(raw):
         c = raw[j]
         if c == "\\" and j + 1 < len(raw):
+            m = _ESC_SEQ.match(raw, j)
+            if m is not None:
+                out.append(unescape(m.group(), "awk", "\"") or "")  # \x63, \143
+                j = m.end()
+                continue
             out.append(_ESC.get(raw[j + 1], raw[j + 1]))
             j += 2
             continue
