@@ -25,7 +25,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ._flow import Flow
 from ._inplace import MAX_TEXTS, record_inserted
+from ._paths import norm_path
 from ._resolve import Invocation
 from ._sedtext import replacement
 from ._words import DYN, NO_TAINT, Field, Taint
@@ -33,7 +35,7 @@ from ._words import DYN, NO_TAINT, Field, Taint
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["editor_inserted", "editor_texts"]
+__all__ = ["buffer_flow", "editor_inserted", "editor_texts"]
 
 _MAX_COMMANDS = 256
 _ADDRESS = re.compile(r"(?:[0-9$.,;%+\- \t]|'[a-z<>]|/(?:[^/\\\n]|\\.){0,256}/"
@@ -48,6 +50,8 @@ _STRING = re.compile(r"\"((?:[^\"\\\n]|\\.){0,4096})\"|'((?:[^'\n]|''){0,4096})'
 _CALLS = ("call append(", "call setline(", "cal append(", "cal setline(", "put =", "pu =",
           "put=", "pu=", "0put", "$put")
 _ESCAPES = ("\\<Esc>", "\\<esc>", "\\e", "\x1b", "\\<C-[>")
+_WRITE_NAME = re.compile(r"(?:w|wq|x|write|sav|saveas|up|update)!?[ \t]{1,8}(?:>>[ \t]{0,8})?"
+                         r"([^ \t|]{1,4096})[ \t]*$")
 _UNESCAPE = re.compile(r"\\(.)")
 # Escapes of a double-quoted vim string (``"\<Esc>"`` stays a key name for _cut_escape).
 _KEYS = {"n": "\n", "t": "\t", "r": "\n", "e": "\x1b", "<": "\\<"}
@@ -62,7 +66,37 @@ def editor_inserted(run: Run, inv: Invocation, commands: list[Field], files: lis
     texts = [c.text for c in commands[:_MAX_COMMANDS]]
     taint: Taint = read.union(*(c.taint for c in commands[:_MAX_COMMANDS]))
     lines, pieces = editor_texts(texts) if not any(DYN in t for t in texts) else ([], [])
-    record_inserted(run, inv.name, lines, pieces, files, taint or NO_TAINT, commands[0].span)
+    # w t.sh, saveas t.sh: the buffer (with the text) is written there too
+    targets = [Field(t, c.span, c.taint) for c in commands[:_MAX_COMMANDS] if "w" in c.text or
+               "sav" in c.text for t in _written_names(c.text)]
+    record_inserted(run, inv.name, lines, pieces, [*files, *targets[:8]], taint or NO_TAINT,
+                    commands[0].span)
+
+
+def buffer_flow(run: Run, commands: list[Field], files: list[Field], span: tuple[int, int]
+                ) -> Flow | None:
+    """What ``w !cmd`` feeds cmd: the first file's known text with the added lines (None
+    when nothing is known)."""
+    texts = [c.text for c in commands[:_MAX_COMMANDS]]
+    lines = editor_texts(texts)[0] if not any(DYN in t for t in texts) else []
+    path = norm_path(files[0].text, run.cwd) if files and files[0].static else None
+    old = run.file_text.get(path) if path is not None else None
+    known = [t for t in (old, *lines) if t is not None]
+    if not known:
+        return None
+    taint: Taint = frozenset().union(*(c.taint for c in commands[:_MAX_COMMANDS]))
+    return Flow(taint, "the edited buffer", span, "\n".join(known), "pipe")
+
+
+def _written_names(cmd: str) -> list[str]:
+    """The files ``w FILE``, ``wq FILE``, ``x FILE``, ``saveas FILE`` (``|``-separated ex
+    commands) write; not ``w !cmd``."""
+    out: list[str] = []
+    for piece in cmd.split("|")[:16]:
+        m = _WRITE_NAME.match(_unaddressed(piece))
+        if m is not None and not m.group(1).startswith("!"):
+            out.append(m.group(1))
+    return out
 
 
 def editor_texts(commands: list[str]) -> tuple[list[str], list[str]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
-from ._edtext import editor_inserted
+from ._edtext import buffer_flow, editor_inserted
 from ._embedded import _split_unescaped as split_unescaped
 from ._files import file_taint
 from ._flow import Flow
@@ -226,7 +226,7 @@ def vim_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     if ex_mode and stdin is not None and stdin.text is not None:
         cmds.extend(Field(line, stdin.span, stdin.taint) for line in stdin.text.splitlines())
     fed: set[Source] = set()
-    writes = _editor_commands(run, inv, cmds, fed)
+    writes = _editor_commands(run, inv, cmds, fed, files)
     if writes or (ex_mode and stdin is not None and stdin.via != "pipe"):
         for f in files:
             check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} edits")
@@ -235,9 +235,10 @@ def vim_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
 
 
 def _editor_commands(run: Run, inv: Invocation, cmds: list[Field],
-                     fed: set[Source] | None = None) -> bool:
+                     fed: set[Source] | None = None, files: list[Field] | None = None) -> bool:
     """Run the shell escapes of ex commands; True when one writes the file. The taint of
-    what ``r !cmd`` and a filter (``%!cmd``) put into the buffer is added to ``fed``."""
+    what ``r !cmd`` and a filter (``%!cmd``) put into the buffer is added to ``fed``;
+    ``w !cmd`` feeds cmd the buffer (the text added to ``files``, as far as known)."""
     writes = False
     for c in cmds[:64]:
         for piece in _ex_split(c.text):
@@ -255,8 +256,10 @@ def _editor_commands(run: Run, inv: Invocation, cmds: list[Field],
                 out = out if ranged else None  # %!cmd: its output replaces the lines
             elif cmd.startswith(("r !", "r!", "w !", "w!", "read !", "write !")) and \
                     "!" in cmd:
+                buffer = buffer_flow(run, cmds, files, c.span) \
+                    if cmd[:1] == "w" and files is not None else None
                 out = run.run_code(Field(cmd.split("!", 1)[1], c.span, c.taint),
-                                   f"{inv.name} command", inv.word.span, None, positional=[])
+                                   f"{inv.name} command", inv.word.span, buffer, positional=[])
                 out = out if cmd.startswith("r") else None  # r !cmd: its output is read in
             elif "system(" in cmd or "systemlist(" in cmd or cmd.startswith(
                     ("exe", "execute", "call", "py", "lua", "perl", "ruby")):
@@ -297,7 +300,7 @@ def ed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     if stdin is not None and stdin.text is not None:
         cmds = [Field(line, stdin.span, stdin.taint) for line in stdin.text.splitlines()]
     fed: set[Source] = set()
-    writes = _editor_commands(run, inv, cmds, fed) or any(
+    writes = _editor_commands(run, inv, cmds, fed, files) or any(
         c.text.strip()[:1] == "w" or c.text.strip() in ("wq", "x") for c in cmds)
     if writes or (stdin is not None and stdin.text is None):
         for f in files:
