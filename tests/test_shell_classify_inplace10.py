@@ -63,6 +63,7 @@ def test_perl_inplace_inserted_fetch_and_run_blocks_when_run(command: str) -> No
     "perl -p -i -e 's/^/rm -rf ~\\n/' s.sh && bash s.sh",
     "perl -i.orig -pe 's/^/rm -rf ~\\n/' s.sh && bash s.sh",
     "timeout 5 perl -pi -e 's/^/rm -rf ~\\n/' s.sh && bash s.sh",
+    "perl -pi -e 's/a/b/' -e 's/^/rm -rf ~\\n/' s.sh && bash s.sh",
     "x='s/^/rm -rf ~\\n/'; perl -pi -e \"$x\" s.sh && bash s.sh",
     "bash -c \"perl -pi -e 's/^/rm -rf ~\\n/' s.sh && bash s.sh\"",
     "perl -pi -e 's/^/rm -rf ~\\n/ if $.==1' env.sh && source env.sh",
@@ -163,6 +164,9 @@ def test_editor_inserted_delete_blocks_when_run(command: str) -> None:
     "node -e 'require(\"child_process\").spawnSync(process.execPath, [\"-e\", "
     "\"require(\\\"child_process\\\").execSync(\\\"rm -rf ~\\\")\"])'",
     "perl -e 'system($^X, \"-e\", \"system(q{rm -rf ~})\")'",
+    "python3 -c 'import subprocess,sys; subprocess.run([sys.executable] + [\"-c\", "
+    "\"import os; os.system(\\\"rm -rf ~\\\")\"])'",
+    "python3 -c 'import subprocess; subprocess.run([\"sh\"] + [\"-c\", \"rm -rf ~\"])'",
     "ruby -e 'system(RbConfig.ruby, \"-e\", \"system(%q{rm -rf ~})\")'",
 ])
 def test_interpreter_running_itself_with_code_reads_the_code(command: str) -> None:

@@ -97,20 +97,25 @@ def _record(run: Run, inv: Invocation, code: Field, lines: list[str], pieces: li
 def _perl_code(args: list[Field], ruby: bool) -> tuple[Field | None, list[Field]]:
     """The ``-e``/``-E`` code of an in-place perl run (None: no -i or no -e), and its files."""
     inplace = False
-    code: Field | None = None
+    codes: list[Field] = []
     for k, f in enumerate(args[:32]):
         t = f.text
         if not f.static or not t.startswith("-") or t.startswith("--") or len(t) < 2:
             continue
         at, edits = _cluster(t[1:], ruby)
         inplace = inplace or edits
-        if at >= 0 and code is None:
+        if at >= 0:
             rest = t[at + 2:]
-            code = Field(rest, f.span, f.taint) if rest else \
-                args[k + 1] if k + 1 < len(args) else None
-    if not inplace or code is None:
+            if rest or k + 1 < len(args):
+                codes.append(Field(rest, f.span, f.taint) if rest else args[k + 1])
+    if not inplace or not codes:
         return None, []
-    return code, [f for f in inplace_files(args) if f.span != code.span]
+    spans = {c.span for c in codes}
+    # -e 'A' -e 'B': one program, the lines joined
+    code = codes[0] if len(codes) == 1 else Field("\n".join(c.text for c in codes[:16]),
+                                                  codes[0].span, frozenset().union(
+                                                      *(c.taint for c in codes[:16])))
+    return code, [f for f in inplace_files(args) if f.span not in spans]
 
 
 def _cluster(cluster: str, ruby: bool) -> tuple[int, bool]:
