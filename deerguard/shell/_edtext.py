@@ -40,6 +40,7 @@ __all__ = ["buffer_flow", "editor_inserted", "editor_texts"]
 _MAX_COMMANDS = 256
 _ADDRESS = re.compile(r"(?:[0-9$.,;%+\- \t]|'[a-z<>]|/(?:[^/\\\n]|\\.){0,256}/"
                       r"|\?(?:[^?\\\n]|\\.){0,256}\?){0,16}")
+_GLOBAL = re.compile(r"(?:g(?:lobal)?!?|v(?:global)?)[ \t]{0,8}/(?:[^/\\\n]|\\.){0,256}/")
 _TEXT_CMD = re.compile(r"(?:a(?:ppend)?|i(?:nsert)?|c(?:hange)?)!?[ \t]*(?=\||$)")
 _NORMAL = re.compile(r"norm(?:al?)?!?[ \t]")
 _MOTIONS = re.compile(r"(?:[0-9]|gg|G|[jkhlwbeWBE$^{}()%HLM+\-_]|\\<[A-Za-z]{1,8}>){0,16}")
@@ -142,12 +143,15 @@ def editor_texts(commands: list[str]) -> tuple[list[str], list[str]]:
 
 def _unaddressed(cmd: str) -> str:
     """``cmd`` without leading colons and blanks and its address (``1``, ``$``, ``%``,
-    ``/re/``)."""
+    ``/re/``); ``g/re/CMD`` (``v``, ``g!``, ``global``) is read as its CMD."""
     cmd = cmd.strip().lstrip(":").lstrip()
     if cmd[:1] in "0123456789$.,;%+-'/?" and cmd:
         m = _ADDRESS.match(cmd)
         if m is not None:
             cmd = cmd[m.end():]
+    g = _GLOBAL.match(cmd) if cmd[:1] in "gv" else None
+    if g is not None:
+        cmd = cmd[g.end():].lstrip()
     return cmd
 
 

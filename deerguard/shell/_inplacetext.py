@@ -58,6 +58,7 @@ _RUBY_PRINT = re.compile(r"(?<![\w$@:.])(?:print|puts|\$stdout\.(?:print|puts|wr
                          r"|STDOUT\.(?:print|puts|write))(?![\w:?!])")
 _RUBY_TOPIC = re.compile(r"\$_[ \t]{0,8}(?:\+?=|<<)(?![=~])|\$_\.(?:prepend|concat)\(")
 _RUBY_SUB = re.compile(r"(?<![\w$@:])g?sub!?\(")
+_AWK_BIND = re.compile(r"(?<![\w$])([A-Za-z_]\w{0,63})[ \t]{0,8}=[ \t]{0,8}\"")
 _AWK_SUB = re.compile(r"(?<![\w$])(?:g?sub|gensub)\(")
 _AWK_TERM = re.compile(r"[ \t]{0,8}(?:,[ \t]{0,8})?(\"|\$?[A-Za-z_0-9][\w]{0,63})")
 # Code that fetches while it edits: what it prints may be fetched data.
@@ -342,6 +343,8 @@ def awk_texts(program: str, names: dict[str, str]) -> tuple[list[str], list[str]
     code = program[:_MAX_CODE]
     lines: list[str] = []
     pieces: list[str] = []
+    if "=" in code and "\"" in code:  # x = "rm -rf ~"; print x
+        names = {**_awk_bound(code), **names}
     if "print" in code:
         for m in _hits(_AWK_PRINT, code):
             _add(lines, _awk_printed(code, _skip(code, m.end(), " \t("), names))
@@ -349,6 +352,16 @@ def awk_texts(program: str, names: dict[str, str]) -> tuple[list[str], list[str]
         for m in _hits(_AWK_SUB, code):
             _add(pieces, _awk_replacement(code, m.end()))
     return lines, pieces
+
+
+def _awk_bound(code: str) -> dict[str, str]:
+    """Names the program binds to a literal (``x = "TEXT"``; the first binding)."""
+    out: dict[str, str] = {}
+    for m in _hits(_AWK_BIND, code):
+        raw, end = _delimited(code, m.end(), "\"")
+        if end >= 0 and m.group(1) not in out:
+            out[m.group(1)] = _awk_string(raw)
+    return out
 
 
 def _awk_printed(code: str, k: int, names: dict[str, str]) -> str | None:
