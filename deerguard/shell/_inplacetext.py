@@ -14,8 +14,9 @@
   ``true``), not redirected (``print "x" > "/dev/stderr"`` writes elsewhere), as lines.
 
 Code that fetches while editing (``perl -MLWP::Simple -pi -e 'print get("http://u")'``,
-awk's ``"curl u" | getline``) puts fetched data into the file: the files are tainted as
-written with fetched data. :mod:`._inplace` records the text.
+awk's ``"curl u" | getline``) puts fetched data into the file, and code that decodes
+(``decode_base64``, ``unpack``, ``"base64 -d" | getline``) hidden text: the files are tainted
+as written with fetched (or decoded) data. :mod:`._inplace` records the text.
 
 Linear: keyword searches over at most :data:`_MAX_CODE` characters, at most
 :data:`_MAX_HITS` hits each, every literal read within :data:`_MAX_LIT` characters.
@@ -65,6 +66,8 @@ _AWK_TERM = re.compile(r"[ \t]{0,8}(?:,[ \t]{0,8})?(\"|\$?[A-Za-z_0-9][\w]{0,63}
 _FETCHERS = re.compile(r"lwp|http::tiny|io::socket|getstore|getprint|get\(|mirror\(|getline|`|qx"
                        r"|readpipe|open\(", re.IGNORECASE)
 _NET = re.compile(r"curl|wget|http|/dev/tcp|nc |fetch", re.IGNORECASE)
+_DECODERS = re.compile(r"decode_base64|decode64|unpack|base64 -d|base64 --decode|xxd -r"
+                       r"|unpack1|b64decode|strict_decode", re.IGNORECASE)
 
 
 def perl_inserted(run: Run, inv: Invocation, family: str) -> None:
@@ -92,6 +95,9 @@ def _record(run: Run, inv: Invocation, code: Field, lines: list[str], pieces: li
     if _NET.search(code.text, 0, _MAX_CODE) is not None and \
             _FETCHERS.search(code.text, 0, _MAX_CODE) is not None:
         taint = taint | {Source("fetch", f"{inv.name} code", run.map_span(inv.word.span))}
+    if _DECODERS.search(code.text, 0, _MAX_CODE) is not None:
+        # print decode_base64("..."): text hidden from review goes into the file
+        taint = taint | {Source("decode", f"{inv.name} code", run.map_span(inv.word.span))}
     record_inserted(run, f"{inv.name} -i", lines, pieces, files, taint or NO_TAINT, code.span)
 
 
