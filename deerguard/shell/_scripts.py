@@ -6,6 +6,8 @@
 its operand, ``-e``, or ``-f FILE``/``-f -``, and ``-i inplace`` edits its files; ``make``
 runs the recipes of ``./Makefile``, ``-f FILE`` or ``-E 'x:;cmd'``; editors (``ed``,
 ``ex``, ``vim -c``/``+CMD``) run ``!cmd`` and ``system()`` and write the files they edit.
+The text ``sed -i``, ``awk -i inplace`` and the editors put into those files becomes the
+files' text (``_sedtext``, ``_inplacetext``, ``_edtext``), so running a file later runs it.
 """
 
 from __future__ import annotations
