@@ -35,7 +35,7 @@ from ._urlrun import URL_RUNNERS, check_url_runner
 from ._words import Field
 
 __all__ = ["Add", "check_args", "check_inplace", "check_program", "check_remote",
-           "check_write", "interpreter_family"]
+           "check_write", "inplace_files", "interpreter_family"]
 
 Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
@@ -232,11 +232,11 @@ def check_inplace(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) 
     """``perl -pi -e CODE FILE`` / ``ruby -i``: the files are edited in place (like sed -i)."""
     if any(f.static and f.text.startswith("-") and not f.text.startswith("--")
            and "i" in f.text[1:].split("e", 1)[0] for f in inv.args):
-        for f in _inplace_files(inv.args):
+        for f in inplace_files(inv.args):
             check_write(add, rules, f, cwd, f"{inv.name} -i edits")
 
 
-def _inplace_files(args: list[Field]) -> list[Field]:
+def inplace_files(args: list[Field]) -> list[Field]:
     """Files of ``perl -pi -e CODE FILE...``: operands that are not the code."""
     out: list[Field] = []
     skip = False

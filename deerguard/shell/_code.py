@@ -208,7 +208,7 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
             out.append(Snippet(value[1:], start, end))
             continue
         gap = between.strip()
-        if in_list and gap.replace(" ", "").replace("\t", "") in (",", ",[", "],", "],["):
+        if in_list and gap.replace(" ", "").replace("\t", "") in (",", ",[", "],", "],[", "]+["):
             group.append((start, end, value))
             continue
         flush()

@@ -41,7 +41,7 @@ from ._interp import (
 from ._interpx import code_extras, rewrite_code
 from ._langapi import api_findings, argv_commands
 from ._langargv import LANG_ARGV, lang_argv
-from ._langpaths import spell_paths
+from ._langpaths import spell_paths, spell_self
 from ._loadrun import LOADING_LANGUAGES, loaded_files
 from ._morecalls import MORE_LANGS, more_snippets
 from ._paths import is_critical, norm_path
@@ -83,6 +83,7 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         text = requote(text, language)
         if inner:  # "#{`rm -rf ~`}": code a string runs, read as lines of its own
             text = "\n".join((text, *inner))
+    text = spell_self(text, language)  # [sys.executable, "-c", CODE]: python3 -c CODE
     text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
     built = rewrite_code(text, language)  # "r" + "m", chr(114), getattr(os, "sys" + "tem")
     was_dynamic = built != text and dynamic_call(text, language=language)

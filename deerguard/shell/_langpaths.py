@@ -16,6 +16,7 @@ Only static text is read; every scan is linear (bounded windows, bounded occurre
 from __future__ import annotations
 
 import bisect
+import re
 
 from ._code import literals
 from ._edits import apply_edits
@@ -23,9 +24,25 @@ from ._fstr import PY_GATE, read_templates
 from ._strfold import fold_strings
 from ._words import DYN
 
-__all__ = ["chain_start", "name_before", "spell_paths"]
+__all__ = ["chain_start", "name_before", "spell_paths", "spell_self"]
 
 _HOME = '"~"'
+# One C-level search says whether any of a language's spellings may be in the code.
+_SELF_GATES = {"python": re.compile("executable"), "node": re.compile("execPath|argv"),
+               "ruby": re.compile(r"\.ruby"), "perl": re.compile(r"\$\^X|\$EXECUTABLE_NAME")}
+_PY_SYS_ALIAS = re.compile(
+    r"import[ \t]{1,8}(?:[\w \t,.]{0,64},[ \t]{0,8})?sys[ \t]{1,8}as[ \t]{1,8}(\w{1,32})"
+    r"|from[ \t]{1,8}sys[ \t]{1,8}import[ \t]{1,8}(?:[\w \t,]{0,64},[ \t]{0,8})?executable"
+    r"(?:[ \t]{1,8}as[ \t]{1,8}(\w{1,32}))?|(\w{1,32})[ \t]{0,8}=[ \t]{0,8}sys\.executable\b")
+# The running interpreter's own path, by language: ``[sys.executable, "-c", CODE]`` runs
+# CODE as Python, as ``["python3", "-c", CODE]`` does.
+_SELF: dict[str, tuple[tuple[str, str], ...]] = {
+    "python": (("sys.executable", '"python3"'),),
+    "node": (("process.execPath", '"node"'), ("process.argv0", '"node"'),
+             ("process.argv[0]", '"node"')),
+    "ruby": (("RbConfig.ruby", '"ruby"'), ("Gem.ruby", '"ruby"')),
+    "perl": (("$^X", '"perl"'), ("$EXECUTABLE_NAME", '"perl"')),
+}
 _MAX_HITS = 32
 
 # Method or call tails that are the home directory whatever the chain before them holds
@@ -305,3 +322,60 @@ def _spell_home(code: str, language: str) -> str:
             break
         code = new
     return code
+
+
+def spell_self(code: str, language: str) -> str:
+    """``code`` with the interpreter's own path (``sys.executable``, ``process.execPath``,
+    ``$^X``, ``RbConfig.ruby``) written as the program name: a literal (``"python3"``)
+    outside string literals, the bare name inside one (``f"{sys.executable} -c .."``), so
+    ``subprocess.run([sys.executable, "-c", CODE])`` reads as running ``python3 -c CODE``;
+    ``code`` itself when it holds none (the common case). Linear."""
+    gate = _SELF_GATES.get(language)
+    if gate is None or gate.search(code) is None or len(code) > 20000:
+        return code
+    names = _SELF[language]
+    if language == "python":
+        names = (*names, *_py_aliases(code))
+    lits = literals(code, language in ("perl", "ruby", "php"))
+    starts = [start for start, _end, _value in lits]
+    edits: list[tuple[int, int, str]] = []
+    for name, spelled in names:
+        at = code.find(name)
+        while at != -1 and len(edits) < _MAX_HITS:
+            end = at + len(name)
+            k = bisect.bisect_right(starts, at) - 1
+            after = code[end:end + 1]
+            before = code[at - 1:at] if at else ""
+            if not (after.isalnum() or after == "_") and not (
+                    before.isalnum() or before in ("_", ".", "$")) and \
+                    code[max(0, at - 7):at] not in ("import ", "mport, ") and \
+                    not _assigned(code, end):
+                if k < 0 or at >= lits[k][1]:
+                    edits.append((at, end, spelled))
+                elif before == "{" and after == "}":
+                    edits.append((at - 1, end + 1, spelled.strip('"')))  # f"{sys.executable}"
+            at = code.find(name, end)
+    return apply_edits(code, edits) if edits else code
+
+
+def _py_aliases(code: str) -> list[tuple[str, str]]:
+    """``import sys as s`` (``s.executable``), ``from sys import executable [as py]``."""
+    out: list[tuple[str, str]] = []
+    for m in _PY_SYS_ALIAS.finditer(code[:20000]):
+        if m.group(1):
+            out.append((m.group(1) + ".executable", '"python3"'))
+        elif m.group(3):
+            out.append((m.group(3), '"python3"'))  # py = sys.executable: py is the same
+        else:
+            out.append((m.group(2) or "executable", '"python3"'))
+        if len(out) >= 4:
+            break
+    return out
+
+
+def _assigned(code: str, end: int) -> bool:
+    """Whether the name ending at ``end`` is assigned to (``py = ...``, not ``==``)."""
+    k = end
+    while k < len(code) and k < end + 8 and code[k] in " \t":
+        k += 1
+    return code[k:k + 1] == "=" and code[k + 1:k + 2] != "="

@@ -32,6 +32,7 @@ from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
 from ._hookvars import hook_files
 from ._hostapi import HOST_API_PROGRAMS, host_api
+from ._inplacetext import perl_inserted
 from ._lexer import DECL_ARRAY_RE
 from ._loadfiles import rc_files
 from ._morelangs import MORE_INTERPRETERS, more_program
@@ -191,6 +192,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     family = interpreter_family(name)
     if family in ("perl", "ruby"):
         check_inplace(run.add, run.cp.paths, inv, run.cwd)
+        perl_inserted(run, inv, family)  # perl -pi -e 's/^/CODE\n/' f: the text it adds
     if family is not None:
         return interpreter_program(run, inv, stdin, family)
     if name in AWKS:

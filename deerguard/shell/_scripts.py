@@ -6,6 +6,8 @@
 its operand, ``-e``, or ``-f FILE``/``-f -``, and ``-i inplace`` edits its files; ``make``
 runs the recipes of ``./Makefile``, ``-f FILE`` or ``-E 'x:;cmd'``; editors (``ed``,
 ``ex``, ``vim -c``/``+CMD``) run ``!cmd`` and ``system()`` and write the files they edit.
+The text ``sed -i``, ``awk -i inplace`` and the editors put into those files becomes the
+files' text (``_sedtext``, ``_inplacetext``, ``_edtext``), so running a file later runs it.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._checks import check_args, check_write
+from ._edtext import buffer_flow, editor_inserted
 from ._embedded import _split_unescaped as split_unescaped
 from ._files import file_taint
 from ._flow import Flow
+from ._inplace import record_inserted
+from ._inplacetext import awk_inserted
 from ._optwalk import walk_options
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -195,6 +200,8 @@ def vim_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     args = inv.args
     cmds: list[Field] = []
     files: list[Field] = []
+    # In Ex mode (ex, vim -e/-es), -s is silent mode, not -s SCRIPTIN.
+    ex_mode = inv.name == "ex" or any(a.text in ("-e", "-E", "-es", "-Es") for a in args[:16])
     i = 0
     while i < len(args):
         f = args[i]
@@ -203,11 +210,13 @@ def vim_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         i += 1
         if t.startswith("+") and len(t) > 1:
             cmds.append(Field(t[1:], f.span, f.taint))
-        elif t in _VIM_VALUE:
+        elif t in _VIM_VALUE and not (t == "-s" and ex_mode):
             if nxt is not None:
                 if t in ("-c", "--cmd"):
                     cmds.append(nxt)
                 i += 1
+        elif t.startswith("-c") and len(t) > 2:
+            cmds.append(Field(t[2:], f.span, f.taint))  # ex -cx: the command attached
         elif t.startswith("-") and not t.startswith("--") and len(t) > 2 and t.endswith("c") \
                 and t[1:].isalpha():
             if nxt is not None:  # ex -sc CMD
@@ -217,37 +226,51 @@ def vim_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             continue
         else:
             files.append(f)
-    if inv.name == "ex" and stdin is not None and stdin.text is not None:
+    if ex_mode and stdin is not None and stdin.text is not None:
         cmds.extend(Field(line, stdin.span, stdin.taint) for line in stdin.text.splitlines())
-    writes = _editor_commands(run, inv, cmds)
-    if writes or (inv.name == "ex" and stdin is not None and stdin.via != "pipe"):
+    fed: set[Source] = set()
+    writes = _editor_commands(run, inv, cmds, fed, files)
+    if writes or (ex_mode and stdin is not None and stdin.via != "pipe"):
         for f in files:
             check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} edits")
+    if writes:
+        editor_inserted(run, inv, cmds, files, frozenset(fed))  # normal GoCODE, 1i|CODE
 
 
-def _editor_commands(run: Run, inv: Invocation, cmds: list[Field]) -> bool:
-    """Run the shell escapes of ex commands; True when one writes the file."""
+def _editor_commands(run: Run, inv: Invocation, cmds: list[Field],
+                     fed: set[Source] | None = None, files: list[Field] | None = None) -> bool:
+    """Run the shell escapes of ex commands; True when one writes the file. The taint of
+    what ``r !cmd`` and a filter (``%!cmd``) put into the buffer is added to ``fed``;
+    ``w !cmd`` feeds cmd the buffer (the text added to ``files``, as far as known)."""
     writes = False
     for c in cmds[:64]:
         for piece in _ex_split(c.text):
             cmd = piece.strip().lstrip(":").strip()
-            cmd = cmd[_sed_address_end(cmd):].strip() if cmd[:1] in "0123456789$%,." else cmd
+            ranged = cmd[:1] in "0123456789$%,."
+            cmd = cmd[_sed_address_end(cmd):].strip() if ranged else cmd
             cmd = cmd.lstrip("%").strip()
             for modifier in ("silent!", "silent", "sil!", "sil", "keepalt", "noautocmd"):
                 if cmd.startswith((modifier + " ", modifier + "!")):
                     cmd = cmd[len(modifier):].strip()  # :silent !cmd
+            out = None
             if cmd.startswith("!"):
-                run.run_code(Field(cmd[1:], c.span, c.taint), f"{inv.name} command",
-                             inv.word.span, None, positional=[])
+                out = run.run_code(Field(cmd[1:], c.span, c.taint), f"{inv.name} command",
+                                   inv.word.span, None, positional=[])
+                out = out if ranged else None  # %!cmd: its output replaces the lines
             elif cmd.startswith(("r !", "r!", "w !", "w!", "read !", "write !")) and \
                     "!" in cmd:
-                run.run_code(Field(cmd.split("!", 1)[1], c.span, c.taint),
-                             f"{inv.name} command", inv.word.span, None, positional=[])
+                buffer = buffer_flow(run, cmds, files, c.span) \
+                    if cmd[:1] == "w" and files is not None else None
+                out = run.run_code(Field(cmd.split("!", 1)[1], c.span, c.taint),
+                                   f"{inv.name} command", inv.word.span, buffer, positional=[])
+                out = out if cmd.startswith("r") else None  # r !cmd: its output is read in
             elif "system(" in cmd or "systemlist(" in cmd or cmd.startswith(
                     ("exe", "execute", "call", "py", "lua", "perl", "ruby")):
                 language = "python" if cmd.startswith("py") else "vim"
                 interp_code(run, Field(cmd.split(" ", 1)[-1] if language == "python" else cmd,
                                        c.span, c.taint), language, inv)
+            if out is not None and fed is not None:
+                fed.update(out.taint)
             if cmd.split(" ", 1)[0] in _WRITES or cmd.startswith("normal") and ":w" in cmd:
                 writes = True
     return writes
@@ -279,11 +302,16 @@ def ed_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     cmds: list[Field] = []
     if stdin is not None and stdin.text is not None:
         cmds = [Field(line, stdin.span, stdin.taint) for line in stdin.text.splitlines()]
-    writes = _editor_commands(run, inv, cmds) or any(
+    fed: set[Source] = set()
+    writes = _editor_commands(run, inv, cmds, fed, files) or any(
         c.text.strip()[:1] == "w" or c.text.strip() in ("wq", "x") for c in cmds)
     if writes or (stdin is not None and stdin.text is None):
         for f in files:
             check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} edits")
+    if writes:
+        editor_inserted(run, inv, cmds, files, frozenset(fed))  # 1a, CODE, .: the text
+    elif stdin is not None and stdin.taint:
+        record_inserted(run, inv.name, [], [], files, stdin.taint, stdin.span)
 
 
 def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
@@ -305,6 +333,10 @@ def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
                 if value is not None and program_field is None:
                     program_field = script_text(run, inv, value, stdin)
             i += 2
+            continue
+        if t in ("--include=inplace", "-iinplace", "--include=inplace.awk", "-iinplace.awk"):
+            in_place = True
+            i += 1
             continue
         if t.startswith("--file=") or (t[:2] == "-f" and len(t) > 2):  # -fF, --file=F
             from_file = True
@@ -338,8 +370,10 @@ def awk_program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         interp_code(run, program_field, "awk", inv, fed)
     check_args(run.add, run.cp.paths, inv.name, args[i:], run.cwd)
     if in_place:
-        for f in args[i:]:
-            if not f.text.startswith("-") and "=" not in f.text:
-                check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i inplace edits")
+        files = [f for f in args[i:] if not f.text.startswith("-") and "=" not in f.text]
+        for f in files:
+            check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} -i inplace edits")
+        if program_field is not None:
+            awk_inserted(run, inv, program_field, files)  # {print "CODE"}: the text it adds
     return Flow(taint, inv.name, inv.word.span,
                 text_output("awk", [f.text for f in args], stdin.text if stdin else None))
