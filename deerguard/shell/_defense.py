@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ._cloudguard import CLOUD_CONTROL_PROGRAMS, cloud_controls
 from ._deletes import plain_operands
 from ._resolve import Invocation
 from ._setuid import SETUID_PROGRAMS, backdoor
@@ -76,7 +77,8 @@ _CONTROLS = frozenset({"setenforce", "aa-teardown", "aa-complain", "aa-disable",
                        "csrutil", "defaults", "socketfilterfw", "pfctl", "firewall-cmd",
                        "netsh", "fdesetup", "xattr", "grubby"}) | SETUID_PROGRAMS
 _OWN = _SERVICE_TOOLS | _KILLERS | _CONTROLS | frozenset(_AGENT_CTLS)
-DEFENSE_PROGRAMS = _OWN | TAMPER_PROGRAMS | TLS_PROGRAMS | WIN_DEFENSE_PROGRAMS
+DEFENSE_PROGRAMS = _OWN | TAMPER_PROGRAMS | TLS_PROGRAMS | WIN_DEFENSE_PROGRAMS | \
+    CLOUD_CONTROL_PROGRAMS
 """Programs :func:`defense_program` has rules for (any other name costs one lookup)."""
 DEFENSE_VARS = HISTORY_VARS | TLS_VARS
 
@@ -258,6 +260,10 @@ def _controls(run: Run, inv: Invocation) -> None:
             if t in ("-D", "-d", "-W") or (t == "-e" and nxt == "0") or t == "-e0":
                 _off(run, args[index], f"auditctl {t} removes audit rules or stops auditing")
                 return
+            if t in ("-a", "-A") and _suppresses(nxt):
+                _off(run, args[index], f"auditctl {t} {nxt} stops auditing the events it "
+                     "matches")
+                return
     elif name == "sysctl":
         _sysctl(run, inv)
     elif name == "spctl":
@@ -308,6 +314,13 @@ def _controls(run: Run, inv: Invocation) -> None:
         backdoor(run, inv)
 
 
+def _suppresses(rule: str) -> bool:
+    """An audit rule ``LIST,ACTION`` (either order) that silences events: ``never`` on a
+    syscall/task/user list, or ``always`` on the ``exclude`` list (records dropped)."""
+    parts = {p.strip().lower() for p in rule.split(",")}
+    return "never" in parts and "exclude" not in parts or parts == {"always", "exclude"}
+
+
 _BOOT_OFF = frozenset({"selinux=0", "enforcing=0", "apparmor=0", "audit=0", "security=none",
                        "lsm=", "nokaslr", "module.sig_enforce=0", "lockdown=none"})
 
@@ -346,6 +359,8 @@ def defense_program(run: Run, inv: Invocation, stdin_text: str | None) -> None:
                     break
         else:
             _controls(run, inv)
+    if name in CLOUD_CONTROL_PROGRAMS:
+        cloud_controls(run, inv)  # cloud audit off, IAM grants, ingress from 0.0.0.0/0
     if name in WIN_DEFENSE_PROGRAMS:
         win_defense(run, inv)  # Set-MpPreference, reg add ...Defender, sc stop WinDefend
     if name in TAMPER_PROGRAMS:
