@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ._checks import check_args
+from ._compose import COMPOSE_PROGRAMS, compose_spec
 from ._container import Remote
 from ._paths import norm_path
 from ._podspec import load_json as _load
@@ -46,7 +47,8 @@ if TYPE_CHECKING:
 __all__ = ["HOST_API_PROGRAMS", "host_api"]
 
 _SOCKET_CLIENTS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "socat"})
-HOST_API_PROGRAMS = frozenset({"curl", "wget", "kubectl", "oc"}) | _SOCKET_CLIENTS
+HOST_API_PROGRAMS = frozenset({"curl", "wget", "kubectl", "oc"}) | _SOCKET_CLIENTS | \
+    COMPOSE_PROGRAMS
 """Programs :func:`host_api` reads (anything else costs one set lookup)."""
 
 _CURL_BODY = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
@@ -63,6 +65,8 @@ def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         found = _wget(inv.args, commands, lambda name: _body_file(run, name, stdin))
     elif inv.name in _SOCKET_CLIENTS:
         found = _raw_http(inv.args, stdin.text if stdin is not None else None, commands)
+    elif inv.name in COMPOSE_PROGRAMS:
+        found = compose_spec(run, inv, stdin, commands)  # docker compose -f - up <<EOF
     else:
         found = _kubectl(run, inv, stdin, commands)
     if found is None:
