@@ -4,7 +4,7 @@ rules (``_cloudiam``), for ``aws``, ``gcloud``, ``az``, ``kubectl`` and ``oc``.
 * Audit and threat detection off (``shell.defense-off``, block: it hides whatever the agent
   does next, as ``auditctl -D`` does on a host): ``aws cloudtrail stop-logging|delete-trail``,
   ``guardduty delete-detector`` / ``update-detector --no-enable``, ``securityhub
-  disable-security-hub``, ``config stop-configuration-recorder``, ``ec2 delete-flow-logs``,
+  disable-security-hub``, ``configservice stop-configuration-recorder``, ``ec2 delete-flow-logs``,
   ``macie2 disable-macie``, ``az security pricing create --tier free``...
 * A guard weakened (``shell.defense-weaken``, warn): ``ec2 modify-instance-metadata-options
   --http-tokens optional`` (IMDSv1 back, the SSRF path to instance credentials), an S3
@@ -48,9 +48,9 @@ _AWS_OFF = {
                                                                 "administrator",
     ("securityhub", "disable-security-hub"): "turns off Security Hub",
     ("securityhub", "batch-disable-standards"): "turns off Security Hub standards",
-    ("config", "stop-configuration-recorder"): "stops the AWS Config recorder",
-    ("config", "delete-configuration-recorder"): "deletes the AWS Config recorder",
-    ("config", "delete-delivery-channel"): "deletes AWS Config's delivery channel",
+    ("configservice", "stop-configuration-recorder"): "stops the AWS Config recorder",
+    ("configservice", "delete-configuration-recorder"): "deletes the AWS Config recorder",
+    ("configservice", "delete-delivery-channel"): "deletes AWS Config's delivery channel",
     ("macie2", "disable-macie"): "turns off Macie",
     ("inspector2", "disable"): "turns off Inspector",
     ("detective", "delete-graph"): "deletes the Detective graph",

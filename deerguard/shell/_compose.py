@@ -103,14 +103,14 @@ def _files(run: Run, args: list[Field], stdin: Flow | None) -> tuple[list[tuple[
                 out.append((args[k], text))
         return out, True
     for f in names:
-        text: str | None = None
+        known: str | None = None
         if f.text == "-":
-            text = stdin.text if stdin is not None else None
+            known = stdin.text if stdin is not None else None
         elif f.static and DYN not in f.text:
             path = norm_path(f.text, folder)
-            text = run.file_text.get(path) if path is not None else None
-        if text is not None and DYN not in text:
-            out.append((f, text))
+            known = run.file_text.get(path) if path is not None else None
+        if known is not None and DYN not in known:
+            out.append((f, known))
     return out, True
 
 

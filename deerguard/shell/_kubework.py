@@ -73,7 +73,7 @@ def kube_remote(fields: list[Field], j: int) -> Remote:
             break
         if t.startswith("-"):
             opt, val, j = _option(fields, j, t)
-            if sub in ("run", "debug"):
+            if sub is not None and sub in ("run", "debug"):
                 _host_options(out, sub, f, opt, val)
             continue
         if sub is None:
