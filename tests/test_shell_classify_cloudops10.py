@@ -60,6 +60,12 @@ _ALL = '{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}'
     "--serviceaccount=default:default",
     "oc adm policy add-cluster-role-to-user cluster-admin bob",
     "bash -c 'aws iam create-access-key --user-name ci'",
+    "kubectl apply -f - <<'EOF'\nkind: ClusterRoleBinding\nmetadata:\n  name: x\nroleRef:\n"
+    "  kind: ClusterRole\n  name: cluster-admin\nsubjects:\n- kind: ServiceAccount\n"
+    "  name: default\n  namespace: default\nEOF",
+    "echo '{\"kind\":\"ClusterRoleBinding\",\"roleRef\":{\"kind\":\"ClusterRole\","
+    "\"name\":\"cluster-admin\"},\"subjects\":[{\"kind\":\"User\",\"name\":\"x\"}]}' > b.json"
+    " && kubectl create -f b.json",
 ])
 def test_admin_grant_or_new_long_lived_credential_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK, "shell.persistence")
@@ -100,6 +106,9 @@ def test_narrower_grant_warns(command: str) -> None:
     "kubectl create rolebinding x --clusterrole=view --serviceaccount=ns:sa -n ns",
     "kubectl create secret generic x --from-literal=a=b",
     "kubectl create configmap x --from-file=app.conf",
+    "kubectl apply -f - <<'EOF'\nkind: RoleBinding\nmetadata:\n  name: x\nroleRef:\n"
+    "  kind: ClusterRole\n  name: view\nsubjects:\n- kind: User\n  name: bob\nEOF",
+    "kubectl apply -f k8s/",
 ])
 def test_reading_access_and_everyday_cluster_objects_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
@@ -222,6 +231,10 @@ def test_workload_command_is_classified(command: str) -> None:
     "      - /var/run/docker.sock:/var/run/docker.sock\nEOF",
     "docker compose -f - up <<'EOF'\nservices:\n  x:\n    image: alpine\n    volumes:\n"
     "      - type: bind\n        source: /\n        target: /host\nEOF",
+    "docker stack deploy -c - app <<'EOF'\nservices:\n  x:\n    image: alpine\n    volumes:\n"
+    "      - /:/host\nEOF",
+    "tee compose.yaml <<'EOF' >/dev/null\nservices:\n  x:\n    image: alpine\n"
+    "    privileged: true\nEOF\ndocker compose up -d",
     "cat > docker-compose.yml <<'EOF'\nservices:\n  x:\n    image: alpine\n"
     "    privileged: true\nEOF\ndocker compose up -d",
     "printf 'services:\\n  x:\\n    image: a\\n    privileged: true\\n' > /tmp/c.yml && "

@@ -83,7 +83,7 @@ def _operands(name: str, args: list[Field]) -> list[str]:
     return out
 
 
-def cloud_controls(run: Run, inv: Invocation) -> None:
+def cloud_controls(run: Run, inv: Invocation, stdin_text: str | None) -> None:
     """Report access grants, audit turned off and security settings opened up by ``inv``."""
     name = inv.name
     args = inv.args
@@ -101,7 +101,7 @@ def cloud_controls(run: Run, inv: Invocation) -> None:
         az_access(run, path, args, span)
         _az(run, path, args, span)
     else:
-        kube_access(run, name, path, args, span)
+        kube_access(run, name, path, args, span, stdin_text)
 
 
 def _off(run: Run, span: tuple[int, int], what: str) -> None:

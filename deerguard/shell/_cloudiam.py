@@ -37,7 +37,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._cloudopts import as_list, document, option, option_text, statements
-from ._words import Field
+from ._paths import norm_path
+from ._words import DYN, Field
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -180,9 +181,14 @@ _KUBE_BROAD = frozenset({"admin", "edit"})
 
 
 def kube_access(run: Run, name: str, path: list[str], args: list[Field],
-                span: tuple[int, int]) -> None:
-    """``kubectl create clusterrolebinding|rolebinding|clusterrole``, ``oc adm policy``."""
-    if path[:1] == ["create"] and path[1:2] in (["clusterrolebinding"], ["rolebinding"]):
+                span: tuple[int, int], stdin_text: str | None) -> None:
+    """``kubectl create clusterrolebinding|rolebinding|clusterrole``, ``oc adm policy``, and
+    a binding in a manifest given to ``apply|create|replace -f`` (stdin or a file written
+    earlier in the command)."""
+    if path[:1] in (["apply"], ["create"], ["replace"]) and any(
+            f.text.startswith(("-f", "--filename")) for f in args):
+        _manifest_binding(run, name, args, span, stdin_text)
+    elif path[:1] == ["create"] and path[1:2] in (["clusterrolebinding"], ["rolebinding"]):
         role = (option_text(args, ("--clusterrole", "--role")) or "").lower()
         cluster = path[1] == "clusterrolebinding"
         if role in _KUBE_ADMIN or cluster or role in _KUBE_BROAD:
@@ -199,3 +205,44 @@ def kube_access(run: Run, name: str, path: list[str], args: list[Field],
         elif verb.startswith("add-scc-to-"):
             _grant(run, span, f"oc adm policy {verb} {role} lets pods run with the "
                    "constraints lifted", admin=False)
+
+
+def _manifest_binding(run: Run, name: str, args: list[Field], span: tuple[int, int],
+                      stdin_text: str | None) -> None:
+    value = option_text(args, ("-f", "--filename"))
+    text: str | None = None
+    if value == "-":
+        text = stdin_text
+    elif value and DYN not in value:
+        path = norm_path(value, run.cwd)
+        text = run.file_text.get(path) if path is not None else None
+    if not text or "RoleBinding" not in text:
+        return  # one substring test for every other manifest
+    role = _bound_role(text)
+    if role is not None:
+        _grant(run, span, f"{name} {args[0].text if args else 'apply'} of a binding to "
+               f"{role}", admin=role in _KUBE_ADMIN)
+
+
+def _bound_role(text: str) -> str | None:
+    """The role a (Cluster)RoleBinding manifest binds, as far as a line scan sees it: the
+    ``name:`` under ``roleRef:`` (YAML), or ``cluster-admin`` named anywhere (JSON)."""
+    in_ref = -1
+    role = ""
+    for line in text.splitlines():
+        body = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if body.startswith("roleRef:"):
+            in_ref = indent
+            continue
+        if in_ref >= 0 and indent <= in_ref and body:
+            in_ref = -1
+        if in_ref >= 0 and body.startswith("name:"):
+            role = body[5:].strip().strip("\"'").lower()
+            if role in _KUBE_ADMIN:
+                return role
+    if '"cluster-admin"' in text:
+        return "cluster-admin"
+    if "ClusterRoleBinding" in text or role in _KUBE_BROAD:
+        return role or "a cluster role"
+    return None

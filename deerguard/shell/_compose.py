@@ -41,8 +41,7 @@ _ENGINE_ARG = frozenset({"-H", "--host", "-c", "--context", "--config", "-l",
                          "--log-level", "--url", "--connection", "--identity", "--root",
                          "--runroot", "-n", "--namespace", "--address", "-a"})
 _COMPOSE_ARG = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory",
-                          "--env-file", "--profile", "--ansi", "--progress", "--parallel",
-                          "-c", "--compose-file"})
+                          "--env-file", "--profile", "--ansi", "--progress", "--parallel"})
 _CREATES = frozenset({"up", "create", "run", "deploy"})
 _DEFAULT_NAMES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml",
                   "compose.override.yaml", "compose.override.yml",
@@ -83,7 +82,7 @@ def _files(run: Run, args: list[Field], stdin: Flow | None) -> tuple[list[tuple[
         if opt in _COMPOSE_ARG:
             val = Field(value, f.span, f.taint) if eq else (args[k + 1] if k + 1 < n else None)
             k += 1 if eq else 2
-            if val is not None and opt in ("-f", "--file", "-c", "--compose-file"):
+            if val is not None and opt in ("-f", "--file"):
                 names.append(val)
             elif val is not None and opt == "--project-directory" and val.static:
                 folder = norm_path(val.text, run.cwd) or folder
@@ -95,6 +94,11 @@ def _files(run: Run, args: list[Field], stdin: Flow | None) -> tuple[list[tuple[
     out: list[tuple[Field, str]] = []
     if verb not in _CREATES:
         return out, False
+    if verb == "deploy":  # docker stack deploy -c FILE NAME: the options follow the verb
+        found = _stack_files(args[k + 1:])
+        names.extend(found)
+        if not found:
+            return out, False  # --compose-file is required; none given or all from stdin
     if not names:
         for default in _DEFAULT_NAMES:
             path = norm_path(default, folder)
@@ -112,6 +116,19 @@ def _files(run: Run, args: list[Field], stdin: Flow | None) -> tuple[list[tuple[
         if known is not None and DYN not in known:
             out.append((f, known))
     return out, True
+
+
+def _stack_files(args: list[Field]) -> list[Field]:
+    """The ``-c``/``--compose-file`` values of ``docker stack deploy``."""
+    out: list[Field] = []
+    for k, f in enumerate(args):
+        opt, eq, value = f.text.partition("=")
+        if opt in ("-c", "--compose-file"):
+            if eq:
+                out.append(Field(value, f.span, f.taint))
+            elif k + 1 < len(args):
+                out.append(args[k + 1])
+    return out
 
 
 def compose_spec(run: Run, inv: Invocation, stdin: Flow | None,

@@ -360,7 +360,7 @@ def defense_program(run: Run, inv: Invocation, stdin_text: str | None) -> None:
         else:
             _controls(run, inv)
     if name in CLOUD_CONTROL_PROGRAMS:
-        cloud_controls(run, inv)  # cloud audit off, IAM grants, ingress from 0.0.0.0/0
+        cloud_controls(run, inv, stdin_text)  # cloud audit off, IAM grants, ingress from 0.0.0.0/0
     if name in WIN_DEFENSE_PROGRAMS:
         win_defense(run, inv)  # Set-MpPreference, reg add ...Defender, sc stop WinDefend
     if name in TAMPER_PROGRAMS:
