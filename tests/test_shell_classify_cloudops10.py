@@ -240,6 +240,12 @@ def test_workload_command_is_classified(command: str) -> None:
     "printf 'services:\\n  x:\\n    image: a\\n    privileged: true\\n' > /tmp/c.yml && "
     "podman compose -f /tmp/c.yml up -d",
     "socat TCP-LISTEN:2375,fork,reuseaddr UNIX-CONNECT:/var/run/docker.sock",
+    "printf 'services:\\n  x:\\n    image: alpine\\n    privileged: true\\n' | "
+    "docker compose -f - up -d",
+    "docker compose -f - up <<'EOF'\n{\"services\": {\"x\": {\"image\": \"alpine\", "
+    "\"privileged\": true}}}\nEOF",
+    "sudo docker compose -f /dev/stdin up -d <<'EOF'\nservices:\n  x:\n    image: alpine\n"
+    "    devices:\n      - /dev/sda:/dev/sda\nEOF",
 ])
 def test_workload_given_the_host_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK, "shell.container-escape")

@@ -22,10 +22,11 @@ slow).
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._container import Remote, container_option
 from ._paths import norm_path
+from ._podspec import load_json
 from ._words import DYN, Field
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ def _files(run: Run, args: list[Field], stdin: Flow | None) -> tuple[list[tuple[
         return out, True
     for f in names:
         known: str | None = None
-        if f.text == "-":
+        if f.text in ("-", "/dev/stdin"):
             known = stdin.text if stdin is not None else None
         elif f.static and DYN not in f.text:
             path = norm_path(f.text, folder)
@@ -143,8 +144,45 @@ def compose_spec(run: Run, inv: Invocation, stdin: Flow | None,
         return None
     out = Remote()
     for f, text in found:
-        scan_compose(text, f, out, commands)
+        doc = load_json(text) if text.lstrip()[:1] == "{" else None
+        if isinstance(doc, dict):
+            _walk_json(doc, f, out, commands)  # JSON is YAML too
+        else:
+            scan_compose(text, f, out, commands)
     return out
+
+
+def _walk_json(doc: dict[str, Any], f: Field, out: Remote,
+               commands: list[tuple[Field, list[str]]]) -> None:
+    """A compose file written as JSON: every mapping's keys, read as the line scan reads
+    them (a bounded number of nodes)."""
+    stack: list[Any] = [doc]
+    seen = 0
+    while stack and seen < 4000:
+        node = stack.pop()
+        seen += 1
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            key = str(key).lower()
+            if isinstance(value, dict):
+                stack.append(value)
+            elif key in ("command", "entrypoint"):
+                if isinstance(value, str):
+                    _command(value, None, f, commands)
+                elif isinstance(value, list):
+                    _command("", [str(v) for v in value[:64]], f, commands)
+            elif isinstance(value, list):
+                for item in value[:64]:
+                    if isinstance(item, str):
+                        _item(key, item, f, out)
+                    elif isinstance(item, dict) and key == "volumes":
+                        source = item.get("source")
+                        if isinstance(source, str):
+                            container_option(out, f, "--mount", "--mount", Field(
+                                f"type=bind,source={source}", f.span, f.taint))
+            elif value is True or isinstance(value, str):
+                _scalar(key, str(value), "true" if value is True else "", f, out)
 
 
 def _unquote(text: str) -> str:
