@@ -165,6 +165,7 @@ def test_cloud_guard_weakened_warns(command: str) -> None:
     "kubectl proxy --address=0.0.0.0 --accept-hosts='.*'",
     "socat TCP-LISTEN:2222,fork TCP:localhost:22",
     "socat -d -d TCP4-L:6380,fork,reuseaddr tcp:127.0.0.1:6379",
+    "kubectl expose deployment db --type=LoadBalancer --port=5432",
 ])
 def test_opened_to_the_network_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.network-expose")
@@ -193,6 +194,10 @@ def test_opened_to_the_network_warns(command: str) -> None:
     "socat TCP4-LISTEN:5432,bind=127.0.0.1,fork TCP:db:5432",
     "socat TCP-LISTEN:8080,fork TCP:example.com:80",
     "socat - TCP:localhost:6379",
+    "kubectl expose deployment web --type=LoadBalancer --port=80 --target-port=8080",
+    "dockerd -H tcp://0.0.0.0:2375 --tlsverify --tlscacert ca.pem",
+    "dockerd -H tcp://127.0.0.1:2375",
+    "podman system service --time=0 unix:///tmp/podman.sock",
 ])
 def test_everyday_network_and_audit_reads_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
@@ -240,6 +245,9 @@ def test_workload_command_is_classified(command: str) -> None:
     "printf 'services:\\n  x:\\n    image: a\\n    privileged: true\\n' > /tmp/c.yml && "
     "podman compose -f /tmp/c.yml up -d",
     "socat TCP-LISTEN:2375,fork,reuseaddr UNIX-CONNECT:/var/run/docker.sock",
+    "dockerd -H tcp://0.0.0.0:2375",
+    "sudo dockerd -H unix:///var/run/docker.sock --host=tcp://0.0.0.0:2376 &",
+    "podman system service --time=0 tcp:0.0.0.0:8888",
     "printf 'services:\\n  x:\\n    image: alpine\\n    privileged: true\\n' | "
     "docker compose -f - up -d",
     "docker compose -f - up <<'EOF'\n{\"services\": {\"x\": {\"image\": \"alpine\", "

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._paths import is_critical, norm_path
-from ._relays import forward, relay
+from ._relays import engine_listener, forward, relay
 from ._remote import SSH_ARG_LETTERS
 from ._words import Field
 
@@ -36,8 +36,8 @@ _SERVERS: dict[str, tuple[str, ...]] = {
     "updog": ("-d", "--directory"), "busybox-httpd": ("-h",), "httpd": ("-h",),
     "webfsd": ("-r",), "caddy": ("--root", "-r"), "darkhttpd": ("",),
 }
-EXPOSERS = frozenset({"ssh", "autossh", "php", "socat", "kubectl", "oc", *_TUNNELS,
-                      *_SERVERS})
+EXPOSERS = frozenset({"ssh", "autossh", "php", "socat", "kubectl", "oc", "dockerd",
+                      "podman", *_TUNNELS, *_SERVERS})
 """Programs that may open a local port or directory to other hosts."""
 
 
@@ -57,6 +57,8 @@ def expose(run: Run, name: str, args: list[Field], span: tuple[int, int]) -> Non
         relay(run, args, span)
     elif name in ("kubectl", "oc"):
         forward(run, name, texts, span)
+    elif name in ("dockerd", "podman"):
+        engine_listener(run, name, texts, span)
     elif name == "php":
         if "-S" in texts or any(t.startswith("-S") for t in texts):
             _served(run, name, _option_value(texts, ("-t",)) or ".", span)

@@ -13,6 +13,11 @@
   from the network through this machine; ``kubectl proxy --address 0.0.0.0`` does the same for
   the API server with the user's credentials. Both warn; the default (localhost) passes.
 
+* ``kubectl expose --type=LoadBalancer|NodePort`` of such a service port warns;
+  ``dockerd -H tcp://0.0.0.0:2375`` without ``--tlsverify`` (and ``podman system service
+  tcp:...``) serves the engine's API to the network unauthenticated: block, as socat to its
+  socket does.
+
 One pass over the words; addresses are split on ``:`` and ``,`` once.
 """
 
@@ -27,7 +32,7 @@ from ._words import Field
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["forward", "relay"]
+__all__ = ["engine_listener", "forward", "relay"]
 
 _SOCAT_ARG = frozenset({"-lf", "-t", "-T", "-b", "-L", "-W", "-lp", "-ly", "-S", "-r",
                         "-R", "-x", "-X"})
@@ -125,6 +130,8 @@ def forward(run: Run, name: str, texts: list[str], span: tuple[int, int]) -> Non
         if not t.startswith("-") and (k == 0 or texts[k - 1] not in values):
             verb = t
             break
+    if verb == "expose":
+        _expose_service(run, name, texts, span)
     if verb not in ("port-forward", "proxy"):
         return
     for k, t in enumerate(texts):
@@ -139,3 +146,50 @@ def forward(run: Run, name: str, texts: list[str], span: tuple[int, int]) -> Non
                     "a cluster " + ("service" if verb == "port-forward" else "API, with "
                                     "your credentials,") + " to the network", None)
         return
+
+
+def _value(texts: list[str], name: str) -> str | None:
+    for k, t in enumerate(texts):
+        if t == name and k + 1 < len(texts):
+            return texts[k + 1]
+        if t.startswith(name + "="):
+            return t[len(name) + 1:]
+    return None
+
+
+def _expose_service(run: Run, name: str, texts: list[str], span: tuple[int, int]) -> None:
+    """``kubectl expose ... --type=LoadBalancer|NodePort --port=5432``: a service that is not
+    meant for the network (a database, ssh, a control plane) given an outside address. A web
+    port passes (exposing a web app is what a load balancer is for)."""
+    kind = (_value(texts, "--type") or "").lower()
+    if kind not in ("loadbalancer", "nodeport"):
+        return
+    ports = {_value(texts, "--port"), _value(texts, "--target-port")}
+    if ports & _SERVICE_PORTS:
+        run.add("shell.network-expose", span, f"{name} expose --type={kind} opens a cluster "
+                "service that is not meant for the network to outside addresses", None)
+
+
+def engine_listener(run: Run, name: str, texts: list[str], span: tuple[int, int]) -> None:
+    """``dockerd -H tcp://0.0.0.0:2375`` (no ``--tlsverify``) or ``podman system service
+    tcp:0.0.0.0:8888``: the engine's API on the network without authentication, so whoever
+    connects is root on this host (``shell.container-escape``)."""
+    if name == "podman":
+        if texts[:2] != ["system", "service"]:
+            return
+        hosts = [t for t in texts[2:] if t.startswith("tcp:")]
+    else:
+        if any(t.startswith("--tlsverify") and not t.endswith("=false") for t in texts):
+            return
+        hosts = [v for k, t in enumerate(texts)
+                 for v in ([texts[k + 1]] if t in ("-H", "--host") and k + 1 < len(texts)
+                           else [t[7:]] if t.startswith("--host=")
+                           else [t[2:]] if t.startswith("-Htcp") else [])]
+    for host in hosts:
+        if not host.startswith("tcp:"):
+            continue
+        address = host[4:].lstrip("/").rpartition(":")[0]
+        if not address.startswith(_LOOPBACK[:4]):
+            run.add("shell.container-escape", span, f"{name} serves the container engine's "
+                    f"API on {host} without TLS: whoever connects is root on this host", None)
+            return
