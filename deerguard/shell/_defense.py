@@ -9,7 +9,8 @@ What each tool does with its arguments decides:
   terminating signal: when the unit is a security control (audit, SELinux/AppArmor, host
   firewall, EDR and monitoring agents, the system logger). ``status``/``restart``/``reload``,
   ``killall -HUP rsyslogd`` and other units stay as they were.
-* Modes: ``setenforce 0|permissive``, ``aa-teardown``, ``auditctl -D|-e 0|-d|-W``,
+* Modes: ``setenforce 0|permissive``, ``aa-teardown``, ``auditctl -D|-e 0|-d|-W`` and a
+  rule that silences events (``-a never,exit``, ``-a always,exclude``),
   ``sysctl [-w] KEY=VALUE`` for kernel hardening keys (ASLR, module loading, kexec,
   mmap_min_addr), ``spctl --master-disable``, ``csrutil disable``, ``defaults write
   ...com.apple.alf globalstate 0``, ``socketfilterfw --setglobalstate off``, ``pfctl -d``,
@@ -23,6 +24,9 @@ What each tool does with its arguments decides:
   an interpreter, a program that runs commands (``find``, ``vim``, ``env``...), or a copy of
   one made earlier in the command (``cp /bin/bash /tmp/.b && chmod 4755 /tmp/.b``). Setuid on
   another file keeps the ``shell.chmod-world`` warn.
+
+Cloud accounts and clusters (``aws``, ``gcloud``, ``az``, ``kubectl``, ``oc``): audit and
+threat detection off, guards weakened, access granted (``_cloudguard``, ``_cloudiam``).
 
 Severities: switching off audit, SELinux, AppArmor, an EDR agent, the firewall or kernel
 hardening, and setuid-root interpreters, have no everyday agent use and leave the host open
