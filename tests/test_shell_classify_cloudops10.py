@@ -84,6 +84,7 @@ def test_admin_grant_or_new_long_lived_credential_blocks(command: str) -> None:
     "kubectl create rolebinding x --clusterrole=edit --user=bob -n ns",
     "kubectl create clusterrolebinding x --clusterrole=view --group=devs",
     "kubectl create clusterrole r --verb='*' --resource='*'",
+    "aws iam create-open-id-connect-provider --url https://token.example --client-id-list x",
 ])
 def test_narrower_grant_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.privilege")
@@ -166,6 +167,10 @@ def test_cloud_guard_weakened_warns(command: str) -> None:
     "socat TCP-LISTEN:2222,fork TCP:localhost:22",
     "socat -d -d TCP4-L:6380,fork,reuseaddr tcp:127.0.0.1:6379",
     "kubectl expose deployment db --type=LoadBalancer --port=5432",
+    "aws secretsmanager put-resource-policy --secret-id s --resource-policy '{\"Statement\":"
+    "[{\"Effect\":\"Allow\",\"Principal\":{\"AWS\":\"*\"},\"Action\":\"secretsmanager:*\"}]}'",
+    "aws ecr set-repository-policy --repository-name r --policy-text '{\"Statement\":[{\"Effect"
+    "\":\"Allow\",\"Principal\":\"*\",\"Action\":\"ecr:*\"}]}'",
 ])
 def test_opened_to_the_network_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.network-expose")
@@ -198,6 +203,11 @@ def test_opened_to_the_network_warns(command: str) -> None:
     "dockerd -H tcp://0.0.0.0:2375 --tlsverify --tlscacert ca.pem",
     "dockerd -H tcp://127.0.0.1:2375",
     "podman system service --time=0 unix:///tmp/podman.sock",
+    "aws s3api put-bucket-policy --bucket b --policy '{\"Statement\":[{\"Effect\":\"Allow\","
+    "\"Principal\":{\"Service\":\"cloudfront.amazonaws.com\"},\"Action\":\"s3:GetObject\"}]}'",
+    "aws s3api put-bucket-policy --bucket b --policy '{\"Statement\":[{\"Effect\":\"Allow\","
+    "\"Principal\":\"*\",\"Action\":\"s3:GetObject\",\"Condition\":{\"StringEquals\":"
+    "{\"aws:SourceVpce\":\"v\"}}}]}'",
 ])
 def test_everyday_network_and_audit_reads_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

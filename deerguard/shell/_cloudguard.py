@@ -133,6 +133,9 @@ def _aws(run: Run, service: str, op: str, args: list[Field], span: tuple[int, in
         _ec2(run, op, args, span)
     elif service in ("s3api", "s3control"):
         _s3(run, service, op, args, span)
+    if "policy" in op and op.startswith(("put-", "set-", "create-", "update-", "add-")) and \
+            service != "iam":
+        _public_policy(run, service, op, args, span)
     elif service == "lambda" and op == "add-permission" and \
             option_text(args, ("--principal",)) == "*":
         _expose(run, span, "aws lambda add-permission --principal '*' lets anyone invoke it")
@@ -172,13 +175,24 @@ def _s3(run: Run, service: str, op: str, args: list[Field], span: tuple[int, int
         if acl in _PUBLIC_ACLS or "/groups/global/AllUsers" in grant or \
                 "/groups/global/AuthenticatedUsers" in grant:
             _expose(run, span, f"aws s3api put-bucket-acl {acl or grant} makes a bucket public")
-    elif op == "put-bucket-policy":
-        for s in statements(document(run, option(args, ("--policy",)))):
-            who = s.get("Principal")
-            aws = who.get("AWS") if isinstance(who, dict) else None
-            if s.get("Effect") == "Allow" and (who == "*" or "*" in as_list(aws)):
-                _expose(run, span, "aws s3api put-bucket-policy allows Principal *")
-                return
+
+
+_POLICY_OPTS = ("--policy", "--policy-text", "--resource-policy", "--policy-document",
+                "--policy-in-json")
+
+
+def _public_policy(run: Run, service: str, op: str, args: list[Field],
+                   span: tuple[int, int]) -> None:
+    """A resource policy (``put-bucket-policy``, ``put-resource-policy``, ``set-repository-
+    policy``, ``put-key-policy``...) allowing ``"Principal": "*"`` with no condition: the
+    bucket, secret, key or repository is open to every AWS account and the internet."""
+    for s in statements(document(run, option(args, _POLICY_OPTS))):
+        who = s.get("Principal")
+        aws = who.get("AWS") if isinstance(who, dict) else None
+        if s.get("Effect") == "Allow" and "Condition" not in s and (
+                who == "*" or "*" in as_list(aws)):
+            _expose(run, span, f"aws {service} {op} allows Principal * without a condition")
+            return
 
 
 def _gcloud(run: Run, path: list[str], args: list[Field], span: tuple[int, int]) -> None:

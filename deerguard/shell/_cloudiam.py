@@ -23,7 +23,7 @@ Block (admin or owner to someone, or a new long-lived credential):
 * ``kubectl|oc create clusterrolebinding|rolebinding --clusterrole=cluster-admin``, ``oc adm
   policy add-cluster-role-to-user|group cluster-admin``.
 
-Warn: every other attach/put/binding/assignment, ``set-iam-policy``, ``keyvault
+Warn: every other attach/put/binding/assignment, a new OIDC or SAML provider, ``set-iam-policy``, ``keyvault
 set-policy``, a cluster-wide binding or an ``admin``/``edit`` one in a namespace,
 ``create clusterrole`` with ``*`` verbs, ``oc adm policy add-scc-to-*``. A grant to
 ``allUsers`` is ``shell.network-expose`` (``_cloudguard``'s public-data rule).
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 __all__ = ["aws_iam", "az_access", "gcloud_access", "kube_access"]
 
 _ADMIN_POLICIES = ("/AdministratorAccess", "/IAMFullAccess")
+_OUTSIDE_IDP = frozenset({"create-open-id-connect-provider", "create-saml-provider",
+                          "update-saml-provider", "add-client-id-to-open-id-connect-provider"})
 _ADMIN_ACTIONS = frozenset({"*", "*:*", "iam:*"})
 _MINTS = {
     "create-access-key": "mints a long-lived access key",
@@ -88,6 +90,8 @@ def aws_iam(run: Run, op: str, args: list[Field], span: tuple[int, int]) -> None
             _grant(run, span, f"aws iam {op} " + ("lets any AWS principal assume the role"
                                                   if anyone else "changes who may assume "
                                                   "a role"), admin=anyone)
+    elif op in _OUTSIDE_IDP:
+        _grant(run, span, f"aws iam {op} trusts an outside identity provider", admin=False)
     elif op == "add-user-to-group":
         group = option_text(args, ("--group-name",)) or ""
         _grant(run, span, f"aws iam add-user-to-group {group}", admin="admin" in group.lower())
