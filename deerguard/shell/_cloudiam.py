@@ -23,10 +23,10 @@ Block (admin or owner to someone, or a new long-lived credential):
 * ``kubectl|oc create clusterrolebinding|rolebinding --clusterrole=cluster-admin``, ``oc adm
   policy add-cluster-role-to-user|group cluster-admin``.
 
-Warn: every other attach/put/binding/assignment, a new OIDC or SAML provider, ``set-iam-policy``, ``keyvault
-set-policy``, a cluster-wide binding or an ``admin``/``edit`` one in a namespace,
-``create clusterrole`` with ``*`` verbs, ``oc adm policy add-scc-to-*``. A grant to
-``allUsers`` is ``shell.network-expose`` (``_cloudguard``'s public-data rule).
+Warn: every other attach/put/binding/assignment, a new OIDC or SAML provider,
+``set-iam-policy``, ``keyvault set-policy``, a cluster-wide binding or an ``admin``/``edit``
+one in a namespace, ``create clusterrole`` with ``*`` verbs, ``oc adm policy add-scc-to-*``.
+A grant to ``allUsers`` is ``shell.network-expose`` (``_cloudguard``'s public-data rule).
 
 Reading (``list-*``, ``get-*``, ``get-iam-policy``, ``auth can-i``, ``get
 clusterrolebindings``) and ``view`` bindings pass.
