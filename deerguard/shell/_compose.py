@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._container import Remote, container_option
 from ._paths import norm_path
-from ._podspec import load_json
+from ._podspec import flow_list, load_json
 from ._words import DYN, Field
 
 if TYPE_CHECKING:
@@ -192,9 +192,6 @@ def _unquote(text: str) -> str:
     return text
 
 
-def _flow_items(value: str) -> list[str]:
-    """``[a, "b", 'c']`` as its items (no nesting in the lists read here)."""
-    return [_unquote(v) for v in value.strip()[1:].rstrip().rstrip("]").split(",") if v.strip()]
 
 
 def _item(key: str, value: str, f: Field, out: Remote) -> None:
@@ -276,9 +273,9 @@ def _inline(key: str, value: str, f: Field, out: Remote,
             commands: list[tuple[Field, list[str]]]) -> None:
     flow = value.startswith("[")
     if key in ("command", "entrypoint"):
-        _command(_unquote(value), _flow_items(value) if flow else None, f, commands)
+        _command(_unquote(value), flow_list(value) if flow else None, f, commands)
     else:
-        for item in _flow_items(value) if flow else [_unquote(value)]:
+        for item in flow_list(value) if flow else [_unquote(value)]:
             _item(key, item, f, out)
 
 

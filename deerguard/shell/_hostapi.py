@@ -37,6 +37,7 @@ from ._paths import norm_path
 from ._podspec import load_json as _load
 from ._podspec import scan_yaml as _scan_yaml
 from ._podspec import walk_spec as _walk
+from ._podspec import yaml_argvs
 from ._words import DYN, Field
 
 if TYPE_CHECKING:
@@ -247,4 +248,5 @@ def _kubectl(run: Run, inv: Invocation, stdin: Flow | None,
                     _walk(doc, f, out, commands)
                 else:
                     _scan_yaml(text, f, out)
+                    commands.extend((f, argv) for argv in yaml_argvs(text))
     return out

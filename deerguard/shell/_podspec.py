@@ -16,7 +16,7 @@ from typing import Any
 from ._container import Remote, container_option
 from ._words import Field
 
-__all__ = ["load_json", "scan_yaml", "setting", "walk_spec"]
+__all__ = ["flow_list", "load_json", "scan_yaml", "setting", "walk_spec", "yaml_argvs"]
 
 _MAX_NODES = 4000
 _NS_MODES = {"pidmode": "--pid", "ipcmode": "--ipc", "utsmode": "--uts",
@@ -67,6 +67,70 @@ def scan_yaml(text: str, f: Field, out: Remote) -> None:
 
 
 _FLOW = str.maketrans({"{": ",", "}": ",", "[": ",", "]": ","})
+_MAX_ARGVS = 8
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def flow_list(value: str) -> list[str]:
+    """A one-line YAML flow list (``["sh", "-c", "a, b"]`` as JSON when it is, else split
+    on commas: ``[sh, -c, x]``), at most 64 items."""
+    doc = load_json(value)
+    if isinstance(doc, list):
+        return [str(v) for v in doc[:64] if isinstance(v, str | int | float)]
+    return [_unquote(v) for v in value.strip()[1:].rstrip().rstrip("]").split(",")[:64]
+            if v.strip()]
+
+
+def yaml_argvs(text: str) -> list[list[str]]:
+    """The commands a YAML manifest's containers run: each ``command:`` list (flow
+    ``[a, b]`` or block ``- a`` items) followed by the ``args:`` of the same container, as
+    the JSON walk reads ``command`` + ``args``. A container with ``args`` alone runs the
+    image's unknown entrypoint and is not read. Line scan, linear in the text; at most
+    eight commands."""
+    out: list[list[str]] = []
+    argv: list[str] | None = None
+    argv_indent = -1  # the indent of the current container's keys
+    block = -1  # >= 0 while the items of a block list are read (its key's indent)
+    for raw in text.splitlines():
+        line = raw.partition(" #")[0].rstrip()
+        body = line.lstrip()
+        if not body or body[0] == "#":
+            continue
+        indent = len(line) - len(body)
+        if block >= 0 and argv is not None and body[:2] == "- " and indent >= block:
+            if len(argv) < 64:
+                argv.append(_unquote(body[2:]))
+            continue
+        block = -1
+        if body[:2] == "- ":
+            body = body[2:].lstrip()
+            if indent < argv_indent:
+                argv = None  # a new item of an outer list: another container or pod
+            indent = len(line) - len(body)
+        key, colon, value = body.partition(":")
+        if not colon or (value and value[0] not in " \t"):
+            continue
+        key = _unquote(key)
+        value = value.strip()
+        if key == "command" and len(out) < _MAX_ARGVS:
+            argv = []
+            out.append(argv)
+            argv_indent = indent
+        elif not (key == "args" and argv is not None and indent == argv_indent):
+            continue
+        if value[:1] == "[":
+            argv.extend(flow_list(value))
+        elif not value:
+            block = indent
+        elif value[:1] not in ("|", ">"):
+            argv.append(_unquote(value))
+    return [a for a in out if a]
 
 
 def walk_spec(doc: Any, f: Field, out: Remote, commands: list[tuple[Field, list[str]]]) -> None:
