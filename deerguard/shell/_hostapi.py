@@ -15,6 +15,8 @@ request can be made other ways, and each is read for the same settings, with the
   same command): ``privileged: true``, ``hostPID``/``hostIPC: true``, a ``hostPath`` of ``/``
   or a system directory, dangerous ``capabilities.add``, ``Unconfined`` seccomp/AppArmor.
   ``hostNetwork`` alone is not an escape here, as ``docker run --network host`` is not.
+  The containers' ``command``/``args`` (JSON or YAML) are classified as the pod's command.
+* Compose files given to ``docker compose ... up`` the same ways (``_compose``).
 * A write to a cgroup's ``release_agent`` or ``notify_on_release`` (any path: the cgroup
   filesystem is mounted wherever the attacker chose): the kernel runs ``release_agent`` as
   root on the host. No developer tool writes these by hand.
@@ -22,7 +24,7 @@ request can be made other ways, and each is read for the same settings, with the
 Severity: ``shell.container-escape`` (block), as for the docker options: the container gets
 root on the host. Work is linear: JSON goes to the C parser and its walk stops after a fixed
 number of nodes; YAML is scanned line by line for the few keys that matter, never parsed
-(a YAML parser is slow on deep nesting and aliases).
+(a YAML parser is slow on deep nesting and aliases). Both readers are in ``_podspec``.
 """
 
 from __future__ import annotations
