@@ -128,6 +128,9 @@ def test_reading_access_and_everyday_cluster_objects_pass(command: str) -> None:
     "auditctl -A always,exclude -F msgtype=EXECVE",
     "sudo auditctl -D",
     "az security pricing create -n VirtualMachines --tier free",
+    "gcloud logging sinks delete audit-export --quiet",
+    "gcloud logging sinks update audit-export --disabled",
+    "az monitor diagnostic-settings delete --name d --resource r",
 ])
 def test_cloud_or_host_audit_turned_off_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK, "shell.defense-off")
@@ -187,6 +190,9 @@ def test_opened_to_the_network_warns(command: str) -> None:
     "aws cloudtrail describe-trails",
     "aws cloudtrail lookup-events --max-results 5",
     "aws guardduty list-detectors",
+    "gcloud logging sinks list",
+    "gcloud logging read 'severity>=ERROR' --limit 10",
+    "az monitor diagnostic-settings list --resource r",
     "gcloud compute firewall-rules create int --allow tcp:22 --source-ranges 10.0.0.0/8",
     "gcloud compute firewall-rules create deny-all --action deny --rules all",
     "gcloud compute firewall-rules list",

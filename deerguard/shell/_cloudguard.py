@@ -5,7 +5,8 @@ rules (``_cloudiam``), for ``aws``, ``gcloud``, ``az``, ``kubectl`` and ``oc``.
   does next, as ``auditctl -D`` does on a host): ``aws cloudtrail stop-logging|delete-trail``,
   ``guardduty delete-detector`` / ``update-detector --no-enable``, ``securityhub
   disable-security-hub``, ``configservice stop-configuration-recorder``, ``ec2 delete-flow-logs``,
-  ``macie2 disable-macie``, ``az security pricing create --tier free``...
+  ``macie2 disable-macie``, ``gcloud logging sinks delete``, ``az monitor
+  diagnostic-settings delete``, ``az security pricing create --tier free``...
 * A guard weakened (``shell.defense-weaken``, warn): ``ec2 modify-instance-metadata-options
   --http-tokens optional`` (IMDSv1 back, the SSRF path to instance credentials), an S3
   public access block deleted or set to false, ``iam deactivate-mfa-device``.
@@ -207,6 +208,10 @@ def _gcloud(run: Run, path: list[str], args: list[Field], span: tuple[int, int])
                 ranges is None and path[2] == "create" and not scoped):
             _expose(run, span, f"gcloud compute firewall-rules {path[2]} allows ingress "
                     "from 0.0.0.0/0")
+    elif path[:2] == ["logging", "sinks"] and path[2:3] == ["delete"] or \
+            path[:3] == ["logging", "sinks", "update"] and any(f.text == "--disabled"
+                                                               for f in args):
+        _off(run, span, f"gcloud logging sinks {path[2]} stops exporting the project's logs")
     elif any(o in (option_text(args, ("--authorized-networks",)) or "") for o in _OPEN):
         _expose(run, span, "gcloud --authorized-networks=0.0.0.0/0 opens a database")
     elif path[:3] == ["storage", "buckets", "update"] and \
@@ -235,6 +240,9 @@ def _az(run: Run, path: list[str], args: list[Field], span: tuple[int, int]) -> 
     elif path[:3] == ["storage", "account", "update"] and \
             (option_text(args, ("--allow-blob-public-access",)) or "").lower() == "true":
         _weaken(run, span, "az storage account update --allow-blob-public-access true")
+    elif path[:3] in (["monitor", "diagnostic-settings", "delete"],
+                      ["monitor", "log-profiles", "delete"]):
+        _off(run, span, f"az monitor {path[1]} delete stops exporting the platform's logs")
     elif path[:3] == ["security", "pricing", "create"] and \
             (option_text(args, ("--tier",)) or "").lower() == "free":
         _off(run, span, "az security pricing create --tier free turns off Defender for Cloud")
