@@ -9,7 +9,8 @@ What each tool does with its arguments decides:
   terminating signal: when the unit is a security control (audit, SELinux/AppArmor, host
   firewall, EDR and monitoring agents, the system logger). ``status``/``restart``/``reload``,
   ``killall -HUP rsyslogd`` and other units stay as they were.
-* Modes: ``setenforce 0|permissive``, ``aa-teardown``, ``auditctl -D|-e 0|-d|-W``,
+* Modes: ``setenforce 0|permissive``, ``aa-teardown``, ``auditctl -D|-e 0|-d|-W`` and a
+  rule that silences events (``-a never,exit``, ``-a always,exclude``),
   ``sysctl [-w] KEY=VALUE`` for kernel hardening keys (ASLR, module loading, kexec,
   mmap_min_addr), ``spctl --master-disable``, ``csrutil disable``, ``defaults write
   ...com.apple.alf globalstate 0``, ``socketfilterfw --setglobalstate off``, ``pfctl -d``,
@@ -24,6 +25,9 @@ What each tool does with its arguments decides:
   one made earlier in the command (``cp /bin/bash /tmp/.b && chmod 4755 /tmp/.b``). Setuid on
   another file keeps the ``shell.chmod-world`` warn.
 
+Cloud accounts and clusters (``aws``, ``gcloud``, ``az``, ``kubectl``, ``oc``): audit and
+threat detection off, guards weakened, access granted (``_cloudguard``, ``_cloudiam``).
+
 Severities: switching off audit, SELinux, AppArmor, an EDR agent, the firewall or kernel
 hardening, and setuid-root interpreters, have no everyday agent use and leave the host open
 after the command (block). Some setup guides (kubeadm's) disable SELinux and firewalld: a
@@ -36,6 +40,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ._cloudguard import CLOUD_CONTROL_PROGRAMS, cloud_controls
 from ._deletes import plain_operands
 from ._resolve import Invocation
 from ._setuid import SETUID_PROGRAMS, backdoor
@@ -76,7 +81,8 @@ _CONTROLS = frozenset({"setenforce", "aa-teardown", "aa-complain", "aa-disable",
                        "csrutil", "defaults", "socketfilterfw", "pfctl", "firewall-cmd",
                        "netsh", "fdesetup", "xattr", "grubby"}) | SETUID_PROGRAMS
 _OWN = _SERVICE_TOOLS | _KILLERS | _CONTROLS | frozenset(_AGENT_CTLS)
-DEFENSE_PROGRAMS = _OWN | TAMPER_PROGRAMS | TLS_PROGRAMS | WIN_DEFENSE_PROGRAMS
+DEFENSE_PROGRAMS = _OWN | TAMPER_PROGRAMS | TLS_PROGRAMS | WIN_DEFENSE_PROGRAMS | \
+    CLOUD_CONTROL_PROGRAMS
 """Programs :func:`defense_program` has rules for (any other name costs one lookup)."""
 DEFENSE_VARS = HISTORY_VARS | TLS_VARS
 
@@ -258,6 +264,10 @@ def _controls(run: Run, inv: Invocation) -> None:
             if t in ("-D", "-d", "-W") or (t == "-e" and nxt == "0") or t == "-e0":
                 _off(run, args[index], f"auditctl {t} removes audit rules or stops auditing")
                 return
+            if t in ("-a", "-A") and _suppresses(nxt):
+                _off(run, args[index], f"auditctl {t} {nxt} stops auditing the events it "
+                     "matches")
+                return
     elif name == "sysctl":
         _sysctl(run, inv)
     elif name == "spctl":
@@ -308,6 +318,13 @@ def _controls(run: Run, inv: Invocation) -> None:
         backdoor(run, inv)
 
 
+def _suppresses(rule: str) -> bool:
+    """An audit rule ``LIST,ACTION`` (either order) that silences events: ``never`` on a
+    syscall/task/user list, or ``always`` on the ``exclude`` list (records dropped)."""
+    parts = {p.strip().lower() for p in rule.split(",")}
+    return "never" in parts and "exclude" not in parts or parts == {"always", "exclude"}
+
+
 _BOOT_OFF = frozenset({"selinux=0", "enforcing=0", "apparmor=0", "audit=0", "security=none",
                        "lsm=", "nokaslr", "module.sig_enforce=0", "lockdown=none"})
 
@@ -346,6 +363,8 @@ def defense_program(run: Run, inv: Invocation, stdin_text: str | None) -> None:
                     break
         else:
             _controls(run, inv)
+    if name in CLOUD_CONTROL_PROGRAMS:
+        cloud_controls(run, inv, stdin_text)  # cloud audit off, IAM grants, ingress from 0.0.0.0/0
     if name in WIN_DEFENSE_PROGRAMS:
         win_defense(run, inv)  # Set-MpPreference, reg add ...Defender, sc stop WinDefend
     if name in TAMPER_PROGRAMS:

@@ -3,7 +3,9 @@
 A reverse tunnel (``ssh -R``, ``ngrok tcp 22``, ``cloudflared tunnel --url``, ``lt --port``,
 ``bore local``, ``chisel client ... R:...``, ``tailscale funnel``) gives anyone at the other
 end a way in to a local port: ``shell.network-expose`` warns (sharing a dev server is a real
-use, but a human should know). A local forward (``ssh -L``) or a SOCKS proxy (``ssh -D``)
+use, but a human should know). So do a ``socat`` listener relaying a local-only service
+(``TCP-LISTEN:2222,fork TCP:localhost:22``) and ``kubectl port-forward|proxy --address
+0.0.0.0`` (``_relays``). A local forward (``ssh -L``) or a SOCKS proxy (``ssh -D``)
 reaches out and passes.
 
 A file server over ``/``, ``~`` or a secret directory (``python3 -m http.server --directory
@@ -17,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._paths import is_critical, norm_path
+from ._relays import engine_listener, forward, relay
 from ._remote import SSH_ARG_LETTERS
 from ._words import Field
 
@@ -33,7 +36,8 @@ _SERVERS: dict[str, tuple[str, ...]] = {
     "updog": ("-d", "--directory"), "busybox-httpd": ("-h",), "httpd": ("-h",),
     "webfsd": ("-r",), "caddy": ("--root", "-r"), "darkhttpd": ("",),
 }
-EXPOSERS = frozenset({"ssh", "autossh", "php", *_TUNNELS, *_SERVERS})
+EXPOSERS = frozenset({"ssh", "autossh", "php", "socat", "kubectl", "oc", "dockerd",
+                      "podman", *_TUNNELS, *_SERVERS})
 """Programs that may open a local port or directory to other hosts."""
 
 
@@ -49,6 +53,12 @@ def expose(run: Run, name: str, args: list[Field], span: tuple[int, int]) -> Non
         if what is not None:
             run.add("shell.network-expose", span, f"{what}: anyone with the address reaches "
                     "a port of this machine", None)
+    elif name == "socat":
+        relay(run, args, span)
+    elif name in ("kubectl", "oc"):
+        forward(run, name, texts, span)
+    elif name in ("dockerd", "podman"):
+        engine_listener(run, name, texts, span)
     elif name == "php":
         if "-S" in texts or any(t.startswith("-S") for t in texts):
             _served(run, name, _option_value(texts, ("-t",)) or ".", span)

@@ -15,6 +15,8 @@ request can be made other ways, and each is read for the same settings, with the
   same command): ``privileged: true``, ``hostPID``/``hostIPC: true``, a ``hostPath`` of ``/``
   or a system directory, dangerous ``capabilities.add``, ``Unconfined`` seccomp/AppArmor.
   ``hostNetwork`` alone is not an escape here, as ``docker run --network host`` is not.
+  The containers' ``command``/``args`` (JSON or YAML) are classified as the pod's command.
+* Compose files given to ``docker compose ... up`` the same ways (``_compose``).
 * A write to a cgroup's ``release_agent`` or ``notify_on_release`` (any path: the cgroup
   filesystem is mounted wherever the attacker chose): the kernel runs ``release_agent`` as
   root on the host. No developer tool writes these by hand.
@@ -22,18 +24,22 @@ request can be made other ways, and each is read for the same settings, with the
 Severity: ``shell.container-escape`` (block), as for the docker options: the container gets
 root on the host. Work is linear: JSON goes to the C parser and its walk stops after a fixed
 number of nodes; YAML is scanned line by line for the few keys that matter, never parsed
-(a YAML parser is slow on deep nesting and aliases).
+(a YAML parser is slow on deep nesting and aliases). Both readers are in ``_podspec``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ._checks import check_args
-from ._container import Remote, container_option
+from ._compose import COMPOSE_PROGRAMS, compose_spec
+from ._container import Remote
 from ._paths import norm_path
+from ._podspec import load_json as _load
+from ._podspec import scan_yaml as _scan_yaml
+from ._podspec import walk_spec as _walk
+from ._podspec import yaml_argvs
 from ._words import DYN, Field
 
 if TYPE_CHECKING:
@@ -44,14 +50,12 @@ if TYPE_CHECKING:
 __all__ = ["HOST_API_PROGRAMS", "host_api"]
 
 _SOCKET_CLIENTS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "socat"})
-HOST_API_PROGRAMS = frozenset({"curl", "wget", "kubectl", "oc"}) | _SOCKET_CLIENTS
+HOST_API_PROGRAMS = frozenset({"curl", "wget", "kubectl", "oc"}) | _SOCKET_CLIENTS | \
+    COMPOSE_PROGRAMS
 """Programs :func:`host_api` reads (anything else costs one set lookup)."""
 
 _CURL_BODY = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
                         "--json", "--data-urlencode"})
-_MAX_NODES = 4000
-_NS_MODES = {"pidmode": "--pid", "ipcmode": "--ipc", "utsmode": "--uts",
-             "usernsmode": "--userns", "cgroupnsmode": "--cgroupns"}
 
 
 def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
@@ -64,6 +68,8 @@ def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         found = _wget(inv.args, commands, lambda name: _body_file(run, name, stdin))
     elif inv.name in _SOCKET_CLIENTS:
         found = _raw_http(inv.args, stdin.text if stdin is not None else None, commands)
+    elif inv.name in COMPOSE_PROGRAMS:
+        found = compose_spec(run, inv, stdin, commands)  # docker compose -f - up <<EOF
     else:
         found = _kubectl(run, inv, stdin, commands)
     if found is None:
@@ -244,139 +250,5 @@ def _kubectl(run: Run, inv: Invocation, stdin: Flow | None,
                     _walk(doc, f, out, commands)
                 else:
                     _scan_yaml(text, f, out)
+                    commands.extend((f, argv) for argv in yaml_argvs(text))
     return out
-
-
-def _load(text: str) -> Any:
-    """The JSON document ``text`` (C parser: linear), or None."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _scan_yaml(text: str, f: Field, out: Remote) -> None:
-    """Read a YAML manifest or patch line by line for the settings :func:`_setting` knows
-    (``privileged: true``, ``hostPID: true``, ``hostPath: {path: /}``, ``capabilities: {add:
-    [SYS_ADMIN]}``, ``type: Unconfined``). A scan, not a parser: linear in the text, whatever
-    its nesting or aliases; flow style (``{a: b}``, ``[x]``) is split into the same pairs."""
-    key_of_items = ""  # the key a list item belongs to (add: / - SYS_ADMIN)
-    host_path = 0  # keys left in which a path: belongs to a hostPath:
-    for line in text.splitlines():
-        body = line.partition(" #")[0]
-        for part in body.translate(_FLOW).split(","):
-            part = part.strip()
-            if part[:2] == "- " or part == "-":
-                part = part.lstrip("- \t")  # list items, nested ones too (- - x)
-            if not part:
-                continue
-            key, colon, value = part.partition(":")
-            if not colon or (value and value[0] not in " \t"):
-                if key_of_items:
-                    _setting(key_of_items, [part.strip("\"'")], f, out)
-                continue
-            key = key.strip().strip("\"'").lower()
-            raw = value.strip()
-            value = raw.strip("\"'")
-            if key == "path" and host_path:
-                _setting("hostpath", {"path": value}, f, out)
-            host_path = 3 if key == "hostpath" else max(host_path - 1, 0)
-            key_of_items = key if key == "add" and not value else ""
-            if key == "add" and value:
-                _setting("add", [value], f, out)
-            elif key == "type" and value.lower() == "unconfined":
-                _setting("seccompprofile", {"type": value}, f, out)
-            elif raw in ("true", "True"):  # "true" quoted is a string
-                _setting(key, True, f, out)
-
-
-_FLOW = str.maketrans({"{": ",", "}": ",", "[": ",", "]": ","})
-
-
-def _walk(doc: Any, f: Field, out: Remote, commands: list[tuple[Field, list[str]]]) -> None:
-    """Find the settings that give a container the host anywhere in ``doc`` (a Docker API
-    body or a Kubernetes object); at most ``_MAX_NODES`` nodes are visited (YAML aliases
-    can make a small text a large graph)."""
-    stack = [doc]
-    seen = 0
-    while stack and seen < _MAX_NODES:
-        node = stack.pop()
-        seen += 1
-        if isinstance(node, list):
-            stack.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
-        argv = _argv(node) if len(commands) < 8 else None
-        if argv:
-            commands.append((f, argv))
-        for key, value in node.items():
-            if isinstance(value, dict | list):
-                stack.append(value)
-            if isinstance(key, str):
-                _setting(key.lower(), value, f, out)
-
-
-def _words(value: Any) -> list[str] | None:
-    if isinstance(value, list) and all(isinstance(w, str) for w in value[:64]):
-        return [str(w) for w in value[:64]]
-    return None
-
-
-def _argv(node: dict[Any, Any]) -> list[str] | None:
-    """The command a container created from ``node`` runs: Docker's ``Entrypoint`` +
-    ``Cmd``, a Kubernetes container's ``command`` + ``args`` (only when the command is
-    given: otherwise the image's entrypoint, unknown, gets the args)."""
-    cmd = _words(node.get("Cmd"))
-    if cmd is not None:
-        return (_words(node.get("Entrypoint")) or []) + cmd
-    command = _words(node.get("command"))
-    if command and ("image" in node or "name" in node):
-        return command + (_words(node.get("args")) or [])
-    return None
-
-
-def _field(f: Field, text: str) -> Field:
-    return Field(text, f.span, f.taint)
-
-
-def _setting(key: str, value: Any, f: Field, out: Remote) -> None:
-    if key == "privileged" and value is True:
-        container_option(out, f, "--privileged", "--privileged", None)
-    elif key in ("hostpid", "hostipc") and value is True:
-        out.escapes.append((f, f"{key[:4]}{key[4:].upper()}: true shares the host's "
-                            f"{key[4:].upper()} namespace with the pod"))
-    elif key in _NS_MODES and value == "host":
-        container_option(out, f, _NS_MODES[key], _NS_MODES[key], _field(f, "host"))
-    elif key == "binds" and isinstance(value, list):
-        for bind in value:
-            if isinstance(bind, str):
-                container_option(out, f, "-v", "-v", _field(f, bind))
-    elif key == "mounts" and isinstance(value, list):
-        for mount in value:
-            if isinstance(mount, dict):
-                src = mount.get("Source", mount.get("source"))
-                kind = mount.get("Type", mount.get("type", "bind"))
-                if isinstance(src, str) and kind == "bind":
-                    container_option(out, f, "--mount", "--mount",
-                                     _field(f, f"type=bind,source={src}"))
-    elif key == "hostpath" and isinstance(value, dict):
-        path = value.get("path")
-        if isinstance(path, str):
-            container_option(out, f, "-v", "-v", _field(f, f"{path}:/host"))
-    elif key in ("capadd", "add") and isinstance(value, list):
-        caps = ",".join(c for c in value if isinstance(c, str))
-        container_option(out, f, "--cap-add", "--cap-add", _field(f, caps))
-    elif key == "securityopt" and isinstance(value, list):
-        for opt in value:
-            if isinstance(opt, str):
-                container_option(out, f, "--security-opt", "--security-opt", _field(f, opt))
-    elif key in ("seccompprofile", "apparmorprofile") and isinstance(value, dict) and \
-            str(value.get("type", "")).lower() == "unconfined":
-        container_option(out, f, "--security-opt", "--security-opt",
-                         _field(f, f"{key[:-7]}=unconfined"))
-    elif key == "devices" and isinstance(value, list):
-        for dev in value:
-            host = dev.get("PathOnHost") if isinstance(dev, dict) else None
-            if isinstance(host, str):
-                container_option(out, f, "--device", "--device", _field(f, host))

@@ -22,6 +22,7 @@ from __future__ import annotations
 from ._cloudexec import CLOUD_EXEC, SHARED, parse_cloud_exec
 from ._container import SSH_ARG_LETTERS, Remote, container_option
 from ._elsewhere import ELSEWHERE, parse_elsewhere
+from ._kubework import kube_remote
 from ._words import Field
 
 __all__ = ["CONTAINER_PROGRAMS", "SSH_ARG_LETTERS", "Remote", "parse_remote"]
@@ -55,13 +56,6 @@ _RUN_LONG_ARG = frozenset("""--add-host --annotation --attach --blkio-weight
     --arch --os --variant --cgroups --hooks-dir --init-path --pidfile --requires --secret
     --systemd --timezone --umask --uidmap --gidmap --subuidname --subgidname --chrootdirs
     --label --service-ports --use-aliases --publish-all-ports --volume-from""".split())
-_KUBE_GLOBAL_ARG = frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster",
-                              "--user", "-s", "--server", "--token", "--as", "--as-group",
-                              "-c", "--container", "-f", "--filename", "--image",
-                              "--pod-running-timeout", "--request-timeout", "-l",
-                              "--selector", "--overrides", "--restart", "--env",
-                              "--labels", "--port", "--image-pull-policy",
-                              "--serviceaccount", "--profile", "--target", "--copy-to"})
 _SSH_NO_COMMAND = frozenset({"-N", "-V", "-G", "-W", "-O"})
 
 def _value(fields: list[Field], j: int, text: str) -> tuple[str, Field | None, int]:
@@ -93,7 +87,7 @@ def parse_remote(name: str, fields: list[Field], i: int) -> Remote | None:
     if name == "nsenter":
         return _nsenter(fields, i)
     if name in ("kubectl", "oc"):
-        return _kubectl(fields, i)
+        return kube_remote(fields, i)  # exec, run, debug, create job|cronjob|deployment
     if name in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
         return _docker(fields, i, compose=name.endswith("compose"))
     return None
@@ -183,35 +177,6 @@ def _pid1(t: str, nxt: str) -> bool:
         if c in "SG":
             return False
     return False
-
-
-def _kubectl(fields: list[Field], j: int) -> Remote:
-    out = Remote()
-    n = len(fields)
-    sub = None
-    while j < n:
-        t = fields[j].text
-        if t == "--":
-            break
-        if t.startswith("-"):
-            opt = t.split("=", 1)[0]
-            j += 2 if opt in _KUBE_GLOBAL_ARG and "=" not in t else 1
-            if sub in ("run", "debug") and t in ("--privileged", "--privileged=true",
-                                                 "--profile=sysadmin"):
-                out.escapes.append((fields[j - 1], f"kubectl {sub} {t} gives the pod the "
-                                    "host"))
-            continue
-        if sub is None:
-            sub = t
-            if sub not in ("exec", "run", "debug", "attach"):
-                return out
-        elif sub == "debug" and t.startswith(("node/", "nodes/")):
-            out.escapes.append((fields[j], "kubectl debug on a node mounts the host's "
-                                "filesystem"))
-        j += 1
-    if sub in ("exec", "run", "debug") and j < n and fields[j].text == "--" and j + 1 < n:
-        out.start = j + 1
-    return out
 
 
 def _past_globals(fields: list[Field], j: int) -> int:

@@ -61,7 +61,8 @@ _RULE_LIST: tuple[Rule, ...] = (
          "host namespaces, host root or docker socket mounts)"),
     Rule("shell.network-expose", _W, "opens a port of this machine to other hosts (ssh -R, "
          "ngrok, cloudflared tunnel)"),
-    Rule("shell.persistence", _B, "writes shell startup files, ssh keys, sudoers or cron"),
+    Rule("shell.persistence", _B, "writes shell startup files, ssh keys, sudoers or cron, or "
+         "grants cloud/cluster admin rights or mints long-lived cloud keys"),
     Rule("shell.system-write", _B, "writes to /etc or to system binaries"),
     Rule("shell.loader-hijack", _B, "sets LD_PRELOAD or LD_LIBRARY_PATH"),
     Rule("shell.interpreter-hook", _W, "an environment variable makes an interpreter load a "
@@ -70,7 +71,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.package-install", _W, "installs or removes packages"),
     Rule("shell.package-source", _W, "points later package installs or clones at another "
          "source (pip index-url, npm registry, git url.insteadOf, PIP_INDEX_URL)"),
-    Rule("shell.privilege", _W, "runs with elevated privileges (sudo, su, doas)"),
+    Rule("shell.privilege", _W, "runs with elevated privileges (sudo, su, doas) or grants "
+         "cloud/cluster permissions"),
     Rule("shell.path-change", _W, "changes PATH"),
     Rule("shell.chmod-world", _W, "makes files world-writable or setuid"),
     Rule("shell.git-destructive", _W, "discards or overwrites git history or files"),
