@@ -13,6 +13,12 @@ CLI's, VS Code's MCP files, ``~/.claude.json``) starts each server's ``command``
 * fetched or decoded data written there warns (``shell.deferred-exec``): what the agent
   will run is not known.
 
+Instruction files agents load at every start (``CLAUDE.md``, ``AGENTS.md``, ``GEMINI.md``,
+``.cursorrules``, ``.cursor/rules/*``, ``.github/copilot-instructions.md``, Claude Code's
+commands, agents and skills) are prompt text, not commands: writing fetched or decoded data
+into one warns the same way (a prompt injection that persists into every later session);
+text the command writes itself passes (agents keep their own notes there).
+
 Bounded: at most :data:`_MAX_COMMANDS` commands per file, nesting followed to
 :data:`_MAX_DEPTH` levels; never raises.
 """
@@ -51,16 +57,38 @@ def _config(path: str) -> str | None:
     return None
 
 
+# Instruction files coding agents load into their context at every start (Claude Code's
+# CLAUDE.md, memory and commands, AGENTS.md, Gemini's GEMINI.md, Cursor, Copilot, Windsurf
+# and Cline rules): text written there steers every later session.
+_INSTRUCTION_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENT.md",
+                                "GEMINI.md", ".cursorrules", ".windsurfrules", ".clinerules",
+                                "copilot-instructions.md"})
+_INSTRUCTION_DIRS = ("/.cursor/rules/", "/.clinerules/", "/.claude/commands/",
+                     "/.claude/agents/", "/.claude/skills/", "/.github/instructions/",
+                     "/.windsurf/rules/")
+
+
+def _instructions(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    if name in _INSTRUCTION_NAMES:
+        return True
+    slashed = "/" + path
+    return any(d in slashed for d in _INSTRUCTION_DIRS)
+
+
 def agent_config_written(run: Run) -> None:
     """After the walk: agent configuration files the command wrote (see the module doc)."""
     for path, taint in list(run.files.items())[:256]:
-        if _config(path) is None:
+        config = _config(path) is not None
+        if not config and not _instructions(path):
             continue
         src = first_source(taint, _FETCHED)
-        if src is not None:
-            run.add("shell.deferred-exec", file_span(run, path), f"writes fetched or decoded data "
-                    f"into {path}, whose commands a coding agent runs later",
-                    f"{src.describe()} was written to {path}")
+        if src is None:
+            continue
+        what = "whose commands a coding agent runs later" if config else \
+            "which a coding agent reads as instructions in every later session"
+        run.add("shell.deferred-exec", file_span(run, path), f"writes fetched or decoded data "
+                f"into {path}, {what}", f"{src.describe()} was written to {path}")
     for path, text in list(run.file_text.items())[:64]:
         name = _config(path)
         if name is None or DYN in text:
