@@ -141,3 +141,19 @@ def test_deletes_inside_user_folders_and_narrowed_finds_pass(command: str) -> No
 def test_find_delete_of_an_unknown_working_directory_warns_like_rm_rf_dot(command: str) -> None:
     result = classify(command)
     assert result.verdict is Verdict.WARN and "shell.dynamic-delete" in result.rule_ids
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("vim -c '%s/VERSION=.*/VERSION=2.0/' -c wq build.sh", Verdict.PASS),
+    ("vim '+%s/a.*/b/g' f.txt", Verdict.PASS),
+    ("vim -c 'g/.*\\/.ssh/d' -c wq notes.txt", Verdict.PASS),
+    ("nvim --cmd 'set noswapfile' README.md", Verdict.PASS),
+    ("vim -c 'r ~/.aws/credentials' x", Verdict.BLOCK),
+    ("vim ~/.ssh/id_rsa", Verdict.BLOCK),
+    ("vim '+r /etc/shadow' x", Verdict.BLOCK),
+])
+def test_vim_ex_command_patterns_are_not_paths_but_files_it_reads_are(
+        command: str, verdict: Verdict) -> None:
+    # %s/VERSION=.*/... was read as the secret-path glob .*/VERSION=2.0 and blocked.
+    result = classify(command)
+    assert result.verdict is verdict, result.rule_ids

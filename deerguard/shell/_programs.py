@@ -59,6 +59,7 @@ from ._sinks import (
     su_program,
 )
 from ._tools import TOOL_NAMES, tool
+from ._vimargs import VIMS, vim_path_args
 from ._windestroy import WIN_DESTROYERS, win_destroy
 from ._winfetch import WIN_RUNNABLE, WIN_RUNNERS, cmd_code, win_runner_target
 from ._words import Field, Source, Var, first_source
@@ -306,7 +307,7 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     # _path_args only drops words of greps, socat and config options: else the args as is.
     config = run.config_options
     paths = _path_args(inv, config=config) if config or name in _GREPS or name in SEDS or \
-        name == "socat" else inv.args
+        name == "socat" or name in VIMS else inv.args
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     if name in COPY_TOOLS:
         copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE
@@ -342,6 +343,8 @@ def _path_args(inv: Invocation, *, config: bool) -> list[Field]:
         args = kept
     if inv.name in SEDS:
         return sed_path_args(args)
+    if inv.name in VIMS:
+        return vim_path_args(args)
     if inv.name not in _GREPS:
         return args
     if any(f.text in ("-e", "-f", "--regexp", "--file") or f.text.startswith("--regexp=")
