@@ -45,7 +45,7 @@ from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
 from ._resolve import Invocation
 from ._scripts import awk_program
-from ._secrets import socat_paths
+from ._secrets import COPY_READERS, copied_sources, socat_paths
 from ._sedargs import SEDS, sed_path_args
 from ._sinks import (
     AWKS,
@@ -305,6 +305,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     config = run.config_options
     paths = _path_args(inv, config=config) if config or name in _GREPS or name in SEDS or \
         name == "socat" else inv.args
+    if name in COPY_READERS:  # cp kaggle.json ~/.kaggle/: the destination is written
+        paths = copied_sources(inv)
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     if name in COPY_TOOLS:
         copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE

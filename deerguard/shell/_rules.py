@@ -277,6 +277,35 @@ CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", 
                         "/ProgramData")),
                     "/mnt/c", "/mnt/c/Users")
 
+CREDENTIAL_DIRS = ("~/.ssh", "~/.aws", "~/.gnupg", "~/.kube", "~/.docker", "~/.config/gh",
+                   "~/.config/gcloud", "~/.azure", "~/.password-store", "~/.aws/sso/cache", "~/.aws/cli/cache",
+                   "~/.ethereum/keystore", "~/.config/sops/age", "/etc/kubernetes",
+                   "/etc/kubernetes/pki")
+"""Folders that hold credentials and little else: reading one whole (``tar``, ``rsync``,
+``rclone``, a container mount) reads the keys in it; creating one is everyday."""
+
+TOKEN_FILE_GLOBS = (
+    "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json",
+    "~/.config/github-copilot/hosts.json",
+    "~/.config/github-copilot/apps.json", "~/.aws/sso/cache/*", "~/.aws/cli/cache/*",
+    "/etc/kubernetes/*.conf", "/etc/kubernetes/pki/*.key", "/var/lib/kubelet/pki/*.key",
+    "/var/lib/kubelet/pki/kubelet-client*.pem", "/etc/rancher/k3s/k3s.yaml",
+    "~/.cache/huggingface/token", "~/.huggingface/token", "~/.kaggle/kaggle.json",
+    "~/.vercel/auth.json", "~/.local/share/com.vercel.cli/auth.json",
+    "~/Library/Application Support/com.vercel.cli/auth.json", "~/.netlify/config.json",
+    "~/.config/netlify/config.json", "~/.fly/config.yml", "~/.databrickscfg",
+    "~/.snowsql/config", "~/.dbt/profiles.yml", "~/.ansible/vault_pass*",
+    "~/.vault_pass", "~/.vault_pass.txt", "~/.config/sops/age/keys.txt", "~/.sops/age/keys.txt",
+    "~/Library/Application Support/sops/age/keys.txt", "~/.bitcoin/wallet.dat",
+    "~/.bitcoin/wallets/*", "~/.ethereum/keystore/*", "~/.config/solana/id.json",
+    "~/.thunderbird/*/logins.json", "~/.thunderbird/*/key4.db",
+)
+"""Login tokens of coding agents and developer CLIs, cloud SSO caches, cluster admin
+kubeconfigs and node keys, data platforms' connection profiles, deploy tools' auth, wallets
+and mail password stores. Reading one is a secret read (like ``~/.aws/credentials``);
+writing one is the everyday setup of a tool's login (CI writes ``~/.kaggle/kaggle.json``,
+``~/.databrickscfg``, ``~/.dbt/profiles.yml``), not a way to run code later."""
+
 SENSITIVE_READ_GLOBS = (
     "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
     "/etc/sudoers", "/etc/sudoers.d/*", "/etc/ssh/ssh_host_*_key", "/proc/*/environ",
@@ -285,7 +314,7 @@ SENSITIVE_READ_GLOBS = (
     "*/.ssh/id_rsa", "*/.ssh/id_ed25519", "*/.ssh/id_ecdsa", "*/.ssh/id_dsa",
     "~/.aws/credentials", "~/.config/gcloud/*", "~/.azure/*",
     "~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.git-credentials",
-    "~/.pgpass", "~/.npmrc", "~/.ssh", "~/.aws", "~/.gnupg",
+    "~/.pgpass", "~/.npmrc",
     "~/.pypirc", "~/.gnupg/*", "~/.password-store/*",
     "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*", "/etc/ssl/private/*",
     "~/.terraform.d/credentials.tfrc.json", "~/.config/doctl/*", "~/.oci/config", "~/.boto",
@@ -301,6 +330,9 @@ SENSITIVE_READ_GLOBS = (
     "~/Library/Application Support/Firefox/*/logins.json",
     "~/Library/Application Support/Firefox/*/key4.db", "~/Library/Keychains/*",
     "/Library/Keychains/*", "~/.local/share/keyrings/*",
+    *TOKEN_FILE_GLOBS,
+    # Credential folders: archiving, syncing or mounting one carries every key in it.
+    *CREDENTIAL_DIRS,
 )
 """Files whose contents are secrets (globs; ``*`` also crosses ``/``). A ``~/`` glob also
 covers ``/root/``, ``/home/*/`` and ``/Users/*/``: ``/root`` is root's home, and a project

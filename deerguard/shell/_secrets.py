@@ -11,11 +11,14 @@ given to a network tool as an auth header or option is how it authenticates, not
 from __future__ import annotations
 
 from . import _rules as R
+from ._dests import copy_dests
 from ._paths import norm_path
+from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["BULK_READERS", "HTTP_CLIENTS", "PRINTER_NAMES", "SECRET_HOMES", "bulk_secret_source",
-           "metadata_secret", "secret_file", "secret_printer", "sent_args", "socat_paths"]
+__all__ = ["AGENT_HOMES", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS", "PRINTER_NAMES", "SECRET_HOMES",
+           "bulk_secret_source", "copied_sources", "metadata_secret", "secret_file",
+           "secret_printer", "sent_args", "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -159,6 +162,16 @@ def sent_args(args: list[Field]) -> list[Field]:
     return out
 
 
+COPY_READERS = frozenset({"cp", "mv", "install", "gcp", "gmv", "ginstall"})
+
+
+def copied_sources(inv: Invocation) -> list[Field]:
+    """The files a local copy reads: its sources, not its destination (``cp kaggle.json
+    ~/.kaggle/`` writes a login token, which the write checks judge; ``cp CLAUDE.md
+    ~/.claude/`` names a credential folder only as the place it writes)."""
+    return copy_dests(inv)[1]
+
+
 BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "rsync", "scp",
                            "sftp", "rclone", "gsutil", "s3cmd", "aws", "restic", "borg"})
 SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.config",
@@ -184,6 +197,22 @@ def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
         if path is None:
             continue
         if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
-                                     path.count("/") == 2):
+                                     path.count("/") == 2) or _home_form(path) in AGENT_HOMES:
             return True
     return False
+
+
+AGENT_HOMES = frozenset({"~/.claude", "~/.codex", "~/.gemini", "~/.config/github-copilot"})
+"""Coding agents' folders: settings and transcripts an agent edits every day, and the
+login token beside them. Named alone they are ordinary; archived, synced or mounted whole
+they carry the token."""
+
+
+def _home_form(path: str) -> str:
+    """``/root/.claude`` and ``/home/u/.claude`` as ``~/.claude`` (other paths unchanged)."""
+    if path.startswith("/root/"):
+        return "~" + path[5:]
+    if path.startswith(("/home/", "/Users/")):
+        user_end = path.find("/", path.index("/", 1) + 1)
+        return "~" + path[user_end:] if user_end > 0 else path
+    return path
