@@ -16,9 +16,10 @@ from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["AGENT_HOMES", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS", "PRINTER_NAMES", "SECRET_HOMES",
-           "bulk_secret_source", "copied_sources", "metadata_secret", "secret_file",
-           "secret_printer", "sent_args", "socat_paths"]
+__all__ = ["AGENT_HOMES", "AUTH_FILE_TOOLS", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS",
+           "PRINTER_NAMES", "SECRET_HOMES", "auth_files", "bulk_secret_source",
+           "copied_sources", "metadata_secret", "secret_file", "secret_printer", "sent_args",
+           "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -99,18 +100,85 @@ def metadata_secret(texts: list[str]) -> bool:
                 "fd00:ec2::254" in t) and any(p in t for p in _IMDS_SECRETS) for t in texts)
 
 
-_SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES)  # hashed: one lookup per argument
+# Project files that hold keys or secrets wherever they are: Rails' master.key, a cloud
+# service account's key, Terraform state and variables, package registries' tokens.
+_SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES) | frozenset({
+    "credentials.json", "client_secret.json", "client_secrets.json", "token.json",
+    "key.json", "secrets.json", "secrets.yml", "secrets.yaml", "secrets.toml", "secret.json",
+    "secret.yml", "secret.yaml", ".npmrc", ".pypirc", ".dockercfg", ".htpasswd",
+    ".vault-token", "kaggle.json", "kubeconfig", "kubeconfig.yaml", "admin.conf"})
+# Endings of private keys and keystores, Terraform state (every resource's secrets in plain
+# text) and variables, and cloud key files (service-account-prod.json, sa-key.json).
+_SECRET_ENDS = (".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx",
+                ".tfstate", ".tfstate.backup", ".tfvars", ".tfvars.json", "-key.json",
+                "_key.json", "-credentials.json", "_credentials.json")
+_SECRET_STARTS = ("service-account", "service_account", ".env.")
+_TEMPLATES = (".example", ".sample", ".template", ".dist", ".tmpl", ".defaults", ".enc")
+# A .pem named as a certificate, chain or public key is meant to be shared.
+_PUBLIC_PEM = ("cert", "chain", "pub", "crt", "csr", "bundle")
 
 
 def secret_file(args: list[Field]) -> bool:
     """An argument names a file that is secret wherever it is (``.env``, a shell history,
-    a repository's ``.git/config``, where CI checkouts keep the job's token)."""
+    a repository's ``.git/config``, where CI checkouts keep the job's token, a private key
+    ``server.key``, ``terraform.tfstate``, a service account's ``credentials.json``)."""
     for f in args:
         text = f.text.partition("=")[2] if f.text.startswith("--") else f.text
         base = text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]  # --post-file=.env, -d @.env
-        if base in _SECRET_FILE_SET or (base == "config" and _git_config(text)):
+        if base in _SECRET_FILE_SET or (base == "config" and _git_config(text)) or (
+                base.endswith(_SECRET_ENDS) or base.startswith(_SECRET_STARTS)) and \
+                _secret_name(base):
             return True
     return False
+
+
+def _secret_name(base: str) -> bool:
+    """``base`` (already ending or starting like a secret) is not a template or a
+    certificate: ``.env.example``, ``fullchain.pem``, ``service-account.json.sample``."""
+    low = base.lower()
+    if low.endswith(_TEMPLATES) or any(t + "." in low for t in _TEMPLATES):
+        return False
+    if low.endswith(".json") and low.startswith(_SECRET_STARTS[:2]):
+        return True
+    if low.startswith(_SECRET_STARTS):
+        return low.startswith(".env.")
+    return not low.endswith(".pem") or "key" in low or not any(p in low for p in _PUBLIC_PEM)
+
+
+# Options whose file a network tool authenticates with (a client key, a CA bundle, ssh's
+# identity file and options, rsync's remote shell): it proves who the tool is to the host
+# it is given, like -H "Authorization: ..." (see sent_args); the file is not sent.
+_AUTH_FILE_OPTIONS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("curl",), frozenset({
+        "--cert", "-E", "--key", "--cacert", "--capath", "--proxy-cert", "--proxy-key",
+        "--proxy-cacert", "--proxy-capath", "--crlfile", "--pinnedpubkey", "--netrc-file"})),
+    "wget": frozenset({"--certificate", "--private-key", "--ca-certificate", "--ca-directory",
+                       "--crl-file"}),
+    **dict.fromkeys(("http", "https", "xh", "httpie"), frozenset({"--cert", "--cert-key",
+                                                                  "--verify"})),
+    **dict.fromkeys(("scp", "sftp", "ssh"), frozenset({"-i", "-F", "-o"})),
+    "rsync": frozenset({"-e", "--rsh"}),
+    **dict.fromkeys(("ncat", "nc"), frozenset({"--ssl-cert", "--ssl-key", "--ssl-trustfile"})),
+    "openssl": frozenset({"-cert", "-key", "-CAfile", "-CApath", "-pass", "-cert_chain"}),
+    "aws": frozenset({"--ca-bundle"}),
+}
+AUTH_FILE_TOOLS = frozenset(_AUTH_FILE_OPTIONS)
+
+
+def auth_files(name: str, texts: list[str]) -> frozenset[int]:
+    """The words of ``name``'s options that name a file it authenticates with
+    (``curl --key client.key``, ``scp -i deploy.pem``, ``rsync -e 'ssh -i k.pem'``)."""
+    opts = _AUTH_FILE_OPTIONS.get(name)
+    if opts is None:
+        return frozenset()
+    out: set[int] = set()
+    for k, t in enumerate(texts):
+        if t in opts:
+            out.add(k + 1)
+        elif t[:1] == "-" and (t.split("=", 1)[0] in opts or (
+                t[1:2] != "-" and len(t) > 2 and t[:2] in opts and name != "openssl")):
+            out.add(k)  # --cert=client.pem, -ikey.pem
+    return frozenset(out)
 
 
 def _git_config(text: str) -> bool:
