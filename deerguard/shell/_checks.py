@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 
 from . import _rules as R
-from ._container import CGROUP_ESCAPE_FILES
+from ._container import CGROUP_ESCAPE_FILES, check_mounts
 from ._deletes import NODE_DELETERS, check_find, check_node_delete, check_rm, opts_and_operands
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._fdtool import FD_NAMES, fd_commands
@@ -132,7 +132,7 @@ def check_remote(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -
     for f, reason in remote.privilege:
         add("shell.privilege", f.span, reason, None)
     if remote.mounts:
-        check_args(add, rules, inv.name, remote.mounts, cwd)
+        check_mounts(add, rules, inv.name, remote.mounts, cwd)
 
 
 def chmod_mode(args: list[Field]) -> tuple[Field, bool, bool] | None:

@@ -5,12 +5,14 @@ requests).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ._paths import is_critical, norm_path
+from ._paths import PathRules, candidate_paths, is_critical, norm_path
 from ._words import Field
 
-__all__ = ["CGROUP_ESCAPE_FILES", "SSH_ARG_LETTERS", "SOCKETS", "Remote", "container_option"]
+__all__ = ["CGROUP_ESCAPE_FILES", "SSH_ARG_LETTERS", "SOCKETS", "Remote", "check_mounts",
+           "container_option"]
 
 CGROUP_ESCAPE_FILES = ("/release_agent", "/notify_on_release")
 """Path endings whose write is the cgroup v1 release_agent escape: the kernel runs the
@@ -78,6 +80,27 @@ def container_option(out: Remote, f: Field, opt: str, text: str, val: Field | No
             path = norm_path(source, None)
             if path is not None and (is_critical(path) or path.startswith(SOCKETS)):
                 out.escapes.append((val, f"mounts the host's {path} into the container"))
+
+
+def check_mounts(add: Callable[[str, tuple[int, int], str, str | None], None],
+                 rules: PathRules, name: str, mounts: list[Field], cwd: str | None) -> None:
+    """Judge the host paths mounted into a container: a credential file or folder
+    (``~/.aws``, ``~/.ssh``, ``~/.kube``, ``/etc/kubernetes``, a coding agent's folder, a
+    whole ``~/.config``) warns as ``shell.secret-mount``, the same for every one of them:
+    the image reads every key in it, yet ``-v ~/.aws:/root/.aws`` is how the AWS CLI's own
+    image is run. What gives the container the host itself (``/``, ``~``, ``/etc``, the
+    docker socket) is an escape and blocks (:func:`container_option`)."""
+    from ._secrets import AGENT_HOMES, SECRET_HOMES, home_form  # late: _secrets -> _remote
+
+    for f in mounts:
+        for path in candidate_paths(f.text, cwd)[:1]:
+            if rules.protected and rules.match(path, "protected"):
+                add("shell.protected-path", f.span, f"{name} mounts the protected path "
+                    f"{path}", None)
+            if rules.match(path, "sensitive") or home_form(path) in AGENT_HOMES or (
+                    path in SECRET_HOMES and not is_critical(path)):
+                add("shell.secret-mount", f.span, f"{name} mounts the credential path "
+                    f"{path} into a container, whose image can read the keys in it", None)
 
 
 def _mount_source(text: str, *, mount: bool) -> str | None:

@@ -59,6 +59,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
     Rule("shell.container-escape", _B, "gives a container or namespace the host (privileged, "
          "host namespaces, host root or docker socket mounts)"),
+    Rule("shell.secret-mount", _W, "mounts a credential file or folder of the host into a "
+         "container (docker run -v ~/.aws:/root/.aws): the image can read every key in it"),
     Rule("shell.network-expose", _W, "opens a port of this machine to other hosts (ssh -R, "
          "ngrok, cloudflared tunnel)"),
     Rule("shell.persistence", _B, "writes shell startup files, ssh keys, sudoers or cron"),
@@ -278,9 +280,9 @@ CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", 
                     "/mnt/c", "/mnt/c/Users")
 
 CREDENTIAL_DIRS = ("~/.ssh", "~/.aws", "~/.gnupg", "~/.kube", "~/.docker", "~/.config/gh",
-                   "~/.config/gcloud", "~/.azure", "~/.password-store", "~/.aws/sso/cache", "~/.aws/cli/cache",
-                   "~/.ethereum/keystore", "~/.config/sops/age", "/etc/kubernetes",
-                   "/etc/kubernetes/pki")
+                   "~/.config/gcloud", "~/.azure", "~/.password-store", "~/.aws/sso/cache",
+                   "~/.aws/cli/cache", "~/.ethereum/keystore", "~/.config/sops/age",
+                   "/etc/kubernetes", "/etc/kubernetes/pki")
 """Folders that hold credentials and little else: reading one whole (``tar``, ``rsync``,
 ``rclone``, a container mount) reads the keys in it; creating one is everyday."""
 

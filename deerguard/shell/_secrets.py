@@ -18,8 +18,8 @@ from ._words import Field
 
 __all__ = ["AGENT_HOMES", "AUTH_FILE_TOOLS", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS",
            "PRINTER_NAMES", "SECRET_HOMES", "auth_files", "bulk_secret_source",
-           "copied_sources", "metadata_secret", "secret_file", "secret_printer", "sent_args",
-           "socat_paths"]
+           "copied_sources", "home_form", "metadata_secret", "secret_file", "secret_printer",
+           "sent_args", "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -265,7 +265,7 @@ def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
         if path is None:
             continue
         if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
-                                     path.count("/") == 2) or _home_form(path) in AGENT_HOMES:
+                                     path.count("/") == 2) or home_form(path) in AGENT_HOMES:
             return True
     return False
 
@@ -276,7 +276,7 @@ login token beside them. Named alone they are ordinary; archived, synced or moun
 they carry the token."""
 
 
-def _home_form(path: str) -> str:
+def home_form(path: str) -> str:
     """``/root/.claude`` and ``/home/u/.claude`` as ``~/.claude`` (other paths unchanged)."""
     if path.startswith("/root/"):
         return "~" + path[5:]

@@ -24,6 +24,7 @@ from ._paths import norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
 from ._raw import raw_scan
 from ._resolve import Invocation
+from ._secrets import secret_file
 from ._traps import check_traps, rehome_traps
 from ._words import DYN, Field, Source, Var, first_source
 
@@ -42,6 +43,18 @@ AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 def exec_flow(run: Run, inv: Invocation) -> Flow:
     src = Source("exec", inv.name or "a command", run.map_span(inv.word.span))
     return Flow(frozenset({src}), inv.name, inv.word.span)
+
+
+def module_flow(run: Run, inv: Invocation, rest: list[Field]) -> Flow:
+    """``python -m MODULE ARGS``: ARGS are checked like ``python -c CODE ARGS``'s (a module
+    such as json.tool, base64 or gzip prints the files it is given), and a secret file
+    among them makes the output secret (``python3 -m json.tool ~/.docker/config.json``)."""
+    flow = exec_flow(run, inv)
+    if not rest or not (check_args(run.add, run.cp.paths, inv.name, rest, run.cwd) or
+                        secret_file(rest)):
+        return flow
+    src = Source("secret", inv.name, run.map_span(inv.word.span))
+    return Flow(flow.taint | {src}, inv.name, inv.word.span)
 
 
 def download_exec(run: Run, word: Field, taint: frozenset[Source], name: str) -> None:
@@ -413,7 +426,7 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             if module in ("pip", "pip3", "ensurepip"):
                 check_package(run.add, Invocation("pip", args[i + 1], args[i + 2:]))
             python_server(run, module, args[i + 2:], inv.word.span)
-            return exec_flow(run, inv)
+            return module_flow(run, inv, args[i + 2:])
         if t == "-":
             break
         if t.startswith("-") and len(t) > 1:
