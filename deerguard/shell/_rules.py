@@ -301,6 +301,16 @@ TOKEN_FILE_GLOBS = (
     "~/Library/Application Support/sops/age/keys.txt", "~/.bitcoin/wallet.dat",
     "~/.bitcoin/wallets/*", "~/.ethereum/keystore/*", "~/.config/solana/id.json",
     "~/.thunderbird/*/logins.json", "~/.thunderbird/*/key4.db",
+    "~/.config/filezilla/recentservers.xml", "~/.config/filezilla/sitemanager.xml",
+    "~/.config/hcloud/cli.toml", "~/.config/linode-cli", "~/.config/scw/config.yaml",
+    "~/.config/openstack/clouds.yaml", "~/.aliyun/config.json", "~/.bluemix/config.json",
+    "~/.pulumi/credentials.json", "~/.config/glab-cli/config.yml",
+    "~/.config/ngrok/ngrok.yml", "~/.ngrok2/ngrok.yml", "~/.cloudflared/cert.pem",
+    "~/.wrangler/config/default.toml", "~/.config/.wrangler/config/default.toml",
+    "~/.supabase/access-token", "~/.config/configstore/firebase-tools.json",
+    "~/.railway/config.json", "~/.config/stripe/config.toml", "~/.composer/auth.json",
+    "~/.config/composer/auth.json", "~/.m2/settings-security.xml", "~/.jfrog/jfrog-cli.conf*",
+    "~/.electrum/wallets/*", "~/.config/Exodus/exodus.wallet/*",
 )
 """Login tokens of coding agents and developer CLIs, cloud SSO caches, cluster admin
 kubeconfigs and node keys, data platforms' connection profiles, deploy tools' auth, wallets
