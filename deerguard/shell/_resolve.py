@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ._argv import MULTICALL, REWRITERS, rewrite
+from ._container import rebind
 from ._muxrun import MUX_NAMES, mux_step
 from ._remote import CONTAINER_PROGRAMS, parse_remote
 from ._runners import PACKAGE_RUNNERS, runner_program, runner_shell_code, runner_stops
@@ -191,6 +192,8 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
                 n = len(fields)
             if start is None or start >= n:
                 return Resolution(chain)
+            if remote.binds:  # docker run -v /etc/kubernetes:/k alpine cat /k/admin.conf
+                fields, owned = [*fields[:start], *rebind(remote.binds, fields[start:])], True
             wrappers.append(name)
             pending_assigns = []
             i = start

@@ -124,7 +124,11 @@ def secret_file(args: list[Field]) -> bool:
     ``server.key``, ``terraform.tfstate``, a service account's ``credentials.json``)."""
     for f in args:
         text = f.text.partition("=")[2] if f.text.startswith("--") else f.text
+        if ";" in text:  # curl -F 'f=@.env;type=text/plain'
+            text = text.split(";", 1)[0]
         base = text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]  # --post-file=.env, -d @.env
+        if "<" in base:  # curl -F 'f=<.env' sends the file's text as the field
+            base = base.rpartition("<")[2]
         if base in _SECRET_FILE_SET or (base == "config" and _git_config(text)) or (
                 base.endswith(_SECRET_ENDS) or base.startswith(_SECRET_STARTS)) and \
                 _secret_name(base):
