@@ -29,7 +29,8 @@ managers printing secrets, and credential mounts into containers.
   ``gcloud secrets versions access``, ``az keyvault secret show``, ``doppler secrets get``,
   ``pass show``, ``kubectl get secret -o yaml``) are credential printers like
   ``gh auth token``: shown on the terminal they warn (``shell.secret-display``), captured
-  into a variable or a file they pass, piped to a network tool they block.
+  into a variable or a file they pass, piped to a network tool they block; piped through a
+  filter that prints it (``| base64 -d``, ``| jq -r .x``, ``| cat``) it is still shown.
 * Decision for container mounts: mounting any credential file or folder (``-v ~/.aws``,
   ``-v ~/.kube``, ``-v ~/.ssh``, ``-v /etc/kubernetes``, ``-v ~/.claude``) warns as
   ``shell.secret-mount``, the same for every one: the image can read the keys, yet it is
@@ -317,4 +318,23 @@ def test_a_secret_read_through_a_mounted_path_blocks(command: str) -> None:
     "docker run -it --rm -v /srv/app:/srv/app alpine sh -c 'cd /srv/app && ls'",
 ])
 def test_project_paths_through_a_mount_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "kubectl get secret x -o jsonpath='{.data.password}' | base64 -d",
+    "aws secretsmanager get-secret-value --secret-id x | jq -r .SecretString",
+    "gh auth token | cat", "op read op://a/b/c | tee /dev/stderr",
+])
+def test_a_secret_piped_through_a_printing_filter_is_still_shown(command: str) -> None:
+    assert_verdict(command, Verdict.WARN, "shell.secret-display")
+
+
+@pytest.mark.parametrize("command", [
+    "gh auth token | pbcopy", "x=$(op read op://a/b/c | tr -d '\\n'); echo ok",
+    "op read op://a/b/c | jq -r . > creds.txt",
+    "vault kv get -format=json secret/x | jq -r .data.data.password | xclip",
+    "history | grep ssh",
+])
+def test_a_secret_filtered_then_captured_is_not_shown(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

@@ -45,7 +45,7 @@ from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
 from ._resolve import Invocation
 from ._scripts import awk_program
-from ._secrets import COPY_READERS, copied_sources, socat_paths
+from ._secrets import COPY_READERS, SHOWING_FILTERS, copied_sources, socat_paths
 from ._sedargs import SEDS, sed_path_args
 from ._sinks import (
     AWKS,
@@ -70,7 +70,7 @@ __all__ = ["call_function", "program"]
 
 def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """Apply the rules and sinks of one resolved program; return its output flow."""
-    if run.printed and stdin is not None and stdin.taint:
+    if run.printed and stdin is not None and stdin.taint and inv.name not in SHOWING_FILTERS:
         run.printed.difference_update(stdin.taint)  # a token a program reads is not shown
     name = inv.name
     if name == "git":

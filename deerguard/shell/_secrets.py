@@ -17,7 +17,7 @@ from ._resolve import Invocation
 from ._words import Field
 
 __all__ = ["AGENT_HOMES", "AUTH_FILE_TOOLS", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS",
-           "PRINTER_NAMES", "SECRET_HOMES", "auth_files", "bulk_secret_source",
+           "PRINTER_NAMES", "SECRET_HOMES", "SHOWING_FILTERS", "auth_files", "bulk_secret_source",
            "copied_sources", "home_form", "metadata_secret", "secret_file", "secret_printer",
            "sent_args", "socat_paths"]
 
@@ -233,6 +233,14 @@ def sent_args(args: list[Field]) -> list[Field]:
         out.append(f)
     return out
 
+
+SHOWING_FILTERS = frozenset({"cat", "base64", "base32", "basenc", "jq", "yq", "gojq", "jaq",
+                             "tr", "cut", "head", "tail", "sed", "gsed", "awk", "gawk", "mawk",
+                             "grep", "egrep", "fgrep", "rg", "sort", "uniq", "tee", "xxd", "od",
+                             "rev", "fold", "column", "less", "more", "bat", "batcat", "nl"})
+"""Filters that print what they read: a credential piped through one (``kubectl get secret x
+-o jsonpath=... | base64 -d``, ``op read ... | jq -r .``) is still shown on the terminal,
+unless what they print is itself captured, piped on or written to a file."""
 
 COPY_READERS = frozenset({"cp", "mv", "install", "gcp", "gmv", "ginstall"})
 
