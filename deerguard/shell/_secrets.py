@@ -248,8 +248,13 @@ COPY_READERS = frozenset({"cp", "mv", "install", "gcp", "gmv", "ginstall"})
 def copied_sources(inv: Invocation) -> list[Field]:
     """The files a local copy reads: its sources, not its destination (``cp kaggle.json
     ~/.kaggle/`` writes a login token, which the write checks judge; ``cp CLAUDE.md
-    ~/.claude/`` names a credential folder only as the place it writes)."""
-    return copy_dests(inv)[1]
+    ~/.claude/`` names a credential folder only as the place it writes). Without ``-t``
+    the last word is the destination (options before it name no file)."""
+    args = inv.args
+    if any(f.text[:1] == "-" and ("t" in f.text if f.text[1:2] != "-" else
+                                  f.text.startswith("--target")) for f in args):
+        return copy_dests(inv)[1]
+    return args[:-1]
 
 
 BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "rsync", "scp",

@@ -45,13 +45,21 @@ def exec_flow(run: Run, inv: Invocation) -> Flow:
     return Flow(frozenset({src}), inv.name, inv.word.span)
 
 
-def module_flow(run: Run, inv: Invocation, rest: list[Field]) -> Flow:
-    """``python -m MODULE ARGS``: ARGS are checked like ``python -c CODE ARGS``'s (a module
-    such as json.tool, base64 or gzip prints the files it is given), and a secret file
+# Standard modules whose command line prints, encodes or archives the files it is given
+# (python -m pytest, pip, venv...: their arguments are the project's own).
+_PRINTING_MODULES = frozenset({"json.tool", "json", "base64", "gzip", "zipfile", "tarfile",
+                               "uu", "quopri", "pickletools", "tokenize", "ast", "dis",
+                               "zipapp", "binhex", "sqlite3", "mimetypes"})
+
+
+def module_flow(run: Run, inv: Invocation, module: str, rest: list[Field]) -> Flow:
+    """``python -m MODULE ARGS`` for a module that prints or packs the files it is given
+    (json.tool, base64, gzip, zipfile): ARGS are checked like ``cat``'s, and a secret file
     among them makes the output secret (``python3 -m json.tool ~/.docker/config.json``)."""
     flow = exec_flow(run, inv)
-    if not rest or not (check_args(run.add, run.cp.paths, inv.name, rest, run.cwd) or
-                        secret_file(rest)):
+    if not rest or module not in _PRINTING_MODULES:
+        return flow
+    if not (check_args(run.add, run.cp.paths, inv.name, rest, run.cwd) or secret_file(rest)):
         return flow
     src = Source("secret", inv.name, run.map_span(inv.word.span))
     return Flow(flow.taint | {src}, inv.name, inv.word.span)
@@ -426,7 +434,7 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             if module in ("pip", "pip3", "ensurepip"):
                 check_package(run.add, Invocation("pip", args[i + 1], args[i + 2:]))
             python_server(run, module, args[i + 2:], inv.word.span)
-            return module_flow(run, inv, args[i + 2:])
+            return module_flow(run, inv, module, args[i + 2:])
         if t == "-":
             break
         if t.startswith("-") and len(t) > 1:
