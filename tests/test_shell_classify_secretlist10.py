@@ -272,6 +272,11 @@ def test_secret_manager_listing_or_files_pass(command: str) -> None:
     "docker run --rm -v ~/.claude:/home/node/.claude node:20 claude",
     "docker run --rm -v ~/.gnupg:/root/.gnupg alpine gpg -k",
     "docker run --rm -v ~/.config:/root/.config alpine ls",
+    "curl --unix-socket /var/run/docker.sock -d "
+    "'{\"Image\":\"a\",\"HostConfig\":{\"Binds\":[\"/root/.aws:/a\"]}}' "
+    "http://localhost/containers/create",
+    "kubectl run x --image=alpine --overrides "
+    "'{\"spec\":{\"volumes\":[{\"name\":\"h\",\"hostPath\":{\"path\":\"/root/.kube\"}}]}}'",
 ])
 def test_mounting_a_credential_folder_warns_the_same_for_every_one(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.secret-mount")
