@@ -343,3 +343,22 @@ def test_a_secret_piped_through_a_printing_filter_is_still_shown(command: str) -
 ])
 def test_a_secret_filtered_then_captured_is_not_shown(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "kubectl get secret db -n staging -o jsonpath='{.data.username}' | base64 -d",
+    "kubectl get secret db -o jsonpath='{.metadata.name}'",
+    "kubectl get secrets -o jsonpath='{range .items[*]}{.metadata.name}{\"\\n\"}{end}'",
+])
+def test_kubectl_secret_fields_that_are_not_credentials_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "kubectl get secret db -o jsonpath='{.data}'",
+    "kubectl get secret db -o jsonpath='{.data.*}'",
+    "kubectl get secret db -o jsonpath=\"{.data['tls\\.key']}\"",
+    "kubectl get secret db -o go-template='{{range $k, $v := .data}}{{$v|base64decode}}{{end}}'",
+])
+def test_kubectl_secret_values_shown_warn(command: str) -> None:
+    assert_verdict(command, Verdict.WARN, "shell.secret-display")

@@ -67,9 +67,30 @@ def _kubectl_secret(texts: list[str]) -> bool | None:
     for k, t in enumerate(texts):
         value = texts[k + 1] if t in ("-o", "--output") and k + 1 < len(texts) else (
             t[2:] if t.startswith("-o") else t[9:] if t.startswith("--output=") else "")
-        if value.lstrip("=").startswith(_KUBE_FORMATS):
+        if value.lstrip("=").startswith(_KUBE_FORMATS) and not _kube_plain_fields(value):
             return False
     return None
+
+
+# Secret keys and fields that are not credentials: a template that names only these
+# (-o jsonpath='{.data.username}', '{.metadata.name}', '{.type}') prints no secret.
+_KUBE_PLAIN = frozenset({"data", "stringData", "metadata", "name", "namespace", "type",
+                         "items", "username", "user", "host", "hostname", "port", "database",
+                         "db", "dbname", "url", "endpoint", "creationTimestamp", "labels",
+                         "annotations", "kind", "apiVersion", "uid", "range", "end"})
+
+
+def _kube_plain_fields(value: str) -> bool:
+    """A jsonpath or go-template that names fields, every one of them plain (above)."""
+    expr = value.partition("=")[2]
+    if not expr.strip() or "{" not in expr:
+        return False
+    expr = "".join(expr.split('"')[::2])  # {"\n"}, {"\t"}: literal text between fields
+    words = "".join(c if c.isalnum() or c == "_" else " " for c in expr).split()
+    return all(w in _KUBE_PLAIN for w in words) and not _KUBE_MAPS.issuperset(words)
+
+
+_KUBE_MAPS = frozenset({"data", "stringData", "items", "range", "end"})  # whole maps: secret
 
 
 # socat addresses naming a file: FILE:/etc/shadow, OPEN:path,rdonly, GOPEN:path.
