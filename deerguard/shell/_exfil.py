@@ -96,13 +96,14 @@ _SHOWN_CREDENTIALS = frozenset({("git", "credential"), ("gh", "auth"), ("glab", 
                                 ("gcloud", "secrets"), ("az", "keyvault"),
                                 ("doppler", "secrets"), ("bw", "get"),
                                 ("infisical", "secrets"), ("pass", "show"),
-                                ("kubectl", "get"), ("kubectl", "create")})
+                                ("kubectl", "get"), ("kubectl", "create"),
+                                ("ansible-vault", "view"), ("aws", "iam")})
 
 
 def shown_credential(name: str, texts: list[str]) -> bool:
     """``name texts`` (a secret printer) prints a login credential or a stored secret on
     its output (``doppler secrets download`` writes a file unless ``--no-file``)."""
-    if name.startswith("docker-credential-"):
+    if name.startswith("docker-credential-") or name == "sops":  # sops -d: decrypted
         return True
     sub = next((t for t in texts if not t.startswith("-")), "")
     if name == "doppler" and "download" in texts and "--no-file" not in texts:

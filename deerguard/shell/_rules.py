@@ -465,6 +465,17 @@ SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     *((f"docker-credential-{_h}", ("get",), False) for _h in (
         "desktop", "osxkeychain", "secretservice", "pass", "wincred", "ecr-login", "gcloud",
         "acr-env", "gcr")),
+    # Infrastructure state and outputs in plain text (sensitive values included), files
+    # decrypted to stdout, freshly made access keys, an app's config variables.
+    *((_tf, _w, False) for _tf in ("terraform", "tofu") for _w in (
+        ("state", "pull"), ("show", "-json"), ("output", "-json"), ("output", "-raw"))),
+    ("pulumi", ("--show-secrets",), False),
+    ("sops", ("-d",), False),
+    ("sops", ("--decrypt",), False),
+    ("ansible-vault", ("view",), False),
+    ("aws", ("iam", "create-access-key"), False),
+    ("heroku", ("config",), False),
+    ("heroku", ("config:get",), False),
     ("getent", ("shadow",), True),
     ("getent", ("gshadow",), True),
     ("history", (), False),
