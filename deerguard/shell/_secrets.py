@@ -172,7 +172,7 @@ def _secret_name(base: str) -> bool:
 
 # Options whose file a network tool authenticates with (a client key, a CA bundle, ssh's
 # identity file and options, rsync's remote shell): it proves who the tool is to the host
-# it is given, like -H "Authorization: ..." (see sent_args); the file is not sent.
+# it is given, like -H "Authorization: ..." (see sent_args); the file is not sent out.
 _AUTH_FILE_OPTIONS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("curl",), frozenset({
         "--cert", "-E", "--key", "--cacert", "--capath", "--proxy-cert", "--proxy-key",
@@ -185,7 +185,11 @@ _AUTH_FILE_OPTIONS: dict[str, frozenset[str]] = {
     "rsync": frozenset({"-e", "--rsh"}),
     **dict.fromkeys(("ncat", "nc"), frozenset({"--ssl-cert", "--ssl-key", "--ssl-trustfile"})),
     "openssl": frozenset({"-cert", "-key", "-CAfile", "-CApath", "-pass", "-cert_chain"}),
-    "aws": frozenset({"--ca-bundle"}),
+    # The account's own secret and certificate stores keep what they are given (aws acm
+    # import-certificate --private-key fileb://server.key, secretsmanager --secret-string).
+    "aws": frozenset({"--ca-bundle", "--private-key", "--certificate", "--certificate-chain",
+                      "--certificate-body", "--secret-string", "--secret-binary",
+                      "--plaintext"}),
 }
 AUTH_FILE_TOOLS = frozenset(_AUTH_FILE_OPTIONS)
 
@@ -194,8 +198,8 @@ def auth_files(name: str, texts: list[str]) -> frozenset[int]:
     """The words of ``name``'s options that name a file it authenticates with
     (``curl --key client.key``, ``scp -i deploy.pem``, ``rsync -e 'ssh -i k.pem'``)."""
     opts = _AUTH_FILE_OPTIONS.get(name)
-    if opts is None:
-        return frozenset()
+    if opts is None or (name == "aws" and any(t.startswith("--endpoint-url") for t in texts)):
+        return frozenset()  # (another endpoint is not the account's own store)
     out: set[int] = set()
     for k, t in enumerate(texts):
         if t in opts:
