@@ -145,6 +145,12 @@ def secret_file(args: list[Field]) -> bool:
     ``server.key``, ``terraform.tfstate``, a service account's ``credentials.json``)."""
     for f in args:
         text = f.text.partition("=")[2] if f.text.startswith("--") else f.text
+        if ":" in text:
+            head, _, rest = text.partition(":")
+            if head.lower() in _SOCAT_FILES:  # socat FILE:.env,rdonly; file://.env
+                text = rest.split(",", 1)[0]
+            elif _remote(head, rest):
+                continue  # https://x/ca.pem, s3://b/terraform.tfstate, host:.env: not read
         if ";" in text:  # curl -F 'f=@.env;type=text/plain'
             text = text.split(";", 1)[0]
         base = text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]  # --post-file=.env, -d @.env
@@ -155,6 +161,14 @@ def secret_file(args: list[Field]) -> bool:
                 _secret_name(base):
             return True
     return False
+
+
+def _remote(head: str, rest: str) -> bool:
+    """``HEAD:REST`` is a URL or a remote copy's ``[user@]host:path`` / ``remote:path`` (not
+    ``fileb://``): the file it names is on another machine, so no local secret is read."""
+    if rest.startswith("//"):
+        return head.lower() != "fileb"
+    return len(head) > 1 and head[0] not in "-@" and not any(c in head for c in "/=;<\\")
 
 
 def _secret_name(base: str) -> bool:
