@@ -275,6 +275,8 @@ def test_secret_manager_listing_or_files_pass(command: str) -> None:
     "docker run --rm -v ~/.claude:/home/node/.claude node:20 claude",
     "docker run --rm -v ~/.gnupg:/root/.gnupg alpine gpg -k",
     "docker run --rm -v ~/.config:/root/.config alpine ls",
+    "docker run --rm -v ~/.kube:/root/.kube bitnami/kubectl --kubeconfig /root/.kube/config "
+    "get pods",
     "curl --unix-socket /var/run/docker.sock -d "
     "'{\"Image\":\"a\",\"HostConfig\":{\"Binds\":[\"/root/.aws:/a\"]}}' "
     "http://localhost/containers/create",

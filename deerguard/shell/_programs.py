@@ -329,6 +329,8 @@ def _path_args(inv: Invocation, *, config: bool) -> list[Field]:
     """Arguments that may name files: a grep's pattern is data, not a path. ``config`` says
     the command's text names a config option at all (a cheap test before the per-word one)."""
     args = inv.args if inv.name != "socat" else socat_paths(inv.args)
+    if config and inv.name in _CONFIG_OPTIONS:
+        args = args[1:]  # docker run IMG --kubeconfig F ...: the image's tool reads its own
     if config and any(f.text.startswith(_CONFIG_OPTIONS) for f in args):
         kept: list[Field] = []
         skip = False
