@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from . import _rules as R
 from ._container import CGROUP_ESCAPE_FILES, check_mounts
+from ._credpaths import setup_write
 from ._deletes import NODE_DELETERS, check_find, check_node_delete, check_rm, opts_and_operands
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._fdtool import FD_NAMES, fd_commands
@@ -60,27 +61,11 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
         elif rules.match(path, "package_config"):
             add("shell.package-source", field.span, f"{how} {path}, which decides where "
                 "later package installs come from", None)
-        elif rules.match(path, "sensitive") and not _setup_write(path):
+        elif rules.match(path, "sensitive") and not setup_write(path):
             add("shell.persistence", field.span, f"{how} the credential file {path}, which "
                 "decides who can log in or what keys are used", None)
         if rules.protected and rules.match(path, "protected"):
             add("shell.protected-path", field.span, f"{how} the protected path {path}", None)
-
-
-# mkdir -p ~/.kube (a credential folder) and cp kaggle.json ~/.kaggle/ (a tool's login
-# token) are everyday setup: only the credential files that decide keys or logins persist.
-_TOKEN_ENDS = tuple(g[1:] for g in R.TOKEN_FILE_GLOBS if g.startswith("~/") and "*" not in g)
-_SETUP_ENDS = tuple(d[1:] if d.startswith("~/") else d for d in R.CREDENTIAL_DIRS) + _TOKEN_ENDS
-_TOKEN_DIRS = tuple({e.rpartition("/")[0] for e in _TOKEN_ENDS if e.count("/") > 1})
-
-
-def _setup_write(path: str) -> bool:
-    """A write that creates a credential folder or a tool's login token file (``cp
-    kaggle.json ~/.kaggle/`` writes ``~/.kaggle/*``)."""
-    if path.endswith(_SETUP_ENDS):
-        return True
-    parent, _, last = path.rpartition("/")
-    return last == "*" and parent.endswith(_TOKEN_DIRS)
 
 
 def _shadows(path: str) -> bool:

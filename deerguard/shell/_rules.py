@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .._result import Verdict
+from ._credpaths import CREDENTIAL_DIRS, TOKEN_FILE_GLOBS
 
 __all__ = ["RULES", "Rule"]
 
@@ -278,45 +279,6 @@ CRITICAL_DIRS = _fs("/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", 
                         "/Windows/System32/drivers", "/Program Files", "/Program Files (x86)",
                         "/ProgramData")),
                     "/mnt/c", "/mnt/c/Users")
-
-CREDENTIAL_DIRS = ("~/.ssh", "~/.aws", "~/.gnupg", "~/.kube", "~/.docker", "~/.config/gh",
-                   "~/.config/gcloud", "~/.azure", "~/.password-store", "~/.aws/sso/cache",
-                   "~/.aws/cli/cache", "~/.ethereum/keystore", "~/.config/sops/age",
-                   "/etc/kubernetes", "/etc/kubernetes/pki")
-"""Folders that hold credentials and little else: reading one whole (``tar``, ``rsync``,
-``rclone``, a container mount) reads the keys in it; creating one is everyday."""
-
-TOKEN_FILE_GLOBS = (
-    "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json",
-    "~/.config/github-copilot/hosts.json",
-    "~/.config/github-copilot/apps.json", "~/.aws/sso/cache/*", "~/.aws/cli/cache/*",
-    "/etc/kubernetes/*.conf", "/etc/kubernetes/pki/*.key", "/var/lib/kubelet/pki/*.key",
-    "/var/lib/kubelet/pki/kubelet-client*.pem", "/etc/rancher/k3s/k3s.yaml",
-    "~/.cache/huggingface/token", "~/.huggingface/token", "~/.kaggle/kaggle.json",
-    "~/.vercel/auth.json", "~/.local/share/com.vercel.cli/auth.json",
-    "~/Library/Application Support/com.vercel.cli/auth.json", "~/.netlify/config.json",
-    "~/.config/netlify/config.json", "~/.fly/config.yml", "~/.databrickscfg",
-    "~/.snowsql/config", "~/.dbt/profiles.yml", "~/.ansible/vault_pass*",
-    "~/.vault_pass", "~/.vault_pass.txt", "~/.config/sops/age/keys.txt", "~/.sops/age/keys.txt",
-    "~/Library/Application Support/sops/age/keys.txt", "~/.bitcoin/wallet.dat",
-    "~/.bitcoin/wallets/*", "~/.ethereum/keystore/*", "~/.config/solana/id.json",
-    "~/.thunderbird/*/logins.json", "~/.thunderbird/*/key4.db",
-    "~/.config/filezilla/recentservers.xml", "~/.config/filezilla/sitemanager.xml",
-    "~/.config/hcloud/cli.toml", "~/.config/linode-cli", "~/.config/scw/config.yaml",
-    "~/.config/openstack/clouds.yaml", "~/.aliyun/config.json", "~/.bluemix/config.json",
-    "~/.pulumi/credentials.json", "~/.config/glab-cli/config.yml",
-    "~/.config/ngrok/ngrok.yml", "~/.ngrok2/ngrok.yml", "~/.cloudflared/cert.pem",
-    "~/.wrangler/config/default.toml", "~/.config/.wrangler/config/default.toml",
-    "~/.supabase/access-token", "~/.config/configstore/firebase-tools.json",
-    "~/.railway/config.json", "~/.config/stripe/config.toml", "~/.composer/auth.json",
-    "~/.config/composer/auth.json", "~/.m2/settings-security.xml", "~/.jfrog/jfrog-cli.conf*",
-    "~/.electrum/wallets/*", "~/.config/Exodus/exodus.wallet/*",
-)
-"""Login tokens of coding agents and developer CLIs, cloud SSO caches, cluster admin
-kubeconfigs and node keys, data platforms' connection profiles, deploy tools' auth, wallets
-and mail password stores. Reading one is a secret read (like ``~/.aws/credentials``);
-writing one is the everyday setup of a tool's login (CI writes ``~/.kaggle/kaggle.json``,
-``~/.databrickscfg``, ``~/.dbt/profiles.yml``), not a way to run code later."""
 
 SENSITIVE_READ_GLOBS = (
     "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
