@@ -139,6 +139,7 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
     from_stdin = False
     pending_assigns: list[tuple[str, Field]] = []
     owned = False
+    rebound = False
     i = 0
     n = len(fields)
     while i < n:
@@ -192,8 +193,10 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
                 n = len(fields)
             if start is None or start >= n:
                 return Resolution(chain)
-            if remote.binds:  # docker run -v /etc/kubernetes:/k alpine cat /k/admin.conf
-                fields, owned = [*fields[:start], *rebind(remote.binds, fields[start:])], True
+            if remote.binds and not rebound:  # docker run -v /etc/kubernetes:/k IMG cat /k/x
+                # (the first container only: each rebind copies the rest, kept linear)
+                fields, owned, rebound = [*fields[:start], *rebind(remote.binds,
+                                                                   fields[start:])], True, True
             wrappers.append(name)
             pending_assigns = []
             i = start
