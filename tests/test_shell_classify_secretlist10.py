@@ -20,7 +20,11 @@ managers printing secrets, and credential mounts into containers.
   locally passes (``openssl x509 -in server.pem``, ``cat credentials.json | jq .type``),
   sending them blocks. The key a network tool authenticates with (``curl --key``,
   ``scp -i``, ``rsync -e 'ssh -i k.pem'``) is not sent, and a local ``openssl`` command is
-  not a network tool.
+  not a network tool. A secret given to the AWS account's own secret or certificate store
+  (``secretsmanager --secret-string file://.env``, ``acm import-certificate --private-key``)
+  is stored, not sent (another ``--endpoint-url`` still blocks). A secret name in a URL or
+  a remote copy's ``host:path`` is a file on another machine (``curl -O https://x/ca.pem``,
+  ``aws s3 cp s3://b/terraform.tfstate .`` pass).
 * Programs that print a file's content: ``python -m MODULE FILE`` (json.tool, base64),
   ``git diff --no-index``, ``git grep --no-index``, ``git config -f F --list``,
   ``git blame --contents F``; ``git hash-object -w F`` and ``git commit -F F`` store F in
