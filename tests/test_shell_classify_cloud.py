@@ -228,7 +228,7 @@ _EVERYDAY = [
     "psql -c \"DELETE FROM sessions WHERE expires_at < now()\"",
     "sqlite3 app.db 'select * from drop_log'", "psql -c 'DROP INDEX IF EXISTS idx_x'",
     "redis-cli GET k", "redis-cli DEL session:1", "etcdctl get / --prefix --keys-only",
-    "consul kv get -recurse app/", "vault kv get secret/app", "vault secrets list",
+    "consul kv get -recurse app/", "vault kv list secret/app", "vault secrets list",
     "heroku apps:info", "vercel deploy --prod", "firebase deploy --only hosting",
     "doctl compute droplet list", "echo api-0 | xargs kubectl delete pod",
     "kubectl get pods -o name | xargs kubectl describe",

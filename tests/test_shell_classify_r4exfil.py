@@ -259,7 +259,9 @@ _EVERYDAY_CREDENTIAL_USE = [
     "TOKEN=$(gh auth token) && curl -H \"Authorization: token $TOKEN\" "
     "https://api.github.com/user",
     "PASS=$(security find-generic-password -s svc -w)",
-    "aws secretsmanager get-secret-value --secret-id x",  # a secret for the task: taint only
+    # A secret for the task captured in a variable: taint only (shown on the terminal it
+    # warns like gh auth token: test_shell_classify_secretlist10).
+    "SECRET=$(aws secretsmanager get-secret-value --secret-id x)",
     "history",
     "mysql --defaults-file=~/.my.cnf -e 'select 1'",
     "mysqldump --defaults-extra-file=~/.my.cnf db > db.sql",

@@ -905,7 +905,9 @@ def test_secret_manager_output_reaching_a_network_tool_blocks(command: str) -> N
 
 
 @pytest.mark.parametrize("command", [
-    "aws secretsmanager list-secrets", "aws secretsmanager get-secret-value --secret-id x",
+    # get-secret-value shown on the terminal warns like gh auth token (secretlist10).
+    "aws secretsmanager list-secrets",
+    "x=$(aws secretsmanager get-secret-value --secret-id x)",
 ])
 def test_secret_manager_listing_or_local_reads_pass(command: str) -> None:
     assert classify(command).verdict is Verdict.PASS, classify(command).to_dict()

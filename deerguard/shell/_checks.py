@@ -12,7 +12,8 @@ import functools
 from collections.abc import Callable
 
 from . import _rules as R
-from ._container import CGROUP_ESCAPE_FILES
+from ._container import CGROUP_ESCAPE_FILES, check_mounts
+from ._credpaths import setup_write
 from ._deletes import (
     NODE_DELETERS,
     TRASHERS,
@@ -67,7 +68,7 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
         elif rules.match(path, "package_config"):
             add("shell.package-source", field.span, f"{how} {path}, which decides where "
                 "later package installs come from", None)
-        elif rules.match(path, "sensitive") and not path.endswith((".ssh", ".aws", ".gnupg")):
+        elif rules.match(path, "sensitive") and not setup_write(path):
             add("shell.persistence", field.span, f"{how} the credential file {path}, which "
                 "decides who can log in or what keys are used", None)
         if rules.protected and rules.match(path, "protected"):
@@ -123,7 +124,7 @@ def check_remote(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -
     for f, reason in remote.privilege:
         add("shell.privilege", f.span, reason, None)
     if remote.mounts:
-        check_args(add, rules, inv.name, remote.mounts, cwd)
+        check_mounts(add, rules, inv.name, remote.mounts, cwd)
 
 
 def chmod_mode(args: list[Field]) -> tuple[Field, bool, bool] | None:

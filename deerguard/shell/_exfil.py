@@ -88,21 +88,33 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
 
 
 # Printers of the user's own login credentials (git's stored password, a CLI's login token,
-# cloud keys, the kubeconfig's client keys) by (program, subcommand word). Secret-manager
-# reads (aws secretsmanager, vault kv get, pass show, kubectl get secret...) fetch secrets an
-# agent uses for its task: they only taint. docker-credential-*, security and secret-tool
-# are added by exfil_output.
+# cloud keys, the kubeconfig's client keys) and secret managers' reads (op read, vault kv
+# get, aws secretsmanager, gcloud secrets, az keyvault, doppler, pass show, kubectl get
+# secret -o yaml), by (program, subcommand word): shown on the terminal, either lands in the
+# transcript (secret-display); captured into a variable or a pipe, it only taints.
+# docker-credential-*, security and secret-tool are added by exfil_output; history is a
+# printer whose output is not a credential shown.
 _SHOWN_CREDENTIALS = frozenset({("git", "credential"), ("gh", "auth"), ("glab", "auth"),
                                 ("aws", "configure"), ("gcloud", "auth"), ("az", "account"),
                                 ("kubectl", "config"), ("heroku", "auth:token"),
-                                ("vault", "print")})
+                                ("vault", "print"), ("op", "read"), ("op", "item"),
+                                ("vault", "kv"), ("vault", "read"), ("aws", "secretsmanager"),
+                                ("aws", "ssm"), ("aws", "sts"), ("aws", "ecr"),
+                                ("gcloud", "secrets"), ("az", "keyvault"),
+                                ("doppler", "secrets"), ("bw", "get"),
+                                ("infisical", "secrets"), ("pass", "show"),
+                                ("kubectl", "get"), ("kubectl", "create"),
+                                ("ansible-vault", "view"), ("aws", "iam")})
 
 
 def shown_credential(name: str, texts: list[str]) -> bool:
-    """``name texts`` (a secret printer) prints a login credential, not a stored secret."""
-    if name.startswith("docker-credential-"):
+    """``name texts`` (a secret printer) prints a login credential or a stored secret on
+    its output (``doppler secrets download`` writes a file unless ``--no-file``)."""
+    if name.startswith("docker-credential-") or name == "sops":  # sops -d: decrypted
         return True
     sub = next((t for t in texts if not t.startswith("-")), "")
+    if name == "doppler" and "download" in texts and "--no-file" not in texts:
+        return False
     return (name, sub) in _SHOWN_CREDENTIALS
 
 

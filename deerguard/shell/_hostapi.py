@@ -32,9 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ._checks import check_args
 from ._compose import COMPOSE_PROGRAMS, compose_spec
-from ._container import Remote
+from ._container import Remote, check_mounts
 from ._paths import norm_path
 from ._podspec import load_json as _load
 from ._podspec import scan_yaml as _scan_yaml
@@ -79,8 +78,8 @@ def host_api(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     for body, argv in commands:
         # the command the new container runs, classified like docker run's
         run.invoke([Field(w, body.span, body.taint) for w in argv], None, [])
-    if found.mounts:
-        check_args(run.add, run.cp.paths, inv.name, found.mounts, run.cwd)
+    if found.mounts:  # a credential folder mounted warns like docker run -v (_container)
+        check_mounts(run.add, run.cp.paths, inv.name, found.mounts, run.cwd)
 
 
 def _body_file(run: Run, name: str, stdin: Flow | None) -> str | None:

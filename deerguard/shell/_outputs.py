@@ -34,9 +34,11 @@ from ._printf import printf_format
 from ._projsecrets import project_upload
 from ._resolve import Invocation
 from ._secrets import (
+    AUTH_FILE_TOOLS,
     BULK_READERS,
     HTTP_CLIENTS,
     PRINTER_NAMES,
+    auth_files,
     bulk_secret_source,
     secret_file,
     secret_printer,
@@ -169,13 +171,17 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
     if printed:
         run.add("shell.sensitive-read", inv.word.span, f"{name} prints private keys or "
                 "password hashes", None)
-    # curl -o .env URL writes .env: the file a download lands in is not read or sent.
+    # curl -o .env URL writes .env: the file a download lands in is not read or sent; nor
+    # is the key a tool authenticates with (curl --key client.key, scp -i deploy.pem).
     downloaded = output_words(name, texts) if name in HTTP_CLIENTS else frozenset()
+    if name in AUTH_FILE_TOOLS:
+        downloaded |= auth_files(name, texts)
     read = [f for k, f in enumerate(args) if k not in downloaded] if downloaded else args
     if name not in R.METADATA_ONLY and (secret_file(read) or
                                         bulk_secret_source(name, read, run.cwd)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
-    if name in R.NETWORK_SENDERS:
+    if name in R.NETWORK_SENDERS and (name != "openssl" or _openssl_connects(texts)):
+        # (openssl x509 -in server.pem, openssl rsa -in k.key: local; s_client sends)
         leaked = [s for s in taint if s.kind == "secret"]
         if leaked and all(s.program == "git credentials" for s in leaked) and (
                 name not in _STDIN_SENDERS if name not in ("curl", "wget") else not any(

@@ -46,7 +46,7 @@ from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
 from ._resolve import Invocation
 from ._scripts import awk_program
-from ._secrets import socat_paths
+from ._secrets import COPY_READERS, SHOWING_FILTERS, copied_sources, socat_paths
 from ._sedargs import SEDS, sed_path_args
 from ._sinks import (
     AWKS,
@@ -72,7 +72,7 @@ __all__ = ["call_function", "program"]
 
 def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """Apply the rules and sinks of one resolved program; return its output flow."""
-    if run.printed and stdin is not None and stdin.taint:
+    if run.printed and stdin is not None and stdin.taint and inv.name not in SHOWING_FILTERS:
         run.printed.difference_update(stdin.taint)  # a token a program reads is not shown
     name = inv.name
     if name == "git":
@@ -308,6 +308,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     config = run.config_options
     paths = _path_args(inv, config=config) if config or name in _GREPS or name in SEDS or \
         name == "socat" or name in VIMS else inv.args
+    if name in COPY_READERS:  # cp kaggle.json ~/.kaggle/: the destination is written
+        paths = copied_sources(inv)
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     if name in COPY_TOOLS:
         copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE
@@ -330,6 +332,8 @@ def _path_args(inv: Invocation, *, config: bool) -> list[Field]:
     """Arguments that may name files: a grep's pattern is data, not a path. ``config`` says
     the command's text names a config option at all (a cheap test before the per-word one)."""
     args = inv.args if inv.name != "socat" else socat_paths(inv.args)
+    if config and inv.name in _CONFIG_OPTIONS:
+        args = args[1:]  # docker run IMG --kubeconfig F ...: the image's tool reads its own
     if config and any(f.text.startswith(_CONFIG_OPTIONS) for f in args):
         kept: list[Field] = []
         skip = False

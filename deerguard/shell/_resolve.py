@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ._argv import MULTICALL, REWRITERS, rewrite
+from ._container import rebind
 from ._muxrun import MUX_NAMES, mux_step
 from ._remote import CONTAINER_PROGRAMS, parse_remote
 from ._runners import PACKAGE_RUNNERS, runner_program, runner_shell_code, runner_stops
@@ -138,6 +139,7 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
     from_stdin = False
     pending_assigns: list[tuple[str, Field]] = []
     owned = False
+    rebound = False
     i = 0
     n = len(fields)
     while i < n:
@@ -191,6 +193,10 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
                 n = len(fields)
             if start is None or start >= n:
                 return Resolution(chain)
+            if remote.binds and not rebound:  # docker run -v /etc/kubernetes:/k IMG cat /k/x
+                # (the first container only: each rebind copies the rest, kept linear)
+                fields, owned, rebound = [*fields[:start], *rebind(remote.binds,
+                                                                   fields[start:])], True, True
             wrappers.append(name)
             pending_assigns = []
             i = start

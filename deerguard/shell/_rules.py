@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .._result import Verdict
+from ._credpaths import CREDENTIAL_DIRS, TOKEN_FILE_GLOBS
 
 __all__ = ["RULES", "Rule"]
 
@@ -59,6 +60,8 @@ _RULE_LIST: tuple[Rule, ...] = (
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
     Rule("shell.container-escape", _B, "gives a container or namespace the host (privileged, "
          "host namespaces, host root or docker socket mounts)"),
+    Rule("shell.secret-mount", _W, "mounts a credential file or folder of the host into a "
+         "container (docker run -v ~/.aws:/root/.aws): the image can read every key in it"),
     Rule("shell.network-expose", _W, "opens a port of this machine to other hosts (ssh -R, "
          "ngrok, cloudflared tunnel)"),
     Rule("shell.persistence", _B, "writes shell startup files, ssh keys, sudoers or cron, or "
@@ -287,7 +290,7 @@ SENSITIVE_READ_GLOBS = (
     "*/.ssh/id_rsa", "*/.ssh/id_ed25519", "*/.ssh/id_ecdsa", "*/.ssh/id_dsa",
     "~/.aws/credentials", "~/.config/gcloud/*", "~/.azure/*",
     "~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.git-credentials",
-    "~/.pgpass", "~/.npmrc", "~/.ssh", "~/.aws", "~/.gnupg",
+    "~/.pgpass", "~/.npmrc",
     "~/.pypirc", "~/.gnupg/*", "~/.password-store/*",
     "~/.config/gh/hosts.yml", "/var/run/secrets/*", "/run/secrets/*", "/etc/ssl/private/*",
     "~/.terraform.d/credentials.tfrc.json", "~/.config/doctl/*", "~/.oci/config", "~/.boto",
@@ -303,6 +306,9 @@ SENSITIVE_READ_GLOBS = (
     "~/Library/Application Support/Firefox/*/logins.json",
     "~/Library/Application Support/Firefox/*/key4.db", "~/Library/Keychains/*",
     "/Library/Keychains/*", "~/.local/share/keyrings/*",
+    *TOKEN_FILE_GLOBS,
+    # Credential folders: archiving, syncing or mounting one carries every key in it.
+    *CREDENTIAL_DIRS,
 )
 """Files whose contents are secrets (globs; ``*`` also crosses ``/``). A ``~/`` glob also
 covers ``/root/``, ``/home/*/`` and ``/Users/*/``: ``/root`` is root's home, and a project
@@ -423,6 +429,17 @@ SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     *((f"docker-credential-{_h}", ("get",), False) for _h in (
         "desktop", "osxkeychain", "secretservice", "pass", "wincred", "ecr-login", "gcloud",
         "acr-env", "gcr")),
+    # Infrastructure state and outputs in plain text (sensitive values included), files
+    # decrypted to stdout, freshly made access keys, an app's config variables.
+    *((_tf, _w, False) for _tf in ("terraform", "tofu") for _w in (
+        ("state", "pull"), ("show", "-json"), ("output", "-json"), ("output", "-raw"))),
+    ("pulumi", ("--show-secrets",), False),
+    ("sops", ("-d",), False),
+    ("sops", ("--decrypt",), False),
+    ("ansible-vault", ("view",), False),
+    ("aws", ("iam", "create-access-key"), False),
+    ("heroku", ("config",), False),
+    ("heroku", ("config:get",), False),
     ("getent", ("shadow",), True),
     ("getent", ("gshadow",), True),
     ("history", (), False),

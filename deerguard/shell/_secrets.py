@@ -11,11 +11,15 @@ given to a network tool as an auth header or option is how it authenticates, not
 from __future__ import annotations
 
 from . import _rules as R
+from ._dests import copy_dests
 from ._paths import norm_path
+from ._resolve import Invocation
 from ._words import Field
 
-__all__ = ["BULK_READERS", "HTTP_CLIENTS", "PRINTER_NAMES", "SECRET_HOMES", "bulk_secret_source",
-           "secret_file", "secret_printer", "sent_args", "socat_paths"]
+__all__ = ["AGENT_HOMES", "AUTH_FILE_TOOLS", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS",
+           "PRINTER_NAMES", "SECRET_HOMES", "SHOWING_FILTERS", "auth_files", "bulk_secret_source",
+           "copied_sources", "home_form", "secret_file", "secret_printer", "sent_args",
+           "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -38,8 +42,8 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
         return False
     if name == "git" and _git_extraheader(texts):
         return False
-    if rows is None:
-        return None
+    if rows is None or (texts and texts[-1] == "help"):
+        return None  # aws iam create-access-key help: a manual page
     firsts = _FIRST_WORDS[name]
     if None not in firsts and firsts.isdisjoint(texts):
         return None
@@ -63,9 +67,30 @@ def _kubectl_secret(texts: list[str]) -> bool | None:
     for k, t in enumerate(texts):
         value = texts[k + 1] if t in ("-o", "--output") and k + 1 < len(texts) else (
             t[2:] if t.startswith("-o") else t[9:] if t.startswith("--output=") else "")
-        if value.lstrip("=").startswith(_KUBE_FORMATS):
+        if value.lstrip("=").startswith(_KUBE_FORMATS) and not _kube_plain_fields(value):
             return False
     return None
+
+
+# Secret keys and fields that are not credentials: a template that names only these
+# (-o jsonpath='{.data.username}', '{.metadata.name}', '{.type}') prints no secret.
+_KUBE_PLAIN = frozenset({"data", "stringData", "metadata", "name", "namespace", "type",
+                         "items", "username", "user", "host", "hostname", "port", "database",
+                         "db", "dbname", "url", "endpoint", "creationTimestamp", "labels",
+                         "annotations", "kind", "apiVersion", "uid", "range", "end"})
+
+
+def _kube_plain_fields(value: str) -> bool:
+    """A jsonpath or go-template that names fields, every one of them plain (above)."""
+    expr = value.partition("=")[2]
+    if not expr.strip() or "{" not in expr:
+        return False
+    expr = "".join(expr.split('"')[::2])  # {"\n"}, {"\t"}: literal text between fields
+    words = "".join(c if c.isalnum() or c == "_" else " " for c in expr).split()
+    return all(w in _KUBE_PLAIN for w in words) and not _KUBE_MAPS.issuperset(words)
+
+
+_KUBE_MAPS = frozenset({"data", "stringData", "items", "range", "end"})  # whole maps: secret
 
 
 # socat addresses naming a file: FILE:/etc/shadow, OPEN:path,rdonly, GOPEN:path.
@@ -85,18 +110,107 @@ def socat_paths(args: list[Field]) -> list[Field]:
     return out
 
 
-_SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES)  # hashed: one lookup per argument
+# Project files that hold keys or secrets wherever they are: Rails' master.key, a cloud
+# service account's key, Terraform state and variables, package registries' tokens.
+_SECRET_FILE_SET = frozenset(R.SECRET_FILE_NAMES) | frozenset({
+    "credentials.json", "client_secret.json", "client_secrets.json", "token.json",
+    "key.json", "secrets.json", "secrets.yml", "secrets.yaml", "secrets.toml", "secret.json",
+    "secret.yml", "secret.yaml", ".npmrc", ".pypirc", ".dockercfg", ".htpasswd",
+    ".vault-token", "kaggle.json", "kubeconfig", "kubeconfig.yaml", "admin.conf"})
+# Endings of private keys and keystores, Terraform state (every resource's secrets in plain
+# text) and variables, and cloud key files (service-account-prod.json, sa-key.json).
+_SECRET_ENDS = (".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx",
+                ".tfstate", ".tfstate.backup", ".tfvars", ".tfvars.json", "-key.json",
+                "_key.json", "-credentials.json", "_credentials.json")
+_SECRET_STARTS = ("service-account", "service_account", ".env.")
+_TEMPLATES = (".example", ".sample", ".template", ".dist", ".tmpl", ".defaults", ".enc")
+# A .pem named as a certificate, chain or public key is meant to be shared.
+_PUBLIC_PEM = ("cert", "chain", "pub", "crt", "csr", "bundle")
 
 
 def secret_file(args: list[Field]) -> bool:
     """An argument names a file that is secret wherever it is (``.env``, a shell history,
-    a repository's ``.git/config``, where CI checkouts keep the job's token)."""
+    a repository's ``.git/config``, where CI checkouts keep the job's token, a private key
+    ``server.key``, ``terraform.tfstate``, a service account's ``credentials.json``)."""
     for f in args:
         text = f.text.partition("=")[2] if f.text.startswith("--") else f.text
+        if ":" in text:
+            head, _, rest = text.partition(":")
+            if head.lower() in _SOCAT_FILES:  # socat FILE:.env,rdonly; file://.env
+                text = rest.split(",", 1)[0]
+            elif _remote(head, rest):
+                continue  # https://x/ca.pem, s3://b/terraform.tfstate, host:.env: not read
+        if ";" in text:  # curl -F 'f=@.env;type=text/plain'
+            text = text.split(";", 1)[0]
         base = text.rsplit("/", 1)[-1].rsplit("@", 1)[-1]  # --post-file=.env, -d @.env
-        if base in _SECRET_FILE_SET or (base == "config" and _git_config(text)):
+        if "<" in base:  # curl -F 'f=<.env' sends the file's text as the field
+            base = base.rpartition("<")[2]
+        if base in _SECRET_FILE_SET or (base == "config" and _git_config(text)) or (
+                base.endswith(_SECRET_ENDS) or base.startswith(_SECRET_STARTS)) and \
+                _secret_name(base):
             return True
     return False
+
+
+def _remote(head: str, rest: str) -> bool:
+    """``HEAD:REST`` is a URL or a remote copy's ``[user@]host:path`` / ``remote:path`` (not
+    ``fileb://``): the file it names is on another machine, so no local secret is read."""
+    if rest.startswith("//"):
+        return head.lower() != "fileb"
+    return len(head) > 1 and head[0] not in "-@" and not any(c in head for c in "/=;<\\")
+
+
+def _secret_name(base: str) -> bool:
+    """``base`` (already ending or starting like a secret) is not a template or a
+    certificate: ``.env.example``, ``fullchain.pem``, ``service-account.json.sample``."""
+    low = base.lower()
+    if low.endswith(_TEMPLATES) or any(t + "." in low for t in _TEMPLATES):
+        return False
+    if low.endswith(".json") and low.startswith(_SECRET_STARTS[:2]):
+        return True
+    if low.startswith(_SECRET_STARTS):
+        return low.startswith(".env.")
+    return not low.endswith(".pem") or "key" in low or not any(p in low for p in _PUBLIC_PEM)
+
+
+# Options whose file a network tool authenticates with (a client key, a CA bundle, ssh's
+# identity file and options, rsync's remote shell): it proves who the tool is to the host
+# it is given, like -H "Authorization: ..." (see sent_args); the file is not sent out.
+_AUTH_FILE_OPTIONS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("curl",), frozenset({
+        "--cert", "-E", "--key", "--cacert", "--capath", "--proxy-cert", "--proxy-key",
+        "--proxy-cacert", "--proxy-capath", "--crlfile", "--pinnedpubkey", "--netrc-file"})),
+    "wget": frozenset({"--certificate", "--private-key", "--ca-certificate", "--ca-directory",
+                       "--crl-file"}),
+    **dict.fromkeys(("http", "https", "xh", "httpie"), frozenset({"--cert", "--cert-key",
+                                                                  "--verify"})),
+    **dict.fromkeys(("scp", "sftp", "ssh"), frozenset({"-i", "-F", "-o"})),
+    "rsync": frozenset({"-e", "--rsh"}),
+    **dict.fromkeys(("ncat", "nc"), frozenset({"--ssl-cert", "--ssl-key", "--ssl-trustfile"})),
+    "openssl": frozenset({"-cert", "-key", "-CAfile", "-CApath", "-pass", "-cert_chain"}),
+    # The account's own secret and certificate stores keep what they are given (aws acm
+    # import-certificate --private-key fileb://server.key, secretsmanager --secret-string).
+    "aws": frozenset({"--ca-bundle", "--private-key", "--certificate", "--certificate-chain",
+                      "--certificate-body", "--secret-string", "--secret-binary",
+                      "--plaintext"}),
+}
+AUTH_FILE_TOOLS = frozenset(_AUTH_FILE_OPTIONS)
+
+
+def auth_files(name: str, texts: list[str]) -> frozenset[int]:
+    """The words of ``name``'s options that name a file it authenticates with
+    (``curl --key client.key``, ``scp -i deploy.pem``, ``rsync -e 'ssh -i k.pem'``)."""
+    opts = _AUTH_FILE_OPTIONS.get(name)
+    if opts is None or (name == "aws" and any(t.startswith("--endpoint-url") for t in texts)):
+        return frozenset()  # (another endpoint is not the account's own store)
+    out: set[int] = set()
+    for k, t in enumerate(texts):
+        if t in opts:
+            out.add(k + 1)
+        elif t[:1] == "-" and (t.split("=", 1)[0] in opts or (
+                t[1:2] != "-" and len(t) > 2 and t[:2] in opts and name != "openssl")):
+            out.add(k)  # --cert=client.pem, -ikey.pem
+    return frozenset(out)
 
 
 def _git_config(text: str) -> bool:
@@ -150,6 +264,29 @@ def sent_args(args: list[Field]) -> list[Field]:
     return out
 
 
+SHOWING_FILTERS = frozenset({"cat", "base64", "base32", "basenc", "jq", "yq", "gojq", "jaq",
+                             "tr", "cut", "head", "tail", "sed", "gsed", "awk", "gawk", "mawk",
+                             "grep", "egrep", "fgrep", "rg", "sort", "uniq", "tee", "xxd", "od",
+                             "rev", "fold", "column", "less", "more", "bat", "batcat", "nl"})
+"""Filters that print what they read: a credential piped through one (``kubectl get secret x
+-o jsonpath=... | base64 -d``, ``op read ... | jq -r .``) is still shown on the terminal,
+unless what they print is itself captured, piped on or written to a file."""
+
+COPY_READERS = frozenset({"cp", "mv", "install", "gcp", "gmv", "ginstall"})
+
+
+def copied_sources(inv: Invocation) -> list[Field]:
+    """The files a local copy reads: its sources, not its destination (``cp kaggle.json
+    ~/.kaggle/`` writes a login token, which the write checks judge; ``cp CLAUDE.md
+    ~/.claude/`` names a credential folder only as the place it writes). Without ``-t``
+    the last word is the destination (options before it name no file)."""
+    args = inv.args
+    if any(f.text[:1] == "-" and ("t" in f.text if f.text[1:2] != "-" else
+                                  f.text.startswith("--target")) for f in args):
+        return copy_dests(inv)[1]
+    return args[:-1]
+
+
 BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "rsync", "scp",
                            "sftp", "rclone", "gsutil", "s3cmd", "aws", "restic", "borg"})
 SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.config",
@@ -175,6 +312,22 @@ def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
         if path is None:
             continue
         if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
-                                     path.count("/") == 2):
+                                     path.count("/") == 2) or home_form(path) in AGENT_HOMES:
             return True
     return False
+
+
+AGENT_HOMES = frozenset({"~/.claude", "~/.codex", "~/.gemini", "~/.config/github-copilot"})
+"""Coding agents' folders: settings and transcripts an agent edits every day, and the
+login token beside them. Named alone they are ordinary; archived, synced or mounted whole
+they carry the token."""
+
+
+def home_form(path: str) -> str:
+    """``/root/.claude`` and ``/home/u/.claude`` as ``~/.claude`` (other paths unchanged)."""
+    if path.startswith("/root/"):
+        return "~" + path[5:]
+    if path.startswith(("/home/", "/Users/")):
+        user_end = path.find("/", path.index("/", 1) + 1)
+        return "~" + path[user_end:] if user_end > 0 else path
+    return path

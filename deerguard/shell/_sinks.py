@@ -26,6 +26,7 @@ from ._paths import norm_path
 from ._pwsh import command_flag, decode_encoded, encoded_flag, value_flag
 from ._raw import raw_scan
 from ._resolve import Invocation
+from ._secrets import secret_file
 from ._traps import check_traps, rehome_traps
 from ._words import DYN, NO_TAINT, Field, Source, Taint, Var, first_source
 
@@ -44,6 +45,26 @@ AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 def exec_flow(run: Run, inv: Invocation) -> Flow:
     src = Source("exec", inv.name or "a command", run.map_span(inv.word.span))
     return Flow(frozenset({src}), inv.name, inv.word.span)
+
+
+# Standard modules whose command line prints, encodes or archives the files it is given
+# (python -m pytest, pip, venv...: their arguments are the project's own).
+_PRINTING_MODULES = frozenset({"json.tool", "json", "base64", "gzip", "zipfile", "tarfile",
+                               "uu", "quopri", "pickletools", "tokenize", "ast", "dis",
+                               "zipapp", "binhex", "sqlite3", "mimetypes"})
+
+
+def module_flow(run: Run, inv: Invocation, module: str, rest: list[Field], flow: Flow) -> Flow:
+    """``python -m MODULE ARGS`` for a module that prints or packs the files it is given
+    (json.tool, base64, gzip, zipfile): ARGS are checked like ``cat``'s, and a secret file
+    among them makes ``flow`` (the module's output) secret (``python3 -m json.tool
+    ~/.docker/config.json``)."""
+    if not rest or module not in _PRINTING_MODULES:
+        return flow
+    if not (check_args(run.add, run.cp.paths, inv.name, rest, run.cwd) or secret_file(rest)):
+        return flow
+    src = Source("secret", inv.name, run.map_span(inv.word.span))
+    return Flow(flow.taint | {src}, inv.name, inv.word.span)
 
 
 def download_exec(run: Run, word: Field, taint: frozenset[Source], name: str) -> None:
@@ -426,7 +447,8 @@ def interpreter_program(run: Run, inv: Invocation, stdin: Flow | None, family: s
             python_server(run, module, args[i + 2:], inv.word.span)
             if run.files or run.file_text:
                 module_main(run, inv, args[i + 1])  # python -m m: a written m.py (_loadrun)
-            return code_flow(run, inv, None, args[i + 2:], stdin)  # -m json.tool .env
+            flow = code_flow(run, inv, None, args[i + 2:], stdin)  # -m json.tool .env
+            return module_flow(run, inv, module, args[i + 2:], flow)
         if t == "-":
             break
         if t.startswith("-") and len(t) > 1:

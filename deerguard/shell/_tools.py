@@ -21,6 +21,7 @@ from ._embedded import decode_escapes
 from ._files import file_taint
 from ._flow import Flow
 from ._githooks import note_hooks_path
+from ._gitreads import git_reads
 from ._loadfiles import LOADING_TOOLS, load_tool
 from ._makefile import make_tool
 from ._optexec import RUNNER_NAMES, TAR_NAMES, emacs_eval, tar_filters
@@ -90,6 +91,7 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
     elif name == "git":
         _git_config_file(run, inv)
         note_hooks_path(run, inv)
+        return git_reads(run, inv)  # git diff --no-index /dev/null ~/.ssh/id_rsa
     elif name == "direnv":
         _direnv_allow(run, inv)
     elif name in TAR_NAMES:
