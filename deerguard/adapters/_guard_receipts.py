@@ -10,24 +10,13 @@ from typing import Any
 
 from ..errors import CanonicalizationError
 from ..provenance import Receipt, make_receipt, stamp_receipt
+from ..provenance._receipts import _tool_name_ok
 from ._values import HookContext, ToolCall, ToolResult
 
 __all__ = ["RECEIPTS_STATE_KEY", "ToolReceipts"]
 
 #: Per-run state key holding the run's receipts in call order (what a ledger renders).
 RECEIPTS_STATE_KEY = "deerguard.receipts"
-
-
-def _name_ok(name: object) -> bool:
-    """Whether ``name`` is a tool name a receipt records as it is (1-256 characters that
-    encode as UTF-8: no lone surrogates)."""
-    if not isinstance(name, str) or not 1 <= len(name) <= 256:
-        return False
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class ToolReceipts:
@@ -61,7 +50,7 @@ class ToolReceipts:
         args: Any = dict(call.args)
         metadata = dict(result.metadata)
         name = call.name
-        if not _name_ok(name):
+        if not _tool_name_ok(name):
             # A receipt takes 1-256 characters of valid Unicode; a model can call a tool by
             # any name, so a name outside that is recorded by its digest, and said so.
             name = "sha256:" + hashlib.sha256(

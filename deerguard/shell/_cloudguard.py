@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from ._cloudiam import aws_iam, az_access, gcloud_access, kube_access
 from ._cloudopts import as_list, document, option, option_text, statements
 from ._cloudtable import VALUE_OPTS
+from ._optwalk import operand_words
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -66,19 +67,7 @@ _PUBLIC_ACLS = frozenset({"public-read", "public-read-write", "authenticated-rea
 def _operands(name: str, args: list[Field]) -> list[str]:
     """The first operands (the command path and its first arguments), value options
     skipped; ``gcloud alpha|beta`` dropped."""
-    values = VALUE_OPTS.get(name, frozenset())
-    out: list[str] = []
-    skip = False
-    for f in args:
-        t = f.text
-        if skip:
-            skip = False
-        elif t.startswith("-") and len(t) > 1:
-            skip = t in values
-        else:
-            out.append(t)
-            if len(out) >= 6:
-                break
+    out = operand_words(args, VALUE_OPTS.get(name, frozenset()), 6)
     if name == "gcloud" and out[:1] in (["alpha"], ["beta"], ["preview"]):
         out = out[1:]
     return out

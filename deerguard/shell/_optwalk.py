@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from ._values import Field
 
-__all__ = ["walk_options"]
+__all__ = ["operand_words", "walk_options"]
 
 
 def walk_options(args: list[Field], short: str = "", long: frozenset[str] = frozenset(), *,
@@ -86,3 +86,22 @@ def walk_options(args: list[Field], short: str = "", long: frozenset[str] = froz
                 yield letter, args[k + 1] if k + 1 < n else None, k
             break
         k += step
+
+
+def operand_words(args: list[Field], valued: frozenset[str], limit: int = 1 << 30) -> list[str]:
+    """The texts of the words of ``args`` that are no option, at most ``limit``: a word that
+    starts with ``-`` is an option, and one whose whole text is in ``valued`` also takes the
+    next word (``socat -d -lf FILE A B``, ``aws --region R ec2 ...``)."""
+    out: list[str] = []
+    skip = False
+    for f in args:
+        t = f.text
+        if skip:
+            skip = False
+        elif t.startswith("-") and len(t) > 1:
+            skip = t in valued
+        else:
+            out.append(t)
+            if len(out) >= limit:
+                break
+    return out

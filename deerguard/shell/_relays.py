@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from ._cloudtable import VALUE_OPTS
 from ._container import SOCKETS
+from ._optwalk import operand_words
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -56,17 +57,7 @@ _LOOPBACK = ("localhost", "127.", "[::1]", "::1", "0", "ip6-localhost")
 
 
 def _addresses(args: list[Field]) -> list[str]:
-    out: list[str] = []
-    skip = False
-    for f in args:
-        t = f.text
-        if skip:
-            skip = False
-        elif t.startswith("-") and len(t) > 1:
-            skip = t in _SOCAT_ARG
-        else:
-            out.append(t)
-    return out
+    return operand_words(args, _SOCAT_ARG)
 
 
 def _local_listener(options: str) -> bool:
