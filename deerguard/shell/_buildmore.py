@@ -28,7 +28,7 @@ from ._resolve import Invocation
 from ._words import Field
 
 __all__ = ["gdb_commands", "go_exec", "go_generate", "rake_commands", "rust_commands",
-           "terraform_commands", "terraform_files", "tmux_commands"]
+           "terraform_commands", "terraform_files", "tmux_commands", "tmux_line_words"]
 
 _MAX_LINES = 512
 _MAX_OUT = 64
@@ -157,6 +157,21 @@ def rake_commands(text: str) -> list[str]:
     return [c for c in out if c.strip()]
 
 
+def tmux_line_words(line: str) -> list[str]:
+    """The words of one tmux configuration line, comments dropped; a key binding (``bind
+    [-nr] [-T table] KEY COMMAND...``) gives the words of the command bound to the key."""
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError:
+        words = line.split()
+    if words and words[0] in ("bind", "bind-key"):
+        rest = words[1:]
+        while rest and rest[0].startswith("-"):
+            rest = rest[2:] if rest[0] == "-T" else rest[1:]
+        words = rest[1:]
+    return words
+
+
 def tmux_commands(text: str) -> list[str]:
     """The shell commands of a tmux configuration file."""
     out: list[str] = []
@@ -164,17 +179,7 @@ def tmux_commands(text: str) -> list[str]:
     for line in text.splitlines()[:_MAX_LINES]:
         if "#(" in line:  # status-right '#(CMD)': run at every status refresh
             out.extend(piece.split(")", 1)[0] for piece in line.split("#(")[1:8])
-        try:
-            words = shlex.split(line, comments=True)
-        except ValueError:
-            words = line.split()
-        if not words:
-            continue
-        if words[0] in ("bind", "bind-key"):
-            rest = words[1:]
-            while rest and rest[0].startswith("-"):
-                rest = rest[2:] if rest[0] == "-T" else rest[1:]
-            words = rest[1:]
+        words = tmux_line_words(line)
         if words and words[0] in ("set", "set-option", "setw", "set-window-option") and \
                 "default-command" in words[:-1]:
             out.append(words[words.index("default-command") + 1])

@@ -16,9 +16,9 @@ classified. Each handler reads only its own program's options, in one bounded pa
 
 from __future__ import annotations
 
-import shlex
 from typing import TYPE_CHECKING
 
+from ._buildmore import tmux_line_words
 from ._embedded import embedded_code
 from ._loadfiles import option_values, script_file, script_lines, shell_escape
 from ._optexec import emacs_eval
@@ -92,18 +92,7 @@ def _tmux(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         if text is None:
             continue
         for line in script_lines(text):
-            try:
-                words = shlex.split(line, comments=True)
-            except ValueError:
-                words = line.split()
-            if not words:
-                continue
-            if words[0] in ("bind", "bind-key"):
-                # bind [-nr] [-T table] KEY COMMAND...: the bound command runs on a key.
-                rest = words[1:]
-                while rest and rest[0].startswith("-"):
-                    rest = rest[2:] if rest[0] == "-T" else rest[1:]
-                words = rest[1:]
+            words = tmux_line_words(line)  # a key binding: the command bound to the key
             fields = [Field(w, text.span, text.taint) for w in words]
             for code in embedded_code(Invocation("tmux", inv.word, fields)):
                 shell_escape(run, inv, code.text, text)
