@@ -48,6 +48,7 @@ from ._paths import is_critical, norm_path
 from ._pwshcode import pwsh_snippets
 from ._rawmarkers import scan_markers
 from ._resolve import Invocation
+from ._shellpipe import shell_writer
 from ._words import DYN, NO_TAINT, Field, Source, Taint, first_source
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
     if language == "awk" and not dynamic:
         dynamic = awk_dynamic_pipe(text)
     fetch_runs(run, code, language, inv)  # os.system(urlopen(u).read()), run(x, shell=True)
+    shell_writer(run, code, text, language, inv)  # open(P, "|sh"); print P "CMD" (_shellpipe)
     if (run.files or run.file_text) and language in LOADING_LANGUAGES:
         loaded_files(run, code, text, language, inv)  # import m, require('./x') (_loadrun)
     if dynamic:
