@@ -54,3 +54,28 @@ def test_a_shell_fed_by_the_code_warns(command: str) -> None:
 def test_pipes_to_other_programs_pass(command: str) -> None:
     result = classify(command)
     assert result.verdict is Verdict.PASS, result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "perl -e 'open(P, \"rm -rf ~ |\")'",
+    "perl -e 'open(my $f, \"-|\", \"rm -rf ~\")'",
+    "perl -e 'open(P, \"| rm -rf ~\")'",
+    "php -r 'popen(\"rm -rf ~\", \"r\");'",
+    "python3 -c 'import os; os.popen(\"rm -rf ~\", \"r\")'",
+    "ruby -e 'IO.popen(\"rm -rf ~\", \"r\")'",
+])
+def test_piped_opens_and_popen_with_a_mode_run_their_command(command: str) -> None:
+    # popen(CMD, MODE): the mode was read as a second argv word, so CMD became one quoted
+    # program name; Perl's piped opens were not read as commands at all.
+    assert classify(command).verdict is Verdict.BLOCK
+
+
+@pytest.mark.parametrize("command", [
+    "perl -e 'open(P, \"git log |\"); print <P>'",
+    "perl -e 'open(my $f, \"-|\", \"git\", \"log\")'",
+    "python3 -c 'import os; print(os.popen(\"git status\", \"r\").read())'",
+    "perl -e 'open(F, \"<\", \"notes.txt\"); print <F>'",
+])
+def test_everyday_piped_opens_pass(command: str) -> None:
+    result = classify(command)
+    assert result.verdict is Verdict.PASS, result.rule_ids

@@ -235,11 +235,13 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
             continue
         if tail.endswith(("(", "([")):
             paren = start - len(between) + between.rindex("(")
-            if _ident_before(code, paren) in calls:
+            ident = _ident_before(code, paren)
+            if ident in calls:
                 # Literal arguments that follow are one command: system("rm", "-rf", "/"),
-                # subprocess.run(["rm", "-rf", "/"]).
+                # subprocess.run(["rm", "-rf", "/"]); popen("cmd", "r") takes a mode after
+                # its command string, not another argument.
                 group.append((start, end, value))
-                in_list = True
+                in_list = ident != "popen" or tail.endswith("([")
     flush()
     return out, dynamic_call(code, language=language)
 

@@ -7,7 +7,8 @@ commands: a shell call like ``system(...)``, with its command in a later string.
 code opens one, the string literals after the opening are read as the commands it may write
 (their findings are kept when they block), and the call itself warns like a shell call
 built at run time (``shell.dynamic-code``). A pipe to any other program (``open(P,
-"|sort")``) is not a shell.
+"|sort")``) is not a shell; Perl's piped opens (``open(F, "CMD |")``, ``"| CMD"``, ``"-|",
+"CMD"``) run CMD through the shell like ``system`` and are classified as that command.
 
 Linear: one bounded regex search per language, behind a substring gate.
 """
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["shell_writer"]
+__all__ = ["perl_piped_commands", "shell_writer"]
 
 _SHELL = r"""["'](?:/usr)?(?:/bin/)?(?:sh|bash|dash|zsh|ksh|ash)(?:\s+-[a-z]+)*["']"""
 _PIPED_SHELL = r"""["']\|\s*(?:/usr)?(?:/bin/)?(?:sh|bash|dash|zsh|ksh|ash)\b"""
@@ -45,8 +46,33 @@ _MODES = frozenset({"w", "r", "r+", "w+", "a", "wb", "rb", "|-", "-|", "-c", "-s
 _MAX_LITERALS = 64
 
 
+# Perl's piped opens run their command through the shell: open(FH, "CMD |"), open(FH,
+# "| CMD"), open(FH, "-|", "CMD"), open(FH, "|-", "CMD").
+_PERL_PIPED = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]{1,64}\s*,\s*(?:"""
+                         r"""(["'])(?:-\||\|-)\1\s*,\s*(["'])([^"'\n]{1,2000})\2"""
+                         r"""|(["'])(\|[^"'\n]{1,2000}|[^"'\n|]{1,2000}\|)\4)""")
+
+
+def perl_piped_commands(text: str) -> list[str]:
+    """The commands of Perl's piped opens in ``text`` (at most 16)."""
+    if "open" not in text or "|" not in text:
+        return []
+    out: list[str] = []
+    for m in _PERL_PIPED.finditer(text):
+        command = m.group(3) if m.group(3) is not None else m.group(5)
+        out.append(command.strip().strip("|").strip())
+        if len(out) >= 16:
+            break
+    return [c for c in out if c]
+
+
 def shell_writer(run: Run, code: Field, text: str, language: str, inv: Invocation) -> None:
-    """The commands ``text`` writes to a shell it opens (see the module doc)."""
+    """The commands ``text`` writes to a shell it opens (see the module doc), and the
+    commands of Perl's piped opens, which run like ``system``'s."""
+    if language == "perl":
+        for command in perl_piped_commands(text):
+            run.run_code(Field(command, code.span, code.taint), f"{inv.name} piped open",
+                         inv.word.span, None, positional=[])
     family = "node" if language in ("node", "deno", "bun") else language
     pattern = _OPENERS.get(family)
     if pattern is None or _GATES[family] not in text and "spawn" not in text:
