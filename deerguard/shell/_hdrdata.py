@@ -31,7 +31,7 @@ from ._secrets import HTTP_CLIENTS, PRINTER_NAMES
 from ._values import Source, Taint
 from ._words import Field
 
-__all__ = ["auth_header", "header_data"]
+__all__ = ["auth_header", "header_data", "header_secrets"]
 
 # Options whose value is a header.
 _HEADER = frozenset({"-H", "--header"})
@@ -64,6 +64,15 @@ def _sent(taint: Taint, auth: bool, out: list[Source]) -> None:
                      src.program in _SELECTORS):
             continue  # Bearer $(gh auth token), an IMDS token, $(grep KEY .env | cut ..)
         out.append(src)
+
+
+def header_secrets(value: Field) -> list[Source]:
+    """The secret data one header value (``Name: value``) sends, by the rules above: ``git -c
+    http.extraHeader="X: $(cat .env)"`` sends the file; ``"AUTHORIZATION: basic $(echo -n
+    x:$GITHUB_TOKEN | base64)"`` (actions/checkout's own header) authenticates."""
+    out: list[Source] = []
+    _sent(value.taint, auth_header(value.text), out)
+    return out
 
 
 def header_data(name: str, args: list[Field]) -> list[Source]:

@@ -12,7 +12,8 @@ from ._files import file_taint
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import DYN, NO_TAINT, Field
+from ._secrets import secret_file
+from ._words import DYN, NO_TAINT, Field, Source
 from ._xargs import XARGS_PATH_TOOLS, xargs_arg_file, xargs_replaces, xargs_words
 
 if TYPE_CHECKING:
@@ -65,6 +66,9 @@ def xargs_runs(run: Run, chain: list[Invocation], stdin: Flow | None) -> list[In
                 taint = taint | target.taint  # xargs -a <(cmd): what cmd prints
             elif target is not None and run.files:
                 taint = taint | file_taint(run.files, norm_path(target.text, run.cwd))
+            if target is not None and not target.proc and secret_file([target]):
+                # xargs -a .env -I{} curl URL/{}: each line of a secret file is an argument
+                taint = taint | {Source("secret", "xargs", run.map_span(target.span))}
         batches = [[Field(DYN, last.word.span, taint)]]
     if (last.name in XARGS_PATH_TOOLS or listed is not None) and xargs_replaces(chain) and \
             any("{}" in f.text for f in last.args):
