@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ._chars import IGNORABLE_SET
+
 __all__ = [
     "GAP_OPENER",
     "backslash_run_end",
@@ -72,7 +74,25 @@ def markup_gap_end(text: str, k: int, /) -> int:
     for opener, closer in _GAPS:
         if text.startswith(opener, k):
             end = text.find(closer, k + len(opener), k + _MAX_GAP)
-            return -1 if end == -1 else end + len(closer)
+            if end != -1 and IGNORABLE_SET.isdisjoint(text[k:end]):
+                return end + len(closer)  # the common case: nothing invisible inside
+            return _gap_end_through_invisibles(text[k : k + _MAX_GAP], k)
+    if text.startswith("<", k) and not IGNORABLE_SET.isdisjoint(text[k + 1 : k + 12]):
+        # <\u200b!-- -->, <!-\u200b- -->: invisibles inside the opener
+        return _gap_end_through_invisibles(text[k : k + _MAX_GAP], k)
+    return -1
+
+
+def _gap_end_through_invisibles(window: str, k: int) -> int:
+    """:func:`markup_gap_end` of a ``window`` (at ``k``) that holds invisible characters,
+    read without them, as a reader that drops them sees the markup: ``<!---\u034f->``
+    closes a comment, and ``<\u200b!-- -->`` is one. The index is mapped back to the text."""
+    kept = [i for i, ch in enumerate(window) if ch not in IGNORABLE_SET]
+    seen = "".join(window[i] for i in kept)
+    for opener, closer in _GAPS:
+        if seen.startswith(opener):
+            end = seen.find(closer, len(opener))
+            return -1 if end == -1 else k + kept[end + len(closer) - 1] + 1
     return -1
 
 

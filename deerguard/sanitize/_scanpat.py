@@ -12,7 +12,14 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ._chars import LT_CHARS, PIPE_CHARS, SLASH_CHARS, char_skeleton, is_ignorable
+from ._chars import (
+    IGNORABLE_CLASS,
+    LT_CHARS,
+    PIPE_CHARS,
+    SLASH_CHARS,
+    char_skeleton,
+    is_ignorable,
+)
 from ._plan import BRACKET_OPEN, BRACKETS, REVEALABLE
 
 __all__ = [
@@ -22,8 +29,9 @@ __all__ = [
 ]
 
 # after an ASCII word: punctuation (not `-_.:`, which join name parts), a `<` that starts
-# no comment or processing instruction (`<sys<!-- -->tem>` is one name), or the end
-WORD_END = r"(?=[!-,;=>?@\[-^`{-~/]|<(?![!?])|\Z)"
+# no comment or processing instruction (`<sys<!-- -->tem>` is one name, and so is
+# `<sys<\u200b!-- -->tem>`: invisibles inside the opener are dropped by a reader), or the end
+WORD_END = r"(?=[!-,;=>?@\[-^`{-~/]|<(?![" + IGNORABLE_CLASS + r"]*+[!?])|\Z)"
 # an ASCII word after `<<`, ended as above: one word, read as `<<SYS>>` only if it is one
 ONE_WORD = re.compile(r"/?([A-Za-z0-9]++)" + WORD_END)
 TRIGGER = re.compile(
