@@ -189,3 +189,15 @@ def test_tokens_authenticating_and_local_secret_use_keep_their_verdict(
     result = classify(command)
     assert result.verdict is verdict, result.rule_ids
     assert "shell.exfiltration" not in result.rule_ids
+
+
+@pytest.mark.parametrize("command", [
+    "xargs -0 sh -c sh<<<'rm -r ~'",
+    "xargs -0 sh'' -f -c'' sh''<<<'rm -r ~",
+])
+def test_findings_on_data_from_an_outer_frame_point_inside_the_command(command: str) -> None:
+    # A here-string read by a shell nested in `sh -c` was located with the nested code's
+    # offset, past the end of the command (the classify fuzzer found it).
+    result = classify(command)
+    assert result.verdict is Verdict.BLOCK
+    assert all(0 <= f.span.start <= f.span.end <= len(command) for f in result.findings)

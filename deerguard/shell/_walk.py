@@ -148,6 +148,8 @@ class Run:
         if severity is None:
             return
         mapped = self.map_span(span)
+        if not 0 <= mapped[0] <= mapped[1] <= len(self.text_stack[0]):
+            mapped = self._fallback_span(mapped)
         key = (rule_id, mapped[0], mapped[1])
         if key in self.seen:
             return
@@ -158,6 +160,18 @@ class Run:
                 and self.frames[-1].index is None:
             detail = "inside a nested code string"
         self.findings.append(Finding(rule_id, severity, message, Span(*mapped), detail))
+
+    def _fallback_span(self, mapped: tuple[int, int]) -> tuple[int, int]:
+        """A span that fell outside the command: data from an outer frame (a here-string
+        fed through ``xargs sh -c sh``) located by a nested frame's offset. The outermost
+        nested code's span holds the finding instead; spans always index the command."""
+        n = len(self.text_stack[0])
+        if self.frames:
+            s, e = self.frames[0].clamp
+            if 0 <= s <= e <= n:
+                return (s, e)
+        s = min(max(mapped[0], 0), n)
+        return (s, min(max(mapped[1], s), n))
 
     def _desc(self, name: str, span: tuple[int, int]) -> str:
         s = self.map_span(span)
