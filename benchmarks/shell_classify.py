@@ -100,6 +100,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "functions": lambda n: _rep("f(){ f; }; f; ", n),
     "find-exec": lambda n: _rep("-exec rm {} ; ", n, head="find / "),
     "python-c": lambda n: _rep("os.system(\"ls\");", n, head="python3 -c '", tail="'"),
+    # A keyword, then a whitespace run: a reader regex with two optional-space runs around an
+    # optional token (`open\s*\(?\s*`) backtracked quadratically here (fixed: possessive).
+    "keyword-spaces": lambda n: _rep(" ", n, head="perl -e 'open", tail="x'"),
     "garbage": lambda n: _rep("\x00\\'\"`$({[<|&;>]})\n#~!", n),
     # Many variables, then many subshells: each subshell's scope must cost its own writes,
     # not a copy of every variable (that was quadratic).

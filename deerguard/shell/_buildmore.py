@@ -33,13 +33,13 @@ __all__ = ["gdb_commands", "go_exec", "go_generate", "rake_commands", "rust_comm
 _MAX_LINES = 512
 _MAX_OUT = 64
 _QUOTED = r'"((?:[^"\\\n]|\\.){0,2000})"'
-_RUST_NEW = re.compile(r"Command::new\(\s*" + _QUOTED + r"\s*\)")
-_RUST_ARG = re.compile(r"\.(arg|args)\(\s*&?(?:\[|vec!\[)?")
+_RUST_NEW = re.compile(r"Command::new\(\s*+" + _QUOTED + r"\s*+\)")
+_RUST_ARG = re.compile(r"\.(arg|args)\(\s*+&?(?:\[|vec!\[)?")
 _STRING = re.compile(_QUOTED)
-_TF_COMMAND = re.compile(r"\bcommand\s*=\s*(?:" + _QUOTED + r"|<<-?\s*([A-Za-z_]\w{0,40}))")
-_TF_LIST = re.compile(r"\b(?:program|interpreter)\s*=\s*\[([^\]\n]{0,4000})\]")
+_TF_COMMAND = re.compile(r"\bcommand\s*+=\s*+(?:" + _QUOTED + r"|<<-?\s*+([A-Za-z_]\w{0,40}))")
+_TF_LIST = re.compile(r"\b(?:program|interpreter)\s*+=\s*+\[([^\]\n]{0,4000})\]")
 _GO_EXEC = re.compile(r"\bexec\.Command(?:Context)?\(")
-_RAKE_SH = re.compile(r"(?:^|[\s;({])sh\s*\(?\s*(?:" + _QUOTED + r"|'([^'\n]{0,2000})')")
+_RAKE_SH = re.compile(r"(?:^|[\s;({])sh\s*+\(?\s*+(?:" + _QUOTED + r"|'([^'\n]{0,2000})')")
 
 
 def _unescape(text: str) -> str:

@@ -42,16 +42,16 @@ _PERL_IN_SUB = re.compile(_PERL_ARGV)  # code with subs: a bare shift reads @_, 
 # Per language: (reference pattern, offset of the first word's index). Group 1 is the index,
 # group 2 (when present) a slice start.
 _ONE = {
-    "python": (re.compile(r"(?<![\w$.])(?:sys\.)?argv\[[ \t]*(\d{1,2})[ \t]*(?:(:)[ \t]*)?\]"),
+    "python": (re.compile(r"(?<![\w$.])(?:sys\.)?argv\[[ \t]*+(\d{1,2})[ \t]*+(?:(:)[ \t]*+)?\]"),
                1),
-    "node": (re.compile(r"(?<![\w$.])process\.argv(?:\[[ \t]*(\d{1,2})[ \t]*\]|"
-                        r"\.slice\([ \t]*(\d{1,2})[ \t]*\))"), 1),
-    "perl": (re.compile(_PERL_ARGV + r"|(?<![\w$>])(shift)(?:[ \t]*\(?[ \t]*@ARGV[ \t]*\)?|"
+    "node": (re.compile(r"(?<![\w$.])process\.argv(?:\[[ \t]*+(\d{1,2})[ \t]*+\]|"
+                        r"\.slice\([ \t]*+(\d{1,2})[ \t]*+\))"), 1),
+    "perl": (re.compile(_PERL_ARGV + r"|(?<![\w$>])(shift)(?:[ \t]*+\(?[ \t]*+@ARGV[ \t]*+\)?|"
                         r"(?![\w \t]{0,40}[=(\"'$@]))"), 0),
-    "ruby": (re.compile(r"(?<![\w$:])(?:ARGV|\$\*)(?:\[[ \t]*(\d{1,2})[ \t]*\]|(\.first)|"
+    "ruby": (re.compile(r"(?<![\w$:])(?:ARGV|\$\*)(?:\[[ \t]*+(\d{1,2})[ \t]*+\]|(\.first)|"
                         r"(?![\w\[.]))|(?<![\w$:])\*(ARGV)(?![\w\[.])"), 0),
-    "php": (re.compile(r"\$argv\[[ \t]*(\d{1,2})[ \t]*\]"), 1),
-    "deno": (re.compile(r"(?<![\w$.])Deno\.args\[[ \t]*(\d{1,2})[ \t]*\]"), 0),
+    "php": (re.compile(r"\$argv\[[ \t]*+(\d{1,2})[ \t]*+\]"), 1),
+    "deno": (re.compile(r"(?<![\w$.])Deno\.args\[[ \t]*+(\d{1,2})[ \t]*+\]"), 0),
 }
 _GATES = {"python": ("argv",), "node": ("argv",), "perl": ("ARGV", "shift"),
           "ruby": ("ARGV", "$*"), "php": ("argv",), "deno": ("Deno.args",)}

@@ -49,16 +49,16 @@ _MAX_NAMES = 16
 _MAX_PIECES = 512
 _STR = r"""["']([^"'\\\n]{1,300})["']"""
 # Calls whose first string argument is a module name (Python) or a path (the rest).
-_PY_MODULE_CALL = re.compile(r"\b(?:import_module|__import__|run_module)\s*\(\s*"
-                             r"(?:(?:name|mod_name)\s*=\s*)?" + _STR)
-_PY_PATH_CALL = re.compile(r"\b(?:run_path|execfile)\s*\(\s*(?:path_name\s*=\s*)?" + _STR)
+_PY_MODULE_CALL = re.compile(r"\b(?:import_module|__import__|run_module)\s*+\(\s*+"
+                             r"(?:(?:name|mod_name)\s*+=\s*+)?" + _STR)
+_PY_PATH_CALL = re.compile(r"\b(?:run_path|execfile)\s*+\(\s*+(?:path_name\s*+=\s*+)?" + _STR)
 _PY_LOADERS = ("import_module", "__import__", "run_module")
-_NODE_LOAD = re.compile(r"(?:\brequire|\bimport)\s*\(\s*" + _STR +
-                        r"|\bfrom\s*" + _STR + r"|\bimport\s*" + _STR)
-_RUBY_LOAD = re.compile(r"\b(load|require_relative|require)\b\s*\(?\s*" + _STR)
-_PERL_LOAD = re.compile(r"\b(?:do|require)\b\s*\(?\s*" + _STR)
-_PHP_LOAD = re.compile(r"\b(?:include|include_once|require|require_once)\b\s*\(?\s*" + _STR)
-_LUA_LOAD = re.compile(r"\b(dofile|loadfile|require)\b\s*\(?\s*" + _STR)
+_NODE_LOAD = re.compile(r"(?:\brequire|\bimport)\s*+\(\s*+" + _STR +
+                        r"|\bfrom\s*+" + _STR + r"|\bimport\s*+" + _STR)
+_RUBY_LOAD = re.compile(r"\b(load|require_relative|require)\b\s*+\(?\s*+" + _STR)
+_PERL_LOAD = re.compile(r"\b(?:do|require)\b\s*+\(?\s*+" + _STR)
+_PHP_LOAD = re.compile(r"\b(?:include|include_once|require|require_once)\b\s*+\(?\s*+" + _STR)
+_LUA_LOAD = re.compile(r"\b(dofile|loadfile|require)\b\s*+\(?\s*+" + _STR)
 _LITERAL = re.compile(_STR)
 # Code that evaluates text it was given: a file read there and passed on runs.
 _EVALUATORS = {
@@ -207,11 +207,12 @@ def _targets(text: str, language: str) -> list[tuple[str, bool]]:
     return out
 
 
-_PY_DIR = re.compile(r"\b(?:sys\.path\.(?:insert\(\s*-?\d+\s*,|append\()|addsitedir\()\s*" + _STR)
-_PERL_LIB = re.compile(r"\buse\s+lib\s+(?:qw\s*[(\[{/]([^)\]}/\n]{1,300})|" + _STR + r")")
-_PERL_USE = re.compile(r"\b(?:use|require)\s+([A-Za-z_][\w:]{0,200})")
-_RUBY_DIR = re.compile(r"(?:\$LOAD_PATH|\$:)\s*(?:<<|\.unshift\(?|\.push\(?)\s*" + _STR)
-_RUBY_REQUIRE = re.compile(r"\brequire\b\s*\(?\s*" + _STR)
+_PY_DIR = re.compile(r"\b(?:sys\.path\.(?:insert\(\s*+-?\d+\s*+,|append\()|addsitedir\()\s*+"
+                     + _STR)
+_PERL_LIB = re.compile(r"\buse\s++lib\s++(?:qw\s*+[(\[{/]([^)\]}/\n]{1,300})|" + _STR + r")")
+_PERL_USE = re.compile(r"\b(?:use|require)\s++([A-Za-z_][\w:]{0,200})")
+_RUBY_DIR = re.compile(r"(?:\$LOAD_PATH|\$:)\s*+(?:<<|\.unshift\(?|\.push\(?)\s*+" + _STR)
+_RUBY_REQUIRE = re.compile(r"\brequire\b\s*+\(?\s*+" + _STR)
 
 
 def _searched(text: str, language: str, inv: Invocation) -> list[tuple[str, bool]]:

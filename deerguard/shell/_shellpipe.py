@@ -29,17 +29,17 @@ if TYPE_CHECKING:
 __all__ = ["perl_piped_commands", "shell_writer"]
 
 _SHELL = r"""["'](?:/usr)?(?:/bin/)?(?:sh|bash|dash|zsh|ksh|ash)(?:\s+-[a-z]+)*["']"""
-_PIPED_SHELL = r"""["']\|\s*(?:/usr)?(?:/bin/)?(?:sh|bash|dash|zsh|ksh|ash)\b"""
+_PIPED_SHELL = r"""["']\|\s*+(?:/usr)?(?:/bin/)?(?:sh|bash|dash|zsh|ksh|ash)\b"""
 _OPENERS = {
     # open(FH, "|sh"), open(my $p, "|-", "sh"), open my $p, '|-', 'bash'
-    "perl": re.compile(r"\bopen\s*\(?\s*(?:my\s+)?[$\w]{1,64}\s*,\s*(?:" + _PIPED_SHELL +
-                       r"""|["']\|-["']\s*,\s*""" + _SHELL + ")"),
-    "php": re.compile(r"\b(?:popen|proc_open)\s*\(\s*" + _SHELL),
-    "python": re.compile(r"\b(?:os\.popen\s*\(\s*" + _SHELL + r"""\s*,\s*["'][wa]""" +
-                         r"|Popen\s*\(\s*\[?\s*" + _SHELL + r"|spawn\s*\(\s*" + _SHELL + ")"),
-    "ruby": re.compile(r"(?:\bIO\.popen|\bOpen3\.popen[23e]?|\bPTY\.spawn)\s*\(?\s*\[?\s*" +
+    "perl": re.compile(r"\bopen\s*+\(?\s*+(?:my\s++)?[$\w]{1,64}\s*+,\s*+(?:" + _PIPED_SHELL +
+                       r"""|["']\|-["']\s*+,\s*+""" + _SHELL + ")"),
+    "php": re.compile(r"\b(?:popen|proc_open)\s*+\(\s*+" + _SHELL),
+    "python": re.compile(r"\b(?:os\.popen\s*+\(\s*+" + _SHELL + r"""\s*+,\s*+["'][wa]""" +
+                         r"|Popen\s*+\(\s*+\[?\s*+" + _SHELL + r"|spawn\s*+\(\s*+" + _SHELL + ")"),
+    "ruby": re.compile(r"(?:\bIO\.popen|\bOpen3\.popen[23e]?|\bPTY\.spawn)\s*+\(?\s*+\[?\s*+" +
                        _SHELL),
-    "node": re.compile(r"\bspawn\s*\(\s*" + _SHELL),
+    "node": re.compile(r"\bspawn\s*+\(\s*+" + _SHELL),
 }
 _GATES = {"perl": "open", "php": "open", "python": "open", "ruby": "open", "node": ".stdin"}
 _MODES = frozenset({"w", "r", "r+", "w+", "a", "wb", "rb", "|-", "-|", "-c", "-s", "-i"})
@@ -48,8 +48,8 @@ _MAX_LITERALS = 64
 
 # Perl's piped opens run their command through the shell: open(FH, "CMD |"), open(FH,
 # "| CMD"), open(FH, "-|", "CMD"), open(FH, "|-", "CMD").
-_PERL_PIPED = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]{1,64}\s*,\s*(?:"""
-                         r"""(["'])(?:-\||\|-)\1\s*,\s*(["'])([^"'\n]{1,2000})\2"""
+_PERL_PIPED = re.compile(r"""\bopen\s*+\(?\s*+(?:my\s++)?[$\w]{1,64}\s*+,\s*+(?:"""
+                         r"""(["'])(?:-\||\|-)\1\s*+,\s*+(["'])([^"'\n]{1,2000})\2"""
                          r"""|(["'])(\|[^"'\n]{1,2000}|[^"'\n|]{1,2000}\|)\4)""")
 
 
