@@ -20,9 +20,9 @@ MAX = 32  # spots, sinks, references per round
 WINDOW = 2000  # how far a call's arguments are read
 _BIND = re.compile(r"[ \t]*(?:(?:const|let|var|my|our|local|val|auto)[ \t]+)?"
                    r"([$@]?[A-Za-z_][\w]*)[ \t]*(?:\+=|\.=|:=|=)(?!=)")
-_FOR = re.compile(r"[ \t]*(?:async[ \t]+)?for[ \t]*(?:await[ \t]*)?\(?[ \t]*"
-                  r"(?:(?:const|let|var|my)[ \t]+)?"
-                  r"([$]?[A-Za-z_]\w*)[ \t]+(?:in|of)\b")
+_FOR = re.compile(r"[ \t]*+(?:async[ \t]++)?for[ \t]*+(?:await[ \t]*+)?\(?[ \t]*+"
+                  r"(?:(?:const|let|var|my)[ \t]++)?"
+                  r"([$]?[A-Za-z_]\w*)[ \t]++(?:in|of)\b")
 _AS = re.compile(r"\bas[ \t]+([A-Za-z_]\w*)")
 PARAM = re.compile(r"[ \t\n]*(?:async[ \t]*)?(?:\([ \t]*([A-Za-z_$][\w$]*)[^()]{0,80}\)"
                     r"|([A-Za-z_$][\w$]*))[ \t]*=>"
