@@ -39,7 +39,8 @@ __all__ = ["LOADING_TOOLS", "VIMS", "load_tool", "option_values", "python_code",
            "script_file",
            "script_lines", "shell_escape", "stdin_script", "tainted_code"]
 
-VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
+VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim", "vimdiff",
+                  "rvim", "evim"})
 LOADING_TOOLS = frozenset({"gdb", "lldb", "ed"}) | VIMS
 """Programs whose script-file options or stdin this module reads (a set lookup gates it)."""
 

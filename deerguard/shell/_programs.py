@@ -34,7 +34,7 @@ from ._hookvars import hook_files
 from ._hostapi import HOST_API_PROGRAMS, host_api
 from ._inplacetext import perl_inserted
 from ._lexer import DECL_ARRAY_RE
-from ._loadfiles import rc_files
+from ._loadfiles import VIMS, rc_files
 from ._morelangs import MORE_INTERPRETERS, more_program
 from ._outputs import echo_output, output
 from ._pathrun import path_run
@@ -59,7 +59,7 @@ from ._sinks import (
     su_program,
 )
 from ._tools import TOOL_NAMES, tool
-from ._vimargs import VIMS, vim_path_args
+from ._vimargs import vim_path_args
 from ._windestroy import WIN_DESTROYERS, win_destroy
 from ._winfetch import WIN_RUNNABLE, WIN_RUNNERS, cmd_code, win_runner_target
 from ._words import Field, Source, Var, first_source

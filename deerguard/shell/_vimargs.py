@@ -11,9 +11,7 @@ import re
 
 from ._words import Field
 
-__all__ = ["VIMS", "vim_path_args"]
-
-VIMS = frozenset({"vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim", "evim"})
+__all__ = ["vim_path_args"]
 
 
 # An ex command that takes a pattern (``%s/RE/REPL/``, ``g/RE/CMD``, ``v/RE/d``), after an
