@@ -26,6 +26,8 @@ Severity (justified per table):
 
 from __future__ import annotations
 
+from ._paths import HOME_PARENTS
+
 __all__ = ["data_dir_delete"]
 
 # Data directories whose recursive delete blocks, at any depth (the directory, its
@@ -67,7 +69,6 @@ _USER_DIRS = frozenset({
     "Documents", "Desktop", "Pictures", "Photos", "Music", "Videos", "Movies",
     "Public", "Templates", "Library", "Dropbox", "OneDrive", "Google Drive", "iCloud Drive",
     "Nextcloud", "ownCloud", "Sync", "Zotero", "Calibre Library", "Obsidian", "Notes"})
-_HOMES = ("/home/", "/Users/", "/mnt/c/Users/", "/c/Users/")
 
 
 def _user_dir_delete(path: str) -> tuple[str, str] | None:
@@ -77,7 +78,7 @@ def _user_dir_delete(path: str) -> tuple[str, str] | None:
     elif path.startswith("/root/"):
         rest = path[6:]
     else:
-        home = next((h for h in _HOMES if path.startswith(h)), None)
+        home = next((h for h in HOME_PARENTS if path.startswith(h)), None)
         if home is None:
             return None
         rest = path[len(home):].partition("/")[2]  # below /home/NAME

@@ -17,8 +17,8 @@ from . import _rules as R
 from ._extglob import plain_glob
 from ._words import DYN
 
-__all__ = ["DEEP_CLIMB", "PathRules", "candidate_paths", "glob_critical", "is_critical",
-           "norm_path"]
+__all__ = ["DEEP_CLIMB", "HOME_PARENTS", "PathRules", "candidate_paths", "glob_critical",
+           "is_critical", "norm_path"]
 
 # A relative path that climbs this many levels above an unknown working directory is read
 # from /: it reaches / from any directory at most this deep, and agents work in directories
@@ -255,6 +255,9 @@ _WIN_MOUNT_DIRS = frozenset(d + s for d in ("/c", "/cygdrive/c") for s in (
     "/Windows/System32/config", "/Windows/System32/drivers", "/Users", "/Program Files",
     "/Program Files (x86)", "/ProgramData"))
 _HOME_PARENTS = tuple(d + "/" for d in _HOME_PARENT_DIRS)
+HOME_PARENTS = _HOME_PARENTS
+"""Directories whose children are home directories (``/home/``, ``/Users/``, WSL, Git Bash
+and Cygwin forms), with their trailing slash."""
 
 
 _SAMPLE_HOMES = ("/home/user", "/Users/user", "/root", "/mnt/c/Users/user")
