@@ -16,6 +16,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from ._barecalls import bare_dynamic_call
+from ._gate import word_gate
 
 __all__ = ["Snippet", "destructive_paths", "dynamic_call", "eval_sources", "literals",
            "shell_strings", "tcl_commands", "written_paths"]
@@ -360,6 +361,7 @@ _EVAL_TOKENS = ("exec(", "eval(", "eval ", ".then(eval", "new function(", "insta
                 "module_eval", "execfile(", "loadstring(", "dostring(", "invoke-expression",
                 "iex(", "iex ", "|iex", "| iex", "runpy.", "vm.runin", "require_once('http",
                 "include('http", "scriptblock]::create", "assembly]::load")
+_EVAL_TOKENS_RE = word_gate(_EVAL_TOKENS)
 _FETCH_TOKENS = ("urlopen", "requests.get", "requests.post", "httpx.", "urllib.request",
                  "fetch(", "http.get(", "https.get(", "net::http", "open-uri", "uri.open",
                  "file_get_contents('http", 'file_get_contents("http', "curl_exec", "lwp::",
@@ -367,10 +369,12 @@ _FETCH_TOKENS = ("urlopen", "requests.get", "requests.post", "httpx.", "urllib.r
                  "iwr(", "(iwr", "invoke-restmethod", "irm ", "(irm", "start-bitstransfer",
                  "net.webclient", "socket.http", "http.request(", "axios.",
                  "wget.download", "urlretrieve", "downloaddata(")
+_FETCH_TOKENS_RE = word_gate(_FETCH_TOKENS)
 _STDIN_TOKENS = ("sys.stdin", "process.stdin", "$stdin", "<stdin>", "php://stdin",
                  "io.read(", "io.stdin", "fileinput.input", "/dev/stdin", "readline(",
                  "input(", "stdin.read", "stdin.gets", "stdin.each", "readfilesync(0",
                  "stream_get_contents(stdin", "fgets(stdin", "arg0.read")
+_STDIN_TOKENS_RE = word_gate(_STDIN_TOKENS)
 
 
 def eval_sources(code: str, /) -> tuple[bool, bool]:
@@ -385,7 +389,7 @@ def eval_sources(code: str, /) -> tuple[bool, bool]:
     lowered = code.lower()
     if "literal_eval(" in lowered:  # ast.literal_eval parses a literal and runs nothing
         lowered = lowered.replace("literal_eval(", "literal_parse(")
-    if not any(t in lowered for t in _EVAL_TOKENS):
+    if _EVAL_TOKENS_RE.search(lowered) is None:
         return False, False
-    return (any(t in lowered for t in _FETCH_TOKENS),
-            any(t in lowered for t in _STDIN_TOKENS))
+    return (_FETCH_TOKENS_RE.search(lowered) is not None,
+            _STDIN_TOKENS_RE.search(lowered) is not None)

@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 
 from ._code import literals
+from ._gate import word_gate
 from ._hdrdata import auth_header
-from ._langapi import _NET_GATE, _SENDERS, _statement_var
+from ._langapi import _NET_GATE_RE, _SENDERS, _statement_var
 from ._langpaths import name_before
 from ._secrets import secret_file
 from ._words import Field
@@ -31,6 +32,7 @@ __all__ = ["secret_file_read", "secret_file_sent"]
 # Distinctive pieces of the secret file names (a text holding none reads no such file).
 _NAME_GATE = (".env", ".netrc", ".pgpass", "history", "id_rsa", "id_ed25519", "id_ecdsa",
               "id_dsa", "credentials", ".lesshst", ".viminfo")
+_NAME_GATE_RE = word_gate(_NAME_GATE)
 # Calls (last name) that read the file named by their first argument.
 _READERS = frozenset({"open", "readFileSync", "readFile", "read_text", "read_bytes", "read",
                       "file_get_contents", "fopen", "readTextFile", "readTextFileSync",
@@ -197,7 +199,7 @@ def _spots(code: str) -> list[tuple[int, int, str]]:
     named = 0
     for start, _end, text in literals(code, "`" in code):
         value = text[1:]
-        if not value or len(value) > 200 or not any(g in value for g in _NAME_GATE):
+        if not value or len(value) > 200 or _NAME_GATE_RE.search(value) is None:
             continue
         if value[0] == "<" or value[:2] == "+<":  # perl's 2-argument open: '<.env'
             value = value.lstrip("+< \t")
@@ -220,15 +222,15 @@ def _spots(code: str) -> list[tuple[int, int, str]]:
 
 def secret_file_read(code: str) -> bool:
     """True when ``code`` reads a secret file (what it prints may be the file's contents)."""
-    if len(code) > _MAX or not any(g in code for g in _NAME_GATE):
+    if len(code) > _MAX or _NAME_GATE_RE.search(code) is None:
         return False
     return bool(_spots(code))
 
 
 def secret_file_sent(code: str) -> bool:
     """True when a secret file read in ``code`` reaches a network call's arguments."""
-    if len(code) > _MAX or not any(g in code for g in _NET_GATE) or not any(
-            g in code for g in _NAME_GATE):
+    if len(code) > _MAX or _NET_GATE_RE.search(code) is None or \
+            _NAME_GATE_RE.search(code) is None:
         return False
     found = _spots(code)
     if not found:

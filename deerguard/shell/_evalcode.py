@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ._code import Snippet, literals
 from ._flow import Flow
+from ._gate import word_gate
 from ._langpaths import chain_start
 from ._values import first_source
 from ._words import Field
@@ -51,6 +52,7 @@ Interp = Callable[["Run", Field, str, "Invocation"], object]
 
 # Substrings one of which any decoder call holds (lowercased): the cheap gate.
 _GATE = ("decode", "b64", "hex", "atob", "base64", "pack", "rot13", "buffer", "from64")
+_GATE_RE = word_gate(_GATE)
 
 # Decoder call name (lowercased) -> encoding of its (first) literal argument.
 _DECODERS = {
@@ -338,7 +340,7 @@ def eval_code(run: Run, code: Field, text: str, language: str, inv: Invocation,
             run.add("shell.tainted-exec", code.span, f"{inv.name} code evaluates the output "
                     "of a shell call that fetches data", f"{src.describe()} reaches an eval "
                     f"in {run._desc(inv.name, inv.word.span)}")
-    if not any(g in lowered for g in _GATE):
+    if _GATE_RE.search(lowered) is None:
         return
     lits = literals(text, language in ("perl", "ruby", "php", "julia"))
     found = False

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from ._fetchflow import MAX, WINDOW, near_bind, word_before
+from ._gate import word_gate
 
 __all__ = ["CLIENT_METHODS", "chained_client", "client_receivers", "helper_calls",
            "returning_helpers"]
@@ -41,6 +42,7 @@ _CTORS = re.compile(r"(Session|session|Client|AsyncClient|PoolManager|ProxyManag
                     r"ClientSession|build_opener|HTTPSConnection|HTTPConnection)[ \t]*\(")
 _GATE = ("Session", "session", "Client", "PoolManager", "ProxyManager", "build_opener",
          "Connection", " as ")
+_GATE_RE = word_gate(_GATE)
 _ALIAS = re.compile(r"import[ \t]+(requests|httpx|urllib3|aiohttp|niquests)[ \t]+as[ \t]+"
                     r"([A-Za-z_]\w*)")
 _AS = re.compile(r"[ \t]as[ \t]+([A-Za-z_]\w*)")
@@ -56,7 +58,7 @@ _LAMBDA = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*lambda\b")
 def client_receivers(text: str) -> frozenset[str]:
     """Names that hold an HTTP client object or module in ``text`` (Python), and the
     client functions imported by name (``from requests import get as g``: ``g``)."""
-    if not any(g in text for g in _GATE) and "from " not in text:
+    if _GATE_RE.search(text) is None and "from " not in text:
         return frozenset()
     aliases = {m.group(2) for m in _ALIAS.finditer(text, 0, len(text))}
     names: set[str] = set(aliases)

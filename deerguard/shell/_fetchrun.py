@@ -48,6 +48,7 @@ from ._fetchhelpers import (
     helper_calls,
     returning_helpers,
 )
+from ._gate import word_gate
 from ._paths import norm_path
 from ._values import Source
 
@@ -78,8 +79,10 @@ _URL_ARG = frozenset({"open", "fopen", "file_get_contents", "get", "copy"})  # (
 # Substrings one of which every fetch call above holds: the cheap gate.
 _GATE = ("http", "HTTP", "url", "URI", "fetch", "requests", "getstore", "->get", "Faraday",
          "RestClient", "axios", "got", "needle", "superagent", "wget")
+_GATE_RE = word_gate(_GATE)
 # Substrings one of which every file-writing or downloading call of _fetchfiles holds.
 _WRITING = ("write", "urlretrieve", "getstore", "download", "pipe", "copy", "mirror")
+_WRITING_RE = word_gate(_WRITING)
 # (No leading lookbehind or receiver group: a plain alternation scans several times faster;
 # the word boundary and the receiver are read by hand at each match.)
 _SINK = {
@@ -119,11 +122,11 @@ def fetch_runs(run: Run, code: Field, language: str, inv: Invocation) -> None:
     if language == "python" and "shell=True" in text and _shell_true_dynamic(text):
         run.add("shell.dynamic-code", code.span, f"{inv.name} code runs a shell command "
                 "built at run time", None)
-    if not any(g in text for g in _GATE):
+    if _GATE_RE.search(text) is None:
         return
     lang = "js" if language in JS else language
     if _SINK[lang].search(text) is None and "`" not in text and \
-            not any(w in text for w in _WRITING):
+            _WRITING_RE.search(text) is None:
         return  # fetched and printed: nothing the data could reach
     python = language == "python"
     receivers = client_receivers(text) if python else frozenset()

@@ -9,6 +9,7 @@ ruby, lua, php): the shape of a reverse shell. Both are single linear passes.
 
 from __future__ import annotations
 
+from ._gate import word_gate
 from ._words import DYN, Field
 
 __all__ = ["awk_assigns", "awk_dynamic_pipe", "constant_commands", "deletes_home",
@@ -243,6 +244,7 @@ def awk_assigns(args: list[Field]) -> dict[str, str]:
 # A delete call whose argument is the home directory spelled as a call, not a literal.
 _DELETES = ("rmtree(", "rm_rf(", "rm_r(", "remove_dir_all(", "rmsync(", "removeall(",
             "deleterecursively(")
+_DELETES_RE = word_gate(_DELETES)
 _HOMES = ("path.home()", "pathlib.path.home()", "os.environ['home']", 'os.environ["home"]',
           "os.getenv('home')", 'os.getenv("home")', "os.homedir()", "dir.home", "env['home']",
           'env["home"]', "$env{home}", "$env{'home'}", "getenv('home')", 'getenv("home")',
@@ -252,7 +254,7 @@ _HOMES = ("path.home()", "pathlib.path.home()", "os.environ['home']", 'os.enviro
 def deletes_home(code: str) -> bool:
     """``shutil.rmtree(Path.home())``, ``FileUtils.rm_rf(Dir.home)``: home deleted."""
     lowered = code.lower()
-    if not any(d in lowered for d in _DELETES):
+    if _DELETES_RE.search(lowered) is None:
         return False
     squeezed = lowered.replace(" ", "")
     return any(d + h + ")" in squeezed for d in _DELETES for h in _HOMES)

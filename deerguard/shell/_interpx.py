@@ -25,6 +25,7 @@ from ._callnames import eval_literals, rename_calls
 from ._checks import check_args, check_write
 from ._code import destructive_paths, written_paths
 from ._flow import Flow
+from ._gate import word_gate
 from ._paths import is_critical, norm_path
 from ._perline import line_operands
 from ._plinterp import interpolate
@@ -63,7 +64,8 @@ def code_extras(run: Run, code: Field, text: str, language: str, inv: Invocation
     _evaluated(run, code, text, language, inv, interp)
     _line_runner(run, code, text, language, inv, stdin)
     lowered = text.lower()
-    walks = any(w in lowered for w in _WALK_GATE) and any(d in lowered for d in _DELETE_GATE)
+    walks = _WALK_GATE_RE.search(lowered) is not None and \
+        _DELETE_GATE_RE.search(lowered) is not None
     if (run.cwd is None and "chdir" not in text and not walks) or len(text) > 20000:
         return  # the common case: no working directory to follow, no walk to read
     toks = tokens(text, language)
@@ -80,8 +82,10 @@ def code_extras(run: Run, code: Field, text: str, language: str, inv: Invocation
 
 _WALK_GATE = ("glob", "walk", "iterdir", "listdir", "scandir", "find", "readdir", "children",
               "entries", "directoryiterator", "sync(")
+_WALK_GATE_RE = word_gate(_WALK_GATE)
 _DELETE_GATE = ("unlink", "remove", "rmtree", "rmdir", "rmsync", "rm_", "rm(", "delete",
                 "rimraf")
+_DELETE_GATE_RE = word_gate(_DELETE_GATE)
 
 
 def _moved_targets(run: Run, code: Field, text: str, toks: list[Tok], language: str,

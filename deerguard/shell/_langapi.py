@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON, literals
 from ._codeenv import pwsh_env_sent
+from ._gate import word_gate
 from ._langpaths import name_before
 from ._metadata import code_metadata
 from ._rawmarkers import Marker
@@ -233,6 +234,7 @@ _SENDERS = frozenset({"urlopen", "Request", "post", "put", "patch", "request", "
 _NET_GATE = ("urllib", "urlopen", "requests", "httpx", "http", "fetch(", "axios", "socket",
              "lwp", "LWP", "HTTP::Tiny", "Net::HTTP", "curl_", "got(", "aiohttp", "smtplib",
              "ftplib", "Net::")
+_NET_GATE_RE = word_gate(_NET_GATE)
 
 
 def env_spots(code: str) -> list[int]:
@@ -284,7 +286,7 @@ def env_sent(code: str) -> bool:
     """True when the whole environment is an argument of a network call, directly
     (``requests.post(u, json=dict(os.environ))``) or through a variable
     (``d = json.dumps(dict(os.environ)); urlopen(u, d.encode())``)."""
-    if len(code) > 20000 or not any(g in code for g in _NET_GATE):
+    if len(code) > 20000 or _NET_GATE_RE.search(code) is None:
         return False
     spots = env_spots(code)
     if not spots:

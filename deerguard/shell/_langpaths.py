@@ -21,6 +21,7 @@ import re
 from ._code import literals
 from ._edits import apply_edits
 from ._fstr import PY_GATE, read_templates
+from ._gate import word_gate
 from ._strfold import fold_strings
 from ._words import DYN
 
@@ -275,6 +276,7 @@ def _concat(code: str, language: str) -> list[tuple[int, int, str]]:
 
 _HOME_GATE = ("home", "HOME", "USERPROFILE", "expanduser", "expand_path", "join", "catfile",
               "catdir", "sep", "rootdir")
+_HOME_GATE_RE = word_gate(_HOME_GATE)
 
 
 _JS = frozenset({"node", "deno", "bun"})
@@ -310,7 +312,7 @@ def spell_paths(code: str, language: str) -> str:
 
 
 def _spell_home(code: str, language: str) -> str:
-    if not any(g in code for g in _HOME_GATE):
+    if _HOME_GATE_RE.search(code) is None:
         return code
     for _ in range(3):  # join(expanduser('~'), '.ssh'): inner rewrites enable outer ones
         edits = _home_edits(code, language)

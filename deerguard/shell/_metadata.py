@@ -21,6 +21,7 @@ interpreter code (:func:`code_metadata`: a credential URL in a string literal).
 from __future__ import annotations
 
 from ._code import literals
+from ._gate import word_gate
 
 __all__ = ["code_metadata", "metadata_credential", "metadata_secret"]
 
@@ -32,6 +33,7 @@ _DISTINCT = ("169.254.169.254", "metadata.google.internal", "fd00:ec2::254", "28
 _BARE = frozenset({"metadata", "instance-data"})
 _GATE = ("169.254", "metadata", "instance-data", "2852039166", "0xa9fea9fe", "0251.0376",
          "a9fe:a9fe", "fd00:ec2", "100.100.100.200")
+_GATE_RE = word_gate(_GATE)
 _CREDENTIAL_PATHS = ("/security-credentials", "/identity/oauth2/token", "/token",
                      "/identity?", "/identity-credentials", "/opc/v1/identity",
                      "/opc/v2/identity")
@@ -65,7 +67,7 @@ def _path(text: str) -> str:
 def metadata_credential(text: str) -> bool:
     """``text`` (a URL) asks a cloud metadata service for credentials (not the session
     token)."""
-    if not any(g in text for g in _GATE) or not _metadata_host(text):
+    if _GATE_RE.search(text) is None or not _metadata_host(text):
         return False
     return _SESSION_TOKEN not in text and any(p in _path(text) for p in _CREDENTIAL_PATHS)
 
@@ -73,7 +75,7 @@ def metadata_credential(text: str) -> bool:
 def metadata_secret(texts: list[str]) -> bool:
     """An HTTP request whose answer is secret data: credentials or the IMDSv2 token."""
     for t in texts:
-        if any(g in t for g in _GATE) and _metadata_host(t) and any(
+        if _GATE_RE.search(t) is not None and _metadata_host(t) and any(
                 p in _path(t) for p in _SECRET_PATHS):
             return True
     return False
@@ -84,7 +86,7 @@ def code_metadata(code: str, backtick: bool) -> bool:
     URL (``urlopen("http://169.254.169.254/latest/meta-data/iam/security-credentials/")``),
     or a metadata host in one literal and a credential path in another (``base + "iam/
     security-credentials/"``); ECS's ``169.254.170.2`` with the credentials path or variable."""
-    if len(code) > 20000 or not any(g in code for g in _GATE):
+    if len(code) > 20000 or _GATE_RE.search(code) is None:
         return False
     if "169.254.170.2" in code and ("/v2/credentials" in code or "CONTAINER_CREDENTIALS" in
                                     code):  # ECS task role: + $AWS_CONTAINER_CREDENTIALS_..
@@ -92,7 +94,7 @@ def code_metadata(code: str, backtick: bool) -> bool:
     for count, word in enumerate(code.split()):  # irm http://.., urlopen("http://..")
         if count > 4096:
             break
-        if any(g in word for g in _GATE) and metadata_credential(word):
+        if _GATE_RE.search(word) is not None and metadata_credential(word):
             return True
     host = False
     path = False
@@ -104,7 +106,7 @@ def code_metadata(code: str, backtick: bool) -> bool:
             continue
         if metadata_credential(value):
             return True
-        if any(g in value for g in _GATE) and _metadata_host(value):
+        if _GATE_RE.search(value) is not None and _metadata_host(value):
             host = True
         if "credentials" in value or "/token" in value or "identity" in value:
             path = path or (_SESSION_TOKEN not in value and any(

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ._gate import word_gate
 from ._keep import keep_if_blocking
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -60,6 +61,7 @@ _CODE_GATE = (("package.json", "scripts"), ("composer.json", "scripts"),
               ("settings.json", "command"), ("mcp.json", "command"))
 _WRITES = ("writeFileSync", "writeFile", "json.dump", "write_text", "'w'", '"w"', "Bun.write",
            "outputJson", "writeJson")
+_WRITES_RE = word_gate(_WRITES)
 
 
 def package_json_edit(run: Run, inv: Invocation, stdin: Flow | None) -> None:
@@ -141,7 +143,7 @@ def _code(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     if code is None:
         return
     text = code.text
-    if not any(w in text for w in _WRITES) or not any(
+    if _WRITES_RE.search(text) is None or not any(
             name in text and key in text for name, key in _CODE_GATE):
         return
     for value, is_key in dict.fromkeys(_strings(text[:_MAX_CODE], "\"'`")):

@@ -47,11 +47,15 @@ _ATTEMPT = 400
 _TOTAL = 2500
 # Evidence of string building, sought before any token is read (one C-level search): a
 # literal next to a joining operator, adjacent literals, a name bound to a literal and then
-# joined, an escape, or a string function.
-_GATE = re.compile(r"""["'`][ \t]{0,8}(?:\+|\.|%)|(?:\+|\.\.?)[ \t]{0,8}["'`]|["'][ \t]{1,8}["']"""
-                   r"|\+[ \t]{0,8}[\w$]|\$\w{1,32}[ \t]{0,8}\.[ \t]{0,8}\$"
-                   r"|chr|[Cc]har|printf|pack|\[::|join|rev|replace|format|implode|\blc\b"
-                   r"|\buc\b|upper|lower|rot13|\\[0-7xuU]|#\{|concat|\bmap\b|reversed")
+# joined, an escape, or a string function. Every alternative starts with a literal
+# character, so the search skips ahead over a first-character set (``\blc\b`` is written
+# ``lc\b(?<=\blc)``): about 4x faster than the same gate with a leading ``["'`]``.
+_GATE = re.compile(r"""'[ \t]{0,8}[+.%]|"[ \t]{0,8}[+.%]|`[ \t]{0,8}[+.%]|'[ \t]{1,8}["']"""
+                   r"""|"[ \t]{1,8}["']|\+[ \t]{0,8}["'`\w$]|\.\.?[ \t]{0,8}["'`]"""
+                   r"|\$\w{1,32}[ \t]{0,8}\.[ \t]{0,8}\$"
+                   r"|chr|Char|char|printf|pack|\[::|join|rev|replace|format|implode"
+                   r"|lc\b(?<=\blc)|uc\b(?<=\buc)|upper|lower|rot13|\\[0-7xuU]|#\{|concat"
+                   r"|map\b(?<=\bmap)|reversed")
 
 
 # Calls that make strings from character codes without any literal (chr(114), pack("c*")
