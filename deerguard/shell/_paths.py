@@ -38,11 +38,14 @@ def norm_path(text: str, cwd: str | None = None) -> str | None:
         return None
     if "(" in text:
         text = plain_glob(text)  # ~/!(x) is ~/*, /etc/sha@(dow) is /etc/shadow
-    if "//" not in text and "/." not in text:
-        # Fast path (most arguments): no empty, "." or ".." component after the first, so
-        # the loop below would rebuild the text itself, minus one trailing slash.
+    if "//" not in text and ("/." not in text or (
+            "/./" not in text and "/../" not in text and not text.endswith(("/.", "/..")))):
+        # Fast path (most arguments): no empty, "." or ".." component after the first (dot
+        # files like ~/.ssh are plain components), so the loop below would rebuild the text
+        # itself, minus one trailing slash; ~/ paths too (~user/ paths name /home/user).
         body = text[:-1] if text[-1] == "/" else text
-        if body[:1] == "/" or (cwd is None and body and body[0] not in ".~"):
+        if body[:1] == "/" or body[:2] == "~/" or (cwd is None and body and
+                                                   body[0] not in ".~"):
             return body
     if text.startswith("~"):
         head, sep, rest = text.partition("/")
