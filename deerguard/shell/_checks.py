@@ -31,6 +31,7 @@ from ._pkgcreate import RUNNER_CHECKS, check_runner
 from ._pkgver import VERSION_MANAGERS, check_version_manager
 from ._remote import parse_remote
 from ._resolve import Invocation
+from ._sshconf import ssh_client_config, ssh_config_code
 from ._tooldestroy import DESTROY_TOOLS, check_destroy_tool
 from ._urlrun import URL_RUNNERS, check_url_runner
 from ._words import Field
@@ -41,8 +42,10 @@ __all__ = ["Add", "check_args", "check_inplace", "check_program", "check_remote"
 Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
 
-def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: str) -> None:
-    """Report a write to a disk device, a persistence file, a system path or a protected one."""
+def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: str,
+                text: str | None = None) -> None:
+    """Report a write to a disk device, a persistence file, a system path or a protected one.
+    ``text`` is what is written, when known (a redirection's or tee's input)."""
     for path in candidate_paths(field.text, cwd):
         if path.startswith(("/dev/tcp/", "/dev/udp/")):
             add("shell.reverse-shell", field.span, f"{how} a network socket ({path})", None)
@@ -50,8 +53,12 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
             add("shell.disk-write", field.span, f"{how} the raw device {path}", None)
         elif rules.match(path, "persistence") or (
                 not path.startswith(("/", "~")) and rules.match("~/" + path, "persistence")):
-            add("shell.persistence", field.span,
-                f"{how} {path}, which makes code run later", None)
+            if text is not None and ssh_client_config(path) and ssh_config_code(text) is None:
+                add("shell.ssh-config", field.span, f"{how} {path}, which decides the hosts, "
+                    "keys and options of later ssh and git connections", None)
+            else:
+                add("shell.persistence", field.span,
+                    f"{how} {path}, which makes code run later", None)
         elif path.endswith(CGROUP_ESCAPE_FILES):
             add("shell.container-escape", field.span, f"{how} {path}: the kernel runs a "
                 "cgroup's release_agent as root on the host", None)
@@ -334,9 +341,10 @@ _PROGRAM_CHECKED = frozenset({
     | COPIERS | EXTRACTORS | NODE_DELETERS | FD_NAMES
 
 
-def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
-                  ) -> list[list[Field]]:
-    """Run the program-specific rules for ``inv``; return sub-commands it runs (find -exec)."""
+def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None,
+                  stdin_text: str | None = None) -> list[list[Field]]:
+    """Run the program-specific rules for ``inv``; return sub-commands it runs (find -exec).
+    ``stdin_text`` is what ``tee`` reads, when known (what it writes)."""
     name = inv.name
     if name in DESTROY_TOOLS:
         check_destroy_tool(add, inv, cwd)  # shred over ~/*, tar --remove-files ~
@@ -392,7 +400,8 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None
         check_kill(add, inv)
     elif name in ("tee", "truncate", "shred"):
         for f in opts_and_operands(inv.args)[1]:
-            check_write(add, rules, f, cwd, f"{name} writes")
+            check_write(add, rules, f, cwd, f"{name} writes",
+                        stdin_text if name == "tee" else None)
     elif name == "sed" and any(f.text.startswith("-i") or f.text.startswith("--in-place")
                                or (f.text.startswith("-") and not f.text.startswith("--")
                                    and "i" in f.text) for f in inv.args):

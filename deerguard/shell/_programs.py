@@ -272,7 +272,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if run.links and name == "rm":
         delete_through_links(run, inv)  # ln -s ~ h; rm -rf h/
     read = tool(run, inv, stdin) if name in TOOL_NAMES else False  # sed '1r /etc/shadow'
-    for sub in check_program(run.add, run.cp.paths, inv, run.cwd):
+    for sub in check_program(run.add, run.cp.paths, inv, run.cwd,
+                             stdin.text if name == "tee" and stdin is not None else None):
         run.invoke(sub, None, [])
     if name in OPTION_CODE_PROGRAMS:  # embedded_code finds none for any other program
         for code in embedded_code(inv):

@@ -114,7 +114,8 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                 f = Field(out_fd_target(run, f.text) or "", f.span, f.taint)
             elif r.op == ">&" and (f.text.isdigit() or f.text == "-"):
                 continue
-            check_write(run.add, run.cp.paths, f, run.cwd, "redirection writes")
+            check_write(run.add, run.cp.paths, f, run.cwd, "redirection writes",
+                        out.text if r.fd in (None, "1") or r.op.startswith("&") else None)
             defense_write(run, f, r.op, out.text)  # > /var/log/auth.log, >> ~/.curlrc
             if r.fd not in (None, "1") and r.op != ">&" and not r.op.startswith("&"):
                 out_path = norm_path(f.text, run.cwd)

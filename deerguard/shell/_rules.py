@@ -66,6 +66,9 @@ _RULE_LIST: tuple[Rule, ...] = (
          "ngrok, cloudflared tunnel)"),
     Rule("shell.persistence", _B, "writes shell startup files, ssh keys, sudoers or cron, or "
          "grants cloud/cluster admin rights or mints long-lived cloud keys"),
+    Rule("shell.ssh-config", _W, "writes a user's ssh client config with settings known "
+         "statically that run no program (Host, HostName, User, IdentityFile): it decides "
+         "where later ssh and git connections go"),
     Rule("shell.system-write", _B, "writes to /etc or to system binaries"),
     Rule("shell.loader-hijack", _B, "sets LD_PRELOAD or LD_LIBRARY_PATH"),
     Rule("shell.interpreter-hook", _W, "an environment variable makes an interpreter load a "
