@@ -27,7 +27,7 @@ from ._flow import Flow
 from ._gitlist import git_search
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
 from ._jqenv import JQS, jq_env
-from ._metadata import metadata_credential
+from ._metadata import metadata_credential, metadata_userdata
 from ._paths import norm_path
 from ._projsecrets import project_search
 from ._values import NO_TAINT, Field, Source, Taint, source_order
@@ -257,3 +257,7 @@ def _metadata(run: Run, inv: Invocation) -> None:
                     "service for credentials (the instance role's keys or an access token)",
                     None)
             return
+        if metadata_userdata(t):
+            run.add("shell.secret-display", f.span, f"{inv.name} reads the instance's user "
+                    "data from the cloud metadata service (bootstrap scripts often hold "
+                    "secrets)", None)

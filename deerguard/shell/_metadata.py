@@ -20,10 +20,13 @@ interpreter code (:func:`code_metadata`: a credential URL in a string literal).
 
 from __future__ import annotations
 
+import re
+
 from ._code import literals
 from ._gate import word_gate
+from ._hostspell import host_address, odd_host
 
-__all__ = ["code_metadata", "metadata_credential", "metadata_secret"]
+__all__ = ["code_metadata", "metadata_credential", "metadata_secret", "metadata_userdata"]
 
 # Hosts distinctive anywhere in a word (numeric spellings of 169.254.169.254 included).
 _DISTINCT = ("169.254.169.254", "metadata.google.internal", "fd00:ec2::254", "2852039166",
@@ -36,7 +39,24 @@ _GATE = ("169.254", "metadata", "instance-data", "2852039166", "0xa9fea9fe", "02
 _GATE_RE = word_gate(_GATE)
 _CREDENTIAL_PATHS = ("/security-credentials", "/identity/oauth2/token", "/token",
                      "/identity?", "/identity-credentials", "/opc/v1/identity",
-                     "/opc/v2/identity")
+                     "/opc/v2/identity", "/attributes/kube-env")
+# Metadata services by address (any spelling, :mod:`._hostspell`): 169.254.169.254 (AWS,
+# GCP, Azure, Oracle, OpenStack, DigitalOcean), Alibaba's 100.100.100.200, Oracle's legacy
+# 192.0.0.192, AWS's IPv6 fd00:ec2::254.
+_ADDRESSES = frozenset({0xA9FEA9FE, 0x646464C8, 0xC00000C0,
+                        0xFD000EC2000000000000000000000254})
+# ECS task roles (169.254.170.2) and EKS Pod Identity (169.254.170.23, fd00:ec2::23) serve
+# credentials under these paths only.
+_CONTAINER_ADDRESSES = frozenset({0xA9FEAA02, 0xA9FEAA17, 0xFD000EC2000000000000000000000023})
+_CONTAINER_PATHS = ("/v2/credentials", "/v1/credentials")
+# A URL whose host may be another spelling of an address (digits, hex, IPv6, %-escapes,
+# wildcard DNS): only these are parsed.
+_ODD_RE = re.compile(r"(?:^|://)(?:[^/\s\"'@]*@)?[0-9\[%]|\.(?:nip\.io|sslip\.io|xip\.io|"
+                     r"nip\.direct|traefik\.me|rbndr\.us|1u\.ms)")
+# User data: the instance's bootstrap script or cloud-init config, which often holds
+# secrets (AWS/Alibaba/OpenStack /user-data, Oracle user_data, Azure userData, GCP's
+# startup-script attribute, DigitalOcean /metadata/v1/user-data).
+_USER_DATA = ("/user-data", "/user_data", "/userdata", "/attributes/startup-script")
 _SESSION_TOKEN = "/latest/api/token"
 # What taints a response as secret: credentials, the session token, GCP service accounts and
 # Azure managed identities under any path.
@@ -58,6 +78,30 @@ def _metadata_host(text: str) -> bool:
     return any(h in text for h in _DISTINCT) or _host(text) in _BARE
 
 
+def _address(text: str) -> int | None:
+    """The address of the URL's host when it is spelled as numbers, IPv6 or wildcard DNS."""
+    if _ODD_RE.search(text) is None:
+        return None
+    host = _host(text)
+    return host_address(host) if odd_host(host) else None
+
+
+def _service(text: str) -> bool:
+    """``text`` is a URL (or ``host/path``) on a metadata service, in any spelling."""
+    if _GATE_RE.search(text) is not None and _metadata_host(text):
+        return True
+    return _address(text) in _ADDRESSES
+
+
+def _container_credential(text: str) -> bool:
+    """ECS / EKS Pod Identity credentials through an address spelled as numbers."""
+    if _address(text) not in _CONTAINER_ADDRESSES:
+        return False
+    rest = text.partition("://")[2] or text
+    path = rest[rest.find("/"):] if "/" in rest else ""
+    return path.startswith(_CONTAINER_PATHS)
+
+
 def _path(text: str) -> str:
     """The part of a metadata URL whose path names what it serves (query kept for GCP's
     ``/identity?audience=``)."""
@@ -67,16 +111,25 @@ def _path(text: str) -> str:
 def metadata_credential(text: str) -> bool:
     """``text`` (a URL) asks a cloud metadata service for credentials (not the session
     token)."""
-    if _GATE_RE.search(text) is None or not _metadata_host(text):
-        return False
+    if not _service(text):
+        return _container_credential(text)
     return _SESSION_TOKEN not in text and any(p in _path(text) for p in _CREDENTIAL_PATHS)
+
+
+def metadata_userdata(text: str) -> bool:
+    """``text`` (a URL) asks a metadata service for the instance's user data."""
+    if "data" not in text and "startup" not in text and "Data" not in text:
+        return False
+    return _service(text) and any(p in text.lower() for p in _USER_DATA)
 
 
 def metadata_secret(texts: list[str]) -> bool:
     """An HTTP request whose answer is secret data: credentials or the IMDSv2 token."""
     for t in texts:
-        if _GATE_RE.search(t) is not None and _metadata_host(t) and any(
-                p in _path(t) for p in _SECRET_PATHS):
+        if _service(t) and (any(p in _path(t) for p in _SECRET_PATHS) or
+                            metadata_userdata(t)):
+            return True
+        if _container_credential(t):
             return True
     return False
 
@@ -86,7 +139,10 @@ def code_metadata(code: str, backtick: bool) -> bool:
     URL (``urlopen("http://169.254.169.254/latest/meta-data/iam/security-credentials/")``),
     or a metadata host in one literal and a credential path in another (``base + "iam/
     security-credentials/"``); ECS's ``169.254.170.2`` with the credentials path or variable."""
-    if len(code) > 20000 or _GATE_RE.search(code) is None:
+    if len(code) > 20000:
+        return False
+    odd = _GATE_RE.search(code) is None
+    if odd and ("://" not in code or _ODD_RE.search(code) is None):
         return False
     if "169.254.170.2" in code and ("/v2/credentials" in code or "CONTAINER_CREDENTIALS" in
                                     code):  # ECS task role: + $AWS_CONTAINER_CREDENTIALS_..
@@ -94,7 +150,7 @@ def code_metadata(code: str, backtick: bool) -> bool:
     for count, word in enumerate(code.split()):  # irm http://.., urlopen("http://..")
         if count > 4096:
             break
-        if _GATE_RE.search(word) is not None and metadata_credential(word):
+        if (odd or _GATE_RE.search(word) is not None) and metadata_credential(word):
             return True
     host = False
     path = False
@@ -106,7 +162,7 @@ def code_metadata(code: str, backtick: bool) -> bool:
             continue
         if metadata_credential(value):
             return True
-        if _GATE_RE.search(value) is not None and _metadata_host(value):
+        if _service(value):
             host = True
         if "credentials" in value or "/token" in value or "identity" in value:
             path = path or (_SESSION_TOKEN not in value and any(
