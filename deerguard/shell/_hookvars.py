@@ -4,8 +4,9 @@
 ``JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar`` and ``PYTHONSTARTUP=/tmp/h.py`` hook code into
 every later run of the interpreter (and into every tool built on it: npm, bundler, gradle),
 the way ``LD_PRELOAD`` hooks a library into every program. Module search paths
-(``PYTHONPATH``, ``NODE_PATH``, ``PERL5LIB``, ``RUBYLIB`` and ``-I`` inside the option
-variables) decide which file an ``import`` loads.
+(``PYTHONPATH``, ``NODE_PATH``, ``PERL5LIB``, ``RUBYLIB``, ``CLASSPATH``, ``-I`` inside the
+option variables; ``PYTHONHOME``'s standard library and ``PYTHONUSERBASE``'s site-packages
+with their ``.pth`` files) decide which file an ``import`` loads.
 
 What each finding means:
 
@@ -45,7 +46,8 @@ _OPTION_VARS = {
     "JAVA_OPTS": "java", "MAVEN_OPTS": "java", "GRADLE_OPTS": "java",
 }
 _PATH_VARS = {"PYTHONPATH": "python", "NODE_PATH": "node", "PERL5LIB": "perl",
-              "PERLLIB": "perl", "RUBYLIB": "ruby"}
+              "PERLLIB": "perl", "RUBYLIB": "ruby", "PYTHONHOME": "python",
+              "PYTHONUSERBASE": "python", "CLASSPATH": "java"}
 _STARTUP_VARS = frozenset({"PYTHONSTARTUP"})
 
 HOOK_VARS = frozenset(_OPTION_VARS) | frozenset(_PATH_VARS) | _STARTUP_VARS

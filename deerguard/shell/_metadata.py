@@ -26,7 +26,8 @@ from ._code import literals
 from ._gate import word_gate
 from ._hostspell import host_address, odd_host
 
-__all__ = ["code_metadata", "metadata_credential", "metadata_secret", "metadata_userdata"]
+__all__ = ["code_metadata", "metadata_credential", "metadata_routed", "metadata_secret",
+           "metadata_userdata"]
 
 # Hosts distinctive anywhere in a word (numeric spellings of 169.254.169.254 included).
 _DISTINCT = ("169.254.169.254", "metadata.google.internal", "fd00:ec2::254", "2852039166",
@@ -114,6 +115,38 @@ def metadata_credential(text: str) -> bool:
     if not _service(text):
         return _container_credential(text)
     return _SESSION_TOKEN not in text and any(p in _path(text) for p in _CREDENTIAL_PATHS)
+
+
+_ROUTES = ("--resolve", "--connect-to", "-x", "--proxy", "--preproxy")
+
+
+def _routed_host(option: str, value: str) -> str:
+    """The host a curl routing option sends requests to: ``--resolve H:P:ADDR``,
+    ``--connect-to H1:P1:H2:P2``, ``-x|--proxy|--preproxy URL``."""
+    if option == "--resolve":
+        return value.split(":", 2)[2].lstrip("+").split(",")[0] if value.count(":") >= 2 else ""
+    if option == "--connect-to":
+        return value.rpartition(":")[0].split(":", 2)[2] if value.count(":") >= 3 else ""
+    return _host(value)
+
+
+def metadata_routed(texts: list[str]) -> bool:
+    """curl sends a credential path to a metadata address through ``--resolve``,
+    ``--connect-to`` or a proxy (``curl --resolve x:80:169.254.169.254 http://x/latest/
+    meta-data/iam/security-credentials/``)."""
+    service = False
+    for index, t in enumerate(texts[:-1]):
+        option, eq, value = t.partition("=") if t.startswith("--") else (t, "", "")
+        if option.startswith("-x") and len(option) > 2:
+            option, value, eq = "-x", option[2:], "="
+        if option not in _ROUTES:
+            continue
+        host = (value if eq else texts[index + 1]).lower()
+        host = _routed_host(option, host)
+        service = service or host in _BARE or any(h in host for h in _DISTINCT) or (
+            odd_host(host) and host_address(host) in _ADDRESSES)
+    return service and any(_SESSION_TOKEN not in t and any(
+        p in _path(t) for p in _CREDENTIAL_PATHS) for t in texts if "://" in t)
 
 
 def metadata_userdata(text: str) -> bool:

@@ -20,8 +20,11 @@
   store (``/etc/ssl/certs/...``) and a user's own files pass.
 
 Only settings that outlive the command count (``export``/``X=1``, config commands), as for
-``_tlsoff``: ``HTTPS_PROXY=URL cmd`` is one command's choice, like ``curl -x URL``. Each
-check is one pass over the command's own words; callers gate by name.
+``_tlsoff``: ``HTTPS_PROXY=URL cmd`` is one command's choice, like ``curl -x URL``. The same
+lines written to a tool's rc file (``proxy = URL`` or ``cacert = /tmp/ca.pem`` in
+``~/.curlrc``, ``https_proxy``/``ca_certificate`` in ``~/.wgetrc``, ``https-proxy=``/
+``cafile=`` in a project ``.npmrc``/``.yarnrc(.yml)``) are :func:`rc_redirect`'s. Each check
+is one pass over the command's own words; callers gate by name.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ from ._values import DYN, Field, first_source
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["NET_PROGRAMS", "NET_VARS", "net_setting", "net_variable", "temp_path"]
+__all__ = ["NET_PROGRAMS", "NET_VARS", "net_setting", "net_variable", "rc_redirect",
+           "temp_path"]
 
 _PROXY_VARS = frozenset({"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
                          "ALL_PROXY", "ftp_proxy", "FTP_PROXY", "npm_config_proxy",
@@ -119,6 +123,33 @@ def _ca(run: Run, who: str, value: str, span: tuple[int, int]) -> None:
     if why is not None:
         run.add("shell.tls-off", span, f"{who} makes TLS trust the certificates in "
                 f"{why.replace(DYN, '?')}: whoever writes it can intercept HTTPS", None)
+
+
+# rc-file keys (lowercase, without - and _) naming a proxy or a CA bundle.
+_RC_PROXY_KEYS = frozenset({"proxy", "x", "httpsproxy", "httpproxy", "allproxy", "preproxy"})
+_RC_CA_KEYS = frozenset({"cacert", "capath", "cafile", "cacertificate", "cadirectory",
+                         "httpscafilepath"})
+
+
+def rc_redirect(run: Run, line: str) -> tuple[str, str] | None:
+    """The rule and what an rc-file line (``proxy = URL``, ``--cacert /tmp/ca.pem``,
+    ``https-proxy=URL``, ``httpsProxy: URL``) does when it sends traffic to a remote proxy or
+    trusts a CA in a temp directory, else None."""
+    s = line.strip().lstrip("-")
+    end = 0
+    while end < len(s) and (s[end].isalnum() or s[end] in "-_"):
+        end += 1
+    key = s[:end].lower().replace("-", "").replace("_", "")
+    if key not in _RC_PROXY_KEYS and key not in _RC_CA_KEYS:
+        return None
+    value = s[end:].strip(" \t=:").strip("'\"")
+    if key in _RC_PROXY_KEYS:
+        if value.lower() in _NO_PROXY_VALUES or _local_host(_proxy_host(value)):
+            return None
+        return "shell.package-source", f"sends its requests through the proxy {value}"
+    if not temp_path(run, value):
+        return None
+    return "shell.tls-off", f"trusts the certificates in {value} (anyone can write there)"
 
 
 def net_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:
