@@ -256,7 +256,8 @@ def _metadata(run: Run, inv: Invocation) -> None:
         t = f.text
         if "169.254.170.2" in t:  # ECS task credentials: the only thing it serves but /v4
             rest = t.split("169.254.170.2", 1)[1]
-            hit = rest.startswith(("/v2/credentials", DYN, "/" + DYN))
+            hit = rest.startswith(("/v2/credentials", DYN, "/" + DYN)) or \
+                metadata_credential(t)  # EKS Pod Identity's 169.254.170.23
         else:
             hit = metadata_credential(t)
         if hit:

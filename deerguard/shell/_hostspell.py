@@ -58,21 +58,20 @@ def ipv4_value(host: str) -> int | None:
     if host.endswith("."):
         host = host[:-1]
     parts = host.split(".", 4)
-    if not 1 <= len(parts) <= 4:
+    count = len(parts)
+    if count > 4:
         return None
-    values: list[int] = []
-    for p in parts:
-        n = _part(p)
-        if n is None:
+    value = 0
+    for index in range(count - 1):
+        n = _part(parts[index])
+        if n is None or n > 255:
             return None
-        values.append(n)
-    *head, last = values
-    if any(n > 255 for n in head) or last >= 1 << (8 * (4 - len(head))):
+        value = (value << 8) | n
+    last = _part(parts[-1])
+    bits = 8 * (5 - count)  # the last part fills the bytes left
+    if last is None or last >= 1 << bits:
         return None
-    value = last
-    for index, n in enumerate(head):
-        value |= n << (24 - 8 * index)
-    return value
+    return (value << bits) | last
 
 
 def _ipv6_value(host: str) -> int | None:

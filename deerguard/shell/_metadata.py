@@ -50,10 +50,18 @@ _ADDRESSES = frozenset({0xA9FEA9FE, 0x646464C8, 0xC00000C0,
 # credentials under these paths only.
 _CONTAINER_ADDRESSES = frozenset({0xA9FEAA02, 0xA9FEAA17, 0xFD000EC2000000000000000000000023})
 _CONTAINER_PATHS = ("/v2/credentials", "/v1/credentials")
-# A URL whose host may be another spelling of an address (digits, hex, IPv6, %-escapes,
-# wildcard DNS): only these are parsed.
-_ODD_RE = re.compile(r"(?:^|://)(?:[^/\s\"'@]*@)?[0-9\[%]|\.(?:nip\.io|sslip\.io|xip\.io|"
-                     r"nip\.direct|traefik\.me|rbndr\.us|1u\.ms)")
+_ALL_ADDRESSES = _ADDRESSES | _CONTAINER_ADDRESSES
+# The first bytes of the IPv4 metadata addresses, and what else starts a decimal byte.
+_TOP_BYTES = ("169.", "100.", "192.")
+_DECIMAL_FIRST = frozenset("123456789")
+# The rest of a URL inside code: up to a quote, blank, bracket or separator.
+_URL_TAIL = re.compile(r"[^\s\"'`()<>,;{}\\]{0,300}")
+# A URL whose host may be another spelling of an address is parsed only when its host
+# starts with one of these characters, it has user info (``@``), or it names a wildcard-DNS
+# domain.
+_ODD_FIRST = frozenset("0123456789[%")
+_WILD_RE = word_gate(("nip.io", "sslip.io", "xip.io", "nip.direct", "traefik.me", "rbndr.us",
+                      "1u.ms"))
 # User data: the instance's bootstrap script or cloud-init config, which often holds
 # secrets (AWS/Alibaba/OpenStack /user-data, Oracle user_data, Azure userData, GCP's
 # startup-script attribute, DigitalOcean /metadata/v1/user-data).
@@ -79,11 +87,24 @@ def _metadata_host(text: str) -> bool:
     return any(h in text for h in _DISTINCT) or _host(text) in _BARE
 
 
+def _odd_url(text: str) -> bool:
+    """The cheap gate of :func:`_address`: a URL (or scheme-less ``host/path``) whose host
+    may be an address spelled as numbers, IPv6, %-escapes or a wildcard-DNS name."""
+    k = text.find("://")
+    if k < 0 and "/" not in text:
+        return False  # no path: asks for no credentials (``--max-time 10``)
+    first = text[k + 3:k + 4] if k >= 0 else text[:1]
+    return first in _ODD_FIRST or "@" in text or _WILD_RE.search(text) is not None
+
+
 def _address(text: str) -> int | None:
     """The address of the URL's host when it is spelled as numbers, IPv6 or wildcard DNS."""
-    if _ODD_RE.search(text) is None:
+    if not text or not _odd_url(text):
         return None
     host = _host(text)
+    if host[:1] in _DECIMAL_FIRST and host.count(".") == 3 and not host.startswith(
+            _TOP_BYTES):
+        return None  # a dotted quad whose first byte no metadata address has (127.0.0.1)
     return host_address(host) if odd_host(host) else None
 
 
@@ -94,10 +115,8 @@ def _service(text: str) -> bool:
     return _address(text) in _ADDRESSES
 
 
-def _container_credential(text: str) -> bool:
-    """ECS / EKS Pod Identity credentials through an address spelled as numbers."""
-    if _address(text) not in _CONTAINER_ADDRESSES:
-        return False
+def _container_path(text: str) -> bool:
+    """ECS / EKS Pod Identity's credential path (after an address spelled as numbers)."""
     rest = text.partition("://")[2] or text
     path = rest[rest.find("/"):] if "/" in rest else ""
     return path.startswith(_CONTAINER_PATHS)
@@ -112,8 +131,14 @@ def _path(text: str) -> str:
 def metadata_credential(text: str) -> bool:
     """``text`` (a URL) asks a cloud metadata service for credentials (not the session
     token)."""
-    if not _service(text):
-        return _container_credential(text)
+    if _GATE_RE.search(text) is None or not _metadata_host(text):
+        address = _address(text)
+        if address is None:
+            return False
+        if address in _CONTAINER_ADDRESSES:
+            return _container_path(text)
+        if address not in _ADDRESSES:
+            return False
     return _SESSION_TOKEN not in text and any(p in _path(text) for p in _CREDENTIAL_PATHS)
 
 
@@ -159,11 +184,24 @@ def metadata_userdata(text: str) -> bool:
 def metadata_secret(texts: list[str]) -> bool:
     """An HTTP request whose answer is secret data: credentials or the IMDSv2 token."""
     for t in texts:
-        if _service(t) and (any(p in _path(t) for p in _SECRET_PATHS) or
-                            metadata_userdata(t)):
+        if metadata_credential(t) or (_service(t) and (
+                any(p in _path(t) for p in _SECRET_PATHS) or metadata_userdata(t))):
             return True
-        if _container_credential(t):
+    return False
+
+
+def _odd_metadata_url(code: str) -> bool:
+    """One of the first 64 URLs in ``code`` names a metadata address in another spelling
+    (``urlopen("http://0xa9fea9fe/..")``): the gate of the slower literal scan."""
+    k = code.find("://")
+    for _ in range(64):
+        if k < 0:
+            return False
+        tail = _URL_TAIL.match(code, k + 3)
+        url = "://" + (tail.group() if tail is not None else "")
+        if _address(url) in _ALL_ADDRESSES:
             return True
+        k = code.find("://", k + 3)
     return False
 
 
@@ -175,7 +213,7 @@ def code_metadata(code: str, backtick: bool) -> bool:
     if len(code) > 20000:
         return False
     odd = _GATE_RE.search(code) is None
-    if odd and ("://" not in code or _ODD_RE.search(code) is None):
+    if odd and not _odd_metadata_url(code):
         return False
     if "169.254.170.2" in code and ("/v2/credentials" in code or "CONTAINER_CREDENTIALS" in
                                     code):  # ECS task role: + $AWS_CONTAINER_CREDENTIALS_..
@@ -183,7 +221,8 @@ def code_metadata(code: str, backtick: bool) -> bool:
     for count, word in enumerate(code.split()):  # irm http://.., urlopen("http://..")
         if count > 4096:
             break
-        if (odd or _GATE_RE.search(word) is not None) and metadata_credential(word):
+        if (_GATE_RE.search(word) is not None or (odd and "://" in word)) and \
+                metadata_credential(word):
             return True
     host = False
     path = False
