@@ -3,19 +3,29 @@
 A request to an instance metadata service for the instance role's keys or an access token
 reads a credential, like ``cat ~/.aws/credentials``:
 
-* hosts: AWS ``169.254.169.254`` (and its decimal, hex, octal and IPv6 spellings,
-  ``instance-data``, ``instance-data.ec2.internal``), GCP ``metadata.google.internal``,
-  ``metadata.goog`` and the bare ``metadata``, Azure and Oracle (the same link-local
-  address), Alibaba ``100.100.100.200``;
+* hosts: AWS ``169.254.169.254`` (``instance-data``, ``instance-data.ec2.internal``,
+  ``fd00:ec2::254``), GCP ``metadata.google.internal``, ``metadata.goog`` and the bare
+  ``metadata``, Azure and Oracle (the same link-local address), Alibaba
+  ``100.100.100.200``; every spelling of the addresses an HTTP client accepts (hex, octal,
+  one number, ``169.254.43518``, IPv4-mapped IPv6, ``169.254.169.254.nip.io``) is read by
+  :mod:`._hostspell` when the host starts with a digit, ``[`` or ``%`` or names a
+  wildcard-DNS domain; curl's ``--resolve``/``--connect-to``/``-x`` to such an address
+  with a credential path in the URL count too (:func:`metadata_routed`);
 * credential paths: ``/security-credentials`` (AWS, Alibaba's ``/ram/security-credentials``),
   ``/identity-credentials``, GCP's ``/service-accounts/../token`` and ``/identity?``, Azure's
   ``/metadata/identity/oauth2/token``, Oracle's instance-principal ``/opc/v1|v2/identity``;
 * the IMDSv2 session token (``/latest/api/token``) only opens the door: it is no finding, but
-  what it prints is secret data (:func:`metadata_secret`).
+  what it prints is secret data (:func:`metadata_secret`);
+* ECS task roles (``169.254.170.2``: ``_exfil``) and EKS Pod Identity (``169.254.170.23``)
+  serve credentials under ``/v2/credentials`` and ``/v1/credentials``;
+* user data (``/latest/user-data``, Azure ``userData``, GCP ``startup-script``): bootstrap
+  scripts often hold secrets, so a request warns (``_exfil``) and what it prints is secret
+  data; GKE's ``/attributes/kube-env`` holds kubelet credentials (a credential path).
 
 Other metadata paths (``/latest/meta-data/instance-id``, Oracle's ``/opc/v2/instance/``)
-pass. Used by the HTTP command-line tools (``_exfil``, ``_outputs``) and by inline
-interpreter code (:func:`code_metadata`: a credential URL in a string literal).
+pass, in any spelling of the address. Used by the HTTP command-line tools (``_exfil``,
+``_outputs``) and by inline interpreter code (:func:`code_metadata`: a credential URL in a
+string literal).
 """
 
 from __future__ import annotations
@@ -37,6 +47,8 @@ _DISTINCT = ("169.254.169.254", "metadata.google.internal", "fd00:ec2::254", "28
 _BARE = frozenset({"metadata", "instance-data"})
 _GATE = ("169.254", "metadata", "instance-data", "2852039166", "0xa9fea9fe", "0251.0376",
          "a9fe:a9fe", "fd00:ec2", "100.100.100.200")
+# Host names are case-insensitive (``http://METADATA.Google.Internal/``): the gate searches
+# the lowercased text (cheaper than an IGNORECASE pattern).
 _GATE_RE = word_gate(_GATE)
 _CREDENTIAL_PATHS = ("/security-credentials", "/identity/oauth2/token", "/token",
                      "/identity?", "/identity-credentials", "/opc/v1/identity",
@@ -84,7 +96,8 @@ def _host(text: str) -> str:
 
 
 def _metadata_host(text: str) -> bool:
-    return any(h in text for h in _DISTINCT) or _host(text) in _BARE
+    low = text.lower()
+    return any(h in low for h in _DISTINCT) or _host(text) in _BARE
 
 
 def _odd_url(text: str) -> bool:
@@ -110,7 +123,7 @@ def _address(text: str) -> int | None:
 
 def _service(text: str) -> bool:
     """``text`` is a URL (or ``host/path``) on a metadata service, in any spelling."""
-    if _GATE_RE.search(text) is not None and _metadata_host(text):
+    if _GATE_RE.search(text.lower()) is not None and _metadata_host(text):
         return True
     return _address(text) in _ADDRESSES
 
@@ -131,7 +144,7 @@ def _path(text: str) -> str:
 def metadata_credential(text: str) -> bool:
     """``text`` (a URL) asks a cloud metadata service for credentials (not the session
     token)."""
-    if _GATE_RE.search(text) is None or not _metadata_host(text):
+    if _GATE_RE.search(text.lower()) is None or not _metadata_host(text):
         address = _address(text)
         if address is None:
             return False
@@ -184,8 +197,16 @@ def metadata_userdata(text: str) -> bool:
 def metadata_secret(texts: list[str]) -> bool:
     """An HTTP request whose answer is secret data: credentials or the IMDSv2 token."""
     for t in texts:
-        if metadata_credential(t) or (_service(t) and (
-                any(p in _path(t) for p in _SECRET_PATHS) or metadata_userdata(t))):
+        if _GATE_RE.search(t.lower()) is None or not _metadata_host(t):
+            address = _address(t)
+            if address is None:
+                continue
+            if address in _CONTAINER_ADDRESSES and _container_path(t):
+                return True
+            if address not in _ADDRESSES:
+                continue
+        if any(p in _path(t) for p in _SECRET_PATHS) or any(
+                p in t.lower() for p in _USER_DATA):
             return True
     return False
 
@@ -212,7 +233,7 @@ def code_metadata(code: str, backtick: bool) -> bool:
     security-credentials/"``); ECS's ``169.254.170.2`` with the credentials path or variable."""
     if len(code) > 20000:
         return False
-    odd = _GATE_RE.search(code) is None
+    odd = _GATE_RE.search(code.lower()) is None
     if odd and not _odd_metadata_url(code):
         return False
     if "169.254.170.2" in code and ("/v2/credentials" in code or "CONTAINER_CREDENTIALS" in
@@ -221,7 +242,7 @@ def code_metadata(code: str, backtick: bool) -> bool:
     for count, word in enumerate(code.split()):  # irm http://.., urlopen("http://..")
         if count > 4096:
             break
-        if (_GATE_RE.search(word) is not None or (odd and "://" in word)) and \
+        if (_GATE_RE.search(word.lower()) is not None or (odd and "://" in word)) and \
                 metadata_credential(word):
             return True
     host = False
