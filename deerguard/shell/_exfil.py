@@ -27,7 +27,7 @@ from ._flow import Flow
 from ._gitlist import git_search
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
 from ._jqenv import JQS, jq_env
-from ._metadata import metadata_credential
+from ._metadata import metadata_credential, metadata_routed, metadata_userdata
 from ._paths import norm_path
 from ._projsecrets import project_search
 from ._values import NO_TAINT, Field, Source, Taint, source_order
@@ -245,11 +245,19 @@ def never_sent(var: str) -> bool:
 
 def _metadata(run: Run, inv: Invocation) -> None:
     """A request for the instance role's credentials or a token from cloud metadata."""
+    texts = [f.text for f in inv.args]
+    if any(t.startswith(("--resolve", "--connect-to", "-x", "--proxy", "--preproxy"))
+           for t in texts) and metadata_routed(texts):
+        run.add("shell.sensitive-read", inv.word.span, f"{inv.name} routes a request for "
+                "credentials to the cloud metadata service (--resolve, --connect-to, proxy)",
+                None)
+        return
     for f in inv.args:
         t = f.text
         if "169.254.170.2" in t:  # ECS task credentials: the only thing it serves but /v4
             rest = t.split("169.254.170.2", 1)[1]
-            hit = rest.startswith(("/v2/credentials", DYN, "/" + DYN))
+            hit = rest.startswith(("/v2/credentials", DYN, "/" + DYN)) or \
+                metadata_credential(t)  # EKS Pod Identity's 169.254.170.23
         else:
             hit = metadata_credential(t)
         if hit:
@@ -257,3 +265,7 @@ def _metadata(run: Run, inv: Invocation) -> None:
                     "service for credentials (the instance role's keys or an access token)",
                     None)
             return
+        if metadata_userdata(t):
+            run.add("shell.secret-display", f.span, f"{inv.name} reads the instance's user "
+                    "data from the cloud metadata service (bootstrap scripts often hold "
+                    "secrets)", None)

@@ -85,6 +85,7 @@ def check_git(add: Add, inv: Invocation) -> None:
         add("shell.git-destructive", span, loss, None)
     elif sub == "config" and config_setting(texts) is not None and any(
             (t.lower().startswith(("core.pager", "core.sshcommand", "core.fsmonitor",
+                                   "core.gitproxy",
                                    "core.editor", "core.askpass", "credential.helper",
                                    "diff.external", "gpg.program"))
              and not (t.lower().startswith("credential.helper") and i + 1 < len(texts) and

@@ -4,8 +4,9 @@
 ``JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar`` and ``PYTHONSTARTUP=/tmp/h.py`` hook code into
 every later run of the interpreter (and into every tool built on it: npm, bundler, gradle),
 the way ``LD_PRELOAD`` hooks a library into every program. Module search paths
-(``PYTHONPATH``, ``NODE_PATH``, ``PERL5LIB``, ``RUBYLIB`` and ``-I`` inside the option
-variables) decide which file an ``import`` loads.
+(``PYTHONPATH``, ``NODE_PATH``, ``PERL5LIB``, ``RUBYLIB``, ``CLASSPATH``, ``-I`` inside the
+option variables; ``PYTHONHOME``'s standard library and ``PYTHONUSERBASE``'s site-packages
+with their ``.pth`` files) decide which file an ``import`` loads.
 
 What each finding means:
 
@@ -17,7 +18,10 @@ What each finding means:
   ``-agentlib:jdwp=...address=*:5005``) lets anyone who connects run code: warns;
 * a load or search path holding a file written with fetched or decoded data earlier in the
   same command blocks (``shell.download-exec``), whether the variable was set before the
-  download or after it.
+  download or after it;
+* a search path in a directory anyone can write to (``PYTHONPATH=/tmp/evil``,
+  ``PERL5LIB=/dev/shm/x``, ``RUBYOPT=-I/tmp/x``) warns: whoever plants a module there
+  shadows the one an ``import`` meant (``src``, ``.`` and the user's own directories pass).
 
 Parsing is a split on blanks and ``:`` (search paths): linear in the value.
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._files import file_taint
+from ._netredirect import temp_path
 from ._paths import norm_path
 from ._values import DYN, Field, Taint, first_source
 
@@ -41,7 +46,8 @@ _OPTION_VARS = {
     "JAVA_OPTS": "java", "MAVEN_OPTS": "java", "GRADLE_OPTS": "java",
 }
 _PATH_VARS = {"PYTHONPATH": "python", "NODE_PATH": "node", "PERL5LIB": "perl",
-              "PERLLIB": "perl", "RUBYLIB": "ruby"}
+              "PERLLIB": "perl", "RUBYLIB": "ruby", "PYTHONHOME": "python",
+              "PYTHONUSERBASE": "python", "CLASSPATH": "java"}
 _STARTUP_VARS = frozenset({"PYTHONSTARTUP"})
 
 HOOK_VARS = frozenset(_OPTION_VARS) | frozenset(_PATH_VARS) | _STARTUP_VARS
@@ -143,7 +149,11 @@ def hook_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> N
             continue
         if _tainted(run, f"{name} makes {_family(name)}", kind, target, span):
             return
-        if kind == "agent" or (kind == "load" and _is_file(target, language)):
+        if kind == "dir" and temp_path(run, target):
+            run.add("shell.interpreter-hook", span, f"{name} makes every later "
+                    f"{_family(name)} run import modules from {target}, a directory anyone "
+                    "can write to", None)
+        elif kind == "agent" or (kind == "load" and _is_file(target, language)):
             what = "an agent library" if kind == "agent" else target.replace(DYN, "?")
             run.add("shell.interpreter-hook", span, f"{name} makes every later "
                     f"{_family(name)} run load {what} first", None)

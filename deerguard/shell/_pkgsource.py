@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._netredirect import NET_PROGRAMS, net_setting
 from ._values import DYN, Field
 
 if TYPE_CHECKING:
@@ -56,8 +57,12 @@ def _official(value: str) -> bool:
 def package_source(run: Run, name: str, args: list[Field], span: tuple[int, int]) -> None:
     """Report a config command that points package installs at another source."""
     texts = [f.text for f in args]
+    if name in _NPMS and any(t.startswith(("--script-shell", "--node-options")) for t in texts):
+        _npm_options(run, args, span)
     if "config" not in texts and "set" not in texts and "sources" not in texts:
         return  # the common case (pip install, git status): one scan at C speed
+    if name in NET_PROGRAMS:
+        net_setting(run, name, texts, span)  # proxies and CA bundles (_netredirect)
     words = [t for t in texts if not t.startswith("-")]
     what: str | None = None
     if name in ("pip", "pip3") and words[:2] == ["config", "set"] and len(words) >= 4:
@@ -93,6 +98,27 @@ def package_source(run: Run, name: str, args: list[Field], span: tuple[int, int]
         what = f"{name} config adds a package channel"
     if what is not None:
         run.add("shell.package-source", span, what.replace(DYN, "?"), None)
+
+
+_NPMS = frozenset({"npm", "pnpm", "yarn"})
+
+
+def _npm_options(run: Run, args: list[Field], span: tuple[int, int]) -> None:
+    """``npm run --script-shell=/tmp/x build`` (what runs the script, as the variable
+    ``npm_config_script_shell`` chooses), ``--node-options='--require /tmp/h.js'`` (checked
+    as ``NODE_OPTIONS``)."""
+    from ._hookvars import hook_variable  # _hookvars imports _files, which imports this
+    for index, f in enumerate(args):
+        opt, eq, value = f.text.partition("=")
+        if opt not in ("--script-shell", "--node-options"):
+            continue
+        if not eq:
+            value = args[index + 1].text if index + 1 < len(args) else ""
+        if opt == "--script-shell":
+            run.add("shell.package-source", span, "--script-shell makes npm run its scripts "
+                    f"with {value.replace(DYN, '?') or '?'}", None)
+        else:
+            hook_variable(run, "NODE_OPTIONS", Field(value, f.span, f.taint), span)
 
 
 def source_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:

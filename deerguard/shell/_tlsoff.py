@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._netredirect import rc_redirect
 from ._resolve import Invocation
 from ._words import DYN, Field
 
@@ -148,4 +149,9 @@ def tls_write(run: Run, f: Field, text: str | None) -> None:
         if off:
             run.add("shell.tls-off", f.span, f"writes {line.strip()!r} to {f.text}: every "
                     f"later {tool} skips TLS certificate verification", None)
+            return
+        redirect = rc_redirect(run, line) if "pro" in low or "ca" in low else None
+        if redirect is not None:  # proxy = URL, cacert = /tmp/ca.pem (_netredirect)
+            run.add(redirect[0], f.span, f"writes {line.strip()!r} to {f.text}: every later "
+                    f"{tool} {redirect[1].replace(DYN, '?')}", None)
             return

@@ -14,6 +14,7 @@ from . import _codevars as CV
 from . import _hookvars as HV
 from . import _sinks as S
 from ._defense import DEFENSE_VARS, defense_variable
+from ._netredirect import NET_VARS, net_variable
 from ._pkgsource import SOURCE_VARS, source_variable
 from ._words import Field
 
@@ -50,6 +51,8 @@ def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int], *
             defense_variable(run, name, value, span)
     elif name in DEFENSE_VARS and persist:  # export GIT_SSL_NO_VERIFY=1 (_defense); for
         defense_variable(run, name, value, span)  # one command it is like curl -k: quiet
+    elif name in NET_VARS and persist:  # export HTTPS_PROXY=URL, REQUESTS_CA_BUNDLE=/tmp/x
+        net_variable(run, name, value, span)
     elif name in _CODE_VARS and value.text:
         if name not in ("PS0", "PS1", "PS2"):
             run.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
