@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ._words import Field
 
-__all__ = ["MULTICALL", "REWRITERS", "rewrite"]
+__all__ = ["MULTICALL", "REWRITERS", "TERMINALS", "rewrite", "terminal_code"]
 
 MULTICALL = frozenset({"busybox", "toybox"})
 """Multi-call binaries: ``busybox rm``, ``toybox rm`` run the applet named next."""
@@ -27,13 +27,30 @@ MULTICALL = frozenset({"busybox", "toybox"})
 # ``gdb --args PROG ARGS``, ``xterm -e PROG ARGS``, ``gnome-terminal -- PROG ARGS``.
 _AFTER_OPTION: dict[str, frozenset[str]] = {
     "gdb": frozenset({"--args"}),
-    **dict.fromkeys(("xterm", "uxterm", "urxvt", "rxvt", "konsole", "x-terminal-emulator"),
-                    frozenset({"-e"})),
+    **dict.fromkeys(("xterm", "uxterm", "urxvt", "rxvt", "konsole", "x-terminal-emulator",
+                     "urxvtc", "st", "tilix", "terminology", "lxterminal", "qterminal",
+                     "sakura", "guake", "eterm", "aterm", "cool-retro-term", "ghostty",
+                     "deepin-terminal", "termite", "hyper", "kgx"), frozenset({"-e"})),
     "alacritty": frozenset({"-e", "--command"}),
     **dict.fromkeys(("terminator", "xfce4-terminal", "mate-terminal"),
                     frozenset({"-x", "--execute"})),
-    "gnome-terminal": frozenset({"--", "-x", "--execute"}),
+    **dict.fromkeys(("gnome-terminal", "ptyxis", "gnome-console"),
+                    frozenset({"--", "-x", "--execute"})),
+    "wezterm": frozenset({"--", "-e"}),
 }
+
+TERMINALS = frozenset(_AFTER_OPTION) - {"gdb"}
+"""Terminal emulators: a lone word after ``-e`` with blanks or shell syntax
+(``xterm -e 'curl u | sh'``) is run by a shell (xterm falls back to ``$SHELL -c``)."""
+
+_SHELL_SYNTAX = frozenset(" \t\n|&;<>()$`*?[]{}~'\"")
+
+
+def terminal_code(name: str, fields: list[Field], i: int) -> bool:
+    """Whether the command word ``fields[i]`` that terminal ``name`` runs is a command line
+    for a shell: the last word, holding blanks or shell syntax."""
+    return name in TERMINALS and i == len(fields) - 1 and \
+        not _SHELL_SYNTAX.isdisjoint(fields[i].text)
 
 REWRITERS = frozenset({"coreutils", "start-stop-daemon", *_AFTER_OPTION})
 """Wrappers whose command is rebuilt by :func:`rewrite`."""
