@@ -3,12 +3,15 @@
 * ``cmake -P SCRIPT`` runs a CMake script: ``execute_process(COMMAND a COMMAND b)`` is the
   pipeline ``a | b``, ``exec_program(P ARGS "s")`` runs ``P s``, ``file(DOWNLOAD URL F)``
   fetches F and ``include(F)`` runs it; the script (``-P /dev/stdin <<< CODE``, a file
-  written earlier) is rewritten as those shell lines and classified. ``cmake -E env|chdir|
-  time ... CMD`` runs CMD;
+  written earlier) is rewritten as those shell lines and classified (so is a
+  ``CMakeLists.txt`` written in the command: ``_buildfiles``). ``cmake -E env|chdir|time
+  ... CMD`` runs CMD;
 * ``ninja -f FILE`` (``samu``; ``build.ninja`` of ``-C DIR`` when written in the command):
   every rule's ``command =`` line is a shell command;
 * ``ansible-pull -U URL`` clones a repository and runs its playbook on this machine (a
-  fetched script run: ``shell.download-exec``);
+  fetched script run: ``shell.download-exec``); so does ``packer build URL`` (its
+  provisioners). macOS ``open -a Terminal FILE`` / ``open FILE.command`` runs FILE like
+  ``sh FILE``;
 * ``terraform init -from-module=SOURCE`` fills the directory with a remote module: its
   ``*.tf`` files count as fetched, so a later ``plan``/``apply`` there is a download run
   (``_buildfiles``). A registry or local module, and ``init`` alone, pass;
@@ -37,7 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["FETCH_TOOLS", "RENDERERS", "cmake_shell", "fetch_tool", "rendered"]
 
-FETCH_TOOLS = frozenset({"cmake", "ninja", "samu", "ansible-pull", "terraform", "tofu"})
+FETCH_TOOLS = frozenset({"cmake", "ninja", "samu", "ansible-pull", "terraform", "tofu",
+                         "packer", "open"})
 """Programs :func:`fetch_tool` reads (a set lookup gates it)."""
 
 RENDERERS = frozenset({"kubectl", "oc", "kustomize", "helm"})
@@ -56,6 +60,10 @@ def fetch_tool(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         _ninja(run, inv, stdin)
     elif name == "ansible-pull":
         _ansible_pull(run, inv)
+    elif name == "packer":
+        _packer(run, inv, stdin)
+    elif name == "open":
+        _open_terminal(run, inv)
     else:
         _terraform_init(run, inv)
 
@@ -259,6 +267,41 @@ def _ansible_pull(run: Run, inv: Invocation) -> None:
             run.add("shell.download-exec", f.span, f"ansible-pull clones {url} and runs its "
                     "playbook on this machine", None)
             return
+
+
+def _packer(run: Run, inv: Invocation, stdin: Flow | None) -> None:
+    """``packer build URL`` / a fetched template: its provisioners run (``shell-local``
+    here)."""
+    args = inv.args
+    words = [f for f in args if not f.text.startswith("-")]
+    if not words or words[0].text != "build" or len(words) < 2:
+        return
+    template = words[-1]
+    if _is_remote(template.text):
+        run.add("shell.download-exec", template.span, f"packer build runs the provisioners "
+                f"of {template.text}, fetched from outside", None)
+    else:
+        script_file(run, inv, template, stdin)  # curl -o x.pkr.hcl U && packer build x.pkr.hcl
+
+
+_TERMINAL_APPS = frozenset({"terminal", "terminal.app", "iterm", "iterm2", "iterm.app"})
+
+
+def _open_terminal(run: Run, inv: Invocation) -> None:
+    """macOS ``open -a Terminal FILE`` / ``open FILE.command``: the file runs as a shell
+    script (as ``sh FILE``)."""
+    args = inv.args
+    app = False
+    files: list[Field] = []
+    for k, f in enumerate(args[:32]):
+        t = f.text
+        if k > 0 and args[k - 1].text in ("-a", "-b"):
+            app = app or t.lower() in _TERMINAL_APPS or t == "com.apple.Terminal"
+        elif not t.startswith("-"):
+            files.append(f)
+    for f in files[:4]:
+        if app or f.text.endswith((".command", ".tool")):
+            run.invoke([Field("sh", inv.word.span), f], None, [])
 
 
 def _terraform_init(run: Run, inv: Invocation) -> None:

@@ -23,23 +23,78 @@ if TYPE_CHECKING:
 
 __all__ = ["julia_snippets"]
 
-_EVALS = ("include(", "evalfile(", "include_string(", "eval(meta.parse", "eval(parse")
+_EVALS = ("include(", "evalfile(", "include_string(read(")
 _MAX = 8
+
+
+def _call_args(text: str, i: int) -> str:
+    """The argument text of the call whose ``(`` ends at ``i`` (bounded, to its ``)``)."""
+    depth = 0
+    n = min(len(text), i + 1024)
+    for j in range(i, n):
+        c = text[j]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return text[i:j]
+            depth -= 1
+    return text[i:n]
+
+
+def _downloads(text: str) -> set[str]:
+    """What names a downloaded file: ``download(u, "f")``'s path, ``f = download(u)``'s f."""
+    out: set[str] = set()
+    at = text.find("download(")
+    for _ in range(_MAX):
+        if at < 0:
+            break
+        args = _call_args(text, at + len("download("))
+        parts = [p.strip() for p in args.split(",")]
+        if len(parts) > 1 and parts[1]:
+            out.add(parts[1])
+        head = text[max(0, at - 128):at].rstrip(". \t")
+        for prefix in ("Downloads", "Base"):
+            if head.endswith(prefix):
+                head = head[:-len(prefix)].rstrip(". \t")
+        if head.endswith("=") and not head.endswith("=="):
+            name = head[:-1].rstrip().rpartition(" ")[2].rpartition(";")[2]
+            if name:
+                out.add(name)
+        at = text.find("download(", at + 1)
+    return out
+
+
+def _runs_download(text: str) -> bool:
+    """``include``/``evalfile`` of a file the code downloaded (by path or variable)."""
+    names = _downloads(text)
+    if not names:
+        return False
+    for call in _EVALS:
+        at = text.find(call)
+        for _ in range(_MAX):
+            if at < 0:
+                break
+            arg = _call_args(text, at + len(call)).strip()
+            if arg in names or (call.endswith("read(") and arg.split(",")[0] in names):
+                return True
+            at = text.find(call, at + 1)
+    return False
 
 
 def julia_snippets(run: Run, code: Field, text: str, inv: Invocation,
                    snippets: list[Snippet]) -> list[Snippet]:
     """``snippets`` with each ``pipeline(`a`, `b`)`` as ``a | b``; reports download+eval."""
-    if "download(" in text:
-        low = text.lower()
-        if any(e in low for e in _EVALS):
-            run.add("shell.tainted-exec", code.span, f"{inv.name} code downloads code and "
-                    "evaluates it", None)
+    if "download(" in text and _runs_download(text):
+        run.add("shell.tainted-exec", code.span, f"{inv.name} code downloads code and "
+                "evaluates it", None)
     if "pipeline(" not in text:
         return snippets
     out = list(snippets)
     at = text.find("pipeline(")
-    while at >= 0 and len(out) < len(snippets) + _MAX:
+    for _ in range(4 * _MAX):  # a bounded number of calls: each reads up to 4096 chars
+        if at < 0 or len(out) >= len(snippets) + _MAX:
+            break
         line = _pipeline(text, at + len("pipeline("))
         if line:
             out.append(Snippet(line, 0, 0))
