@@ -12,10 +12,10 @@
 * Build and deploy tools: ``cmake -P`` scripts (``execute_process``, ``file(DOWNLOAD)`` +
   ``include``), ``cmake -E env|chdir CMD``, ``ninja -f`` rule commands, ``ansible-pull -U
   URL`` (block: a fetched playbook runs), ``terraform init -from-module=URL`` then
-  ``plan``/``apply`` and ``packer build URL`` (block), ``kubectl kustomize URL | kubectl apply -f -`` and ``kubectl
-  apply -f FILE`` of a fetched file (warn, like ``apply -k URL``); a ``CMakeLists.txt``
-  written in the command is read like a ``cmake -P`` script; macOS ``open -a Terminal
-  FILE`` runs FILE like ``sh FILE``.
+  ``plan``/``apply`` and ``packer build URL`` (block), ``kubectl kustomize URL | kubectl
+  apply -f -`` and ``kubectl apply -f FILE`` of a fetched file (warn, like ``apply -k
+  URL``); a ``CMakeLists.txt`` written in the command is read like a ``cmake -P``
+  script; macOS ``open -a Terminal FILE`` runs FILE like ``sh FILE``.
 * Interpreter code: Emacs ``--eval`` fetching Lisp and evaluating it, Julia
   ``download`` + ``include`` and ``pipeline(`a`, `b`)``, awk ``print | c`` with ``c`` a
   constant (``-v c=sh``), PowerShell ``Start-Process sh -ArgumentList "-c","..."``.

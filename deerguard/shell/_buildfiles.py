@@ -42,7 +42,7 @@ from ._buildmore import (
     terraform_files,
 )
 from ._buildtext import cargo_config_commands, just_recipes, package_scripts, yaml_commands
-from ._fetchtools import cmake_shell
+from ._fetchtools import cmake_commands
 from ._filerun import FILE_RUNNERS, file_runner
 from ._keep import keep_if_blocking
 from ._loadrun import module_main
@@ -341,7 +341,7 @@ def _terraform(run: Run, inv: Invocation, args: list[Field]) -> None:
 # Languages of files whose commands _buildmore reads.
 _READERS = {"rust": rust_commands, "go": go_generate, "gocode": go_exec,
             "terraform": terraform_commands, "cargo": cargo_config_commands,
-            "cmake": lambda body: [cmake_shell(body)]}
+            "cmake": cmake_commands}
 
 
 def _fetched(run: Run, inv: Invocation, text: str, word: Field | None = None) -> bool:

@@ -38,7 +38,7 @@ from ._words import DYN, Field, Source
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["FETCH_TOOLS", "RENDERERS", "cmake_shell", "fetch_tool", "rendered"]
+__all__ = ["FETCH_TOOLS", "RENDERERS", "cmake_commands", "cmake_shell", "fetch_tool", "rendered"]
 
 FETCH_TOOLS = frozenset({"cmake", "ninja", "samu", "ansible-pull", "terraform", "tofu",
                          "packer", "open"})
@@ -193,6 +193,11 @@ def cmake_shell(text: str) -> str:
         if line:
             lines.append(line)
     return "\n".join(lines)
+
+
+def cmake_commands(text: str) -> list[str]:
+    """:func:`cmake_shell` as the command list ``_buildfiles`` runs (``CMakeLists.txt``)."""
+    return [cmake_shell(text)]
 
 
 def _cmake_line(fn: str, args: list[str]) -> str:

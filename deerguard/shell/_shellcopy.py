@@ -6,7 +6,8 @@ CODE`` hide a shell behind a harmless name: every later check keyed on the progr
 put a shell or interpreter (a static path, or the static output of ``$(which sh)``) at a
 path, that path's name is recorded as an alias of the shell (``run.aliases``, as bash's
 ``alias`` and ``hash -p``): a later command of that name is classified as the shell itself,
-with its arguments and stdin. Only the three copiers reach this (a set lookup in
+with its arguments and stdin. A copy under its own family's name (a venv's ``python`` ->
+``python3``) is not recorded. Only the three copiers reach this (a set lookup in
 ``_copies``); the work is linear in their arguments.
 """
 
@@ -47,6 +48,12 @@ def _runs_code(path: str) -> str | None:
     return stem if stem in _INTERPRETERS else None
 
 
+def _family(name: str) -> str:
+    """``python3.12`` and ``python`` are one program (a venv's link), as are ``perl5.36``
+    and ``perl``."""
+    return name.rstrip("0123456789.")
+
+
 def shell_copy(run: Run, inv: Invocation) -> None:
     """``cp|ln|install SHELL DEST`` (``-t DIR SHELL``): DEST's name runs SHELL from now on."""
     operands: list[str] = []
@@ -79,6 +86,6 @@ def shell_copy(run: Run, inv: Invocation) -> None:
         if dest.endswith("/") or dest in (".", "..", "~"):
             continue  # cp /bin/sh d/: the copy keeps its name
         name = program_name(dest)
-        if name and DYN not in name and name != shell and \
+        if name and DYN not in name and _family(name) != _family(shell) and \
                 len(run.aliases) < _MAX_ALIASES:
             run.aliases[name] = shlex.quote(shell)
