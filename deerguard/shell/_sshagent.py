@@ -5,8 +5,8 @@ can use its own session's agent (``ssh-add -l``, ``eval "$(ssh-agent -s)"``, ``s
 bastion``); these take someone else's keys or hand the agent's keys out:
 
 * pointing ``SSH_AUTH_SOCK`` (or ``ssh -o IdentityAgent=``) at a socket found on the machine:
-  a path under ``/tmp`` (where ``ssh-agent`` and ``sshd`` forwarding put other logins'
-  sockets), a glob or search for one (``$(ls -t /tmp/ssh-*/agent.* | head -1)``, ``$(find
+  ``/tmp/ssh-XXXX/agent.PID`` (where ``ssh-agent`` and ``sshd`` forwarding put other
+  logins' sockets), a glob or search for one (``$(ls -t /tmp/ssh-*/agent.* | head -1)``, ``$(find
   /tmp -name 'agent.*')``) or another process's environment (``/proc/PID/environ``):
   ``shell.ssh-agent`` warns. The user's own sockets (``~/.1password/agent.sock``,
   ``$XDG_RUNTIME_DIR/ssh-agent.socket``, ``$(gpgconf --list-dirs agent-ssh-socket)``) pass;
@@ -26,6 +26,7 @@ words (the callers gate on the variable or program name).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ._remote import SSH_ARG_LETTERS
@@ -36,9 +37,12 @@ if TYPE_CHECKING:
 
 __all__ = ["agent_forward", "agent_relay", "agent_socket"]
 
-# Where other sessions' agent sockets are, and the ways of searching for one.
-_FOUND = ("/tmp/", "/proc/", "/var/folders/", "/private/tmp/", "/var/tmp/", "*", "find ",
-          "ls ", "lsof", "fuser", "ss -", "netstat", "environ")
+# Where other sessions' agent sockets are (ssh-agent's and sshd's /tmp/ssh-XXXX/agent.PID,
+# launchd's), and the ways of searching for one. A socket an agent makes for itself at a
+# path of its choosing (ssh-agent -a /tmp/ci-agent.sock, as CI setups do) passes.
+_FOUND = ("/tmp/ssh-", "/proc/", "launchd.", "*", "find ", "ls ", "lsof", "fuser", "ss -",
+          "netstat", "environ", "pgrep")
+_AGENT_PID = re.compile(r"agent\.[0-9]")
 _MAX_RAW = 4096  # a longer value is only read up to here (a search is at its start)
 
 
@@ -53,7 +57,7 @@ def _raw(run: Run, f: Field) -> str:
 
 def _found_socket(text: str) -> bool:
     low = text.lower()
-    return any(marker in low for marker in _FOUND)
+    return any(marker in low for marker in _FOUND) or _AGENT_PID.search(low) is not None
 
 
 def agent_socket(run: Run, value: Field, span: tuple[int, int]) -> None:
@@ -94,15 +98,17 @@ _NO_HOST_CHECK = ("stricthostkeychecking=no", "stricthostkeychecking=off",
 
 def agent_forward(run: Run, args: list[Field], span: tuple[int, int]) -> None:
     """``ssh -A -o StrictHostKeyChecking=no HOST``; ``-o IdentityAgent=/tmp/ssh-X/agent.1``."""
-    forward = unchecked = False
+    forward = unchecked = host = False
     texts = [f.text for f in args]
     for index, t in enumerate(texts):
         if not t.startswith("-") or t == "--":
             prev = texts[index - 1] if index else ""
-            if t == "--" or not (prev == "-o" or (len(prev) == 2 and prev[0] == "-" and
-                                                  prev[1] in SSH_ARG_LETTERS)):
-                break  # the host: the rest is the remote command
-            continue  # an option's value (-i KEY, -o OPT)
+            if t == "--" or host:
+                break  # the remote command (options may still follow the host: ssh H -A)
+            if not (prev == "-o" or (len(prev) == 2 and prev[0] == "-" and
+                                     prev[1] in SSH_ARG_LETTERS)):
+                host = True
+            continue  # the host, or an option's value (-i KEY, -o OPT)
         if t.startswith("-o"):
             opt = t[2:] if len(t) > 2 else (texts[index + 1] if index + 1 < len(texts)
                                              else "")
