@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ._words import Field
 
-__all__ = ["MULTICALL", "REWRITERS", "rewrite"]
+__all__ = ["MULTICALL", "REWRITERS", "TERMINALS", "rewrite", "terminal_code"]
 
 MULTICALL = frozenset({"busybox", "toybox"})
 """Multi-call binaries: ``busybox rm``, ``toybox rm`` run the applet named next."""
@@ -27,13 +27,48 @@ MULTICALL = frozenset({"busybox", "toybox"})
 # ``gdb --args PROG ARGS``, ``xterm -e PROG ARGS``, ``gnome-terminal -- PROG ARGS``.
 _AFTER_OPTION: dict[str, frozenset[str]] = {
     "gdb": frozenset({"--args"}),
-    **dict.fromkeys(("xterm", "uxterm", "urxvt", "rxvt", "konsole", "x-terminal-emulator"),
-                    frozenset({"-e"})),
+    **dict.fromkeys(("xterm", "uxterm", "urxvt", "rxvt", "konsole", "x-terminal-emulator",
+                     "urxvtc", "st", "tilix", "terminology", "lxterminal", "qterminal",
+                     "sakura", "guake", "eterm", "aterm", "cool-retro-term", "ghostty",
+                     "deepin-terminal", "termite", "hyper", "kgx"), frozenset({"-e"})),
     "alacritty": frozenset({"-e", "--command"}),
     **dict.fromkeys(("terminator", "xfce4-terminal", "mate-terminal"),
                     frozenset({"-x", "--execute"})),
-    "gnome-terminal": frozenset({"--", "-x", "--execute"}),
+    **dict.fromkeys(("gnome-terminal", "ptyxis", "gnome-console"),
+                    frozenset({"--", "-x", "--execute"})),
+    "wezterm": frozenset({"--", "-e"}),
 }
+# Terminals whose option takes the whole command as one string (``gnome-terminal -e 'a b'``,
+# ``xfce4-terminal --command='a b'``): that word alone is the command line.
+_STRING_OPTS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("gnome-terminal", "xfce4-terminal", "mate-terminal", "terminator",
+                     "lxterminal", "tilix", "qterminal", "sakura"),
+                    frozenset({"-e", "--command"})),
+    "guake": frozenset({"-e", "--execute-command"}),
+    "terminology": frozenset({"-e", "--exec"}),
+}
+for _name, _opts in _STRING_OPTS.items():
+    _AFTER_OPTION[_name] = _AFTER_OPTION.get(_name, frozenset()) | _opts
+
+TERMINALS = frozenset(_AFTER_OPTION) - {"gdb"}
+"""Terminal emulators: a lone word after ``-e`` with blanks or shell syntax
+(``xterm -e 'curl u | sh'``) is run by a shell (xterm falls back to ``$SHELL -c``)."""
+
+_SHELL_SYNTAX = frozenset(" \t\n|&;<>()$`*?[]{}~'\"")
+
+
+def terminal_code(name: str, fields: list[Field], i: int, program: Field | None
+                  ) -> Field | None:
+    """The command line for a shell that terminal ``name`` runs from ``fields[i]`` (or the
+    ``--command=`` value ``program``): a lone word (the last, or a string option's value)
+    holding blanks or shell syntax; else None."""
+    if name not in TERMINALS:
+        return None
+    word = program if program is not None else fields[i]
+    lone = program is not None or i == len(fields) - 1 or (
+        i > 0 and fields[i - 1].text in _STRING_OPTS.get(name, ()))
+    return word if lone and not _SHELL_SYNTAX.isdisjoint(word.text) else None
+
 
 REWRITERS = frozenset({"coreutils", "start-stop-daemon", *_AFTER_OPTION})
 """Wrappers whose command is rebuilt by :func:`rewrite`."""
@@ -59,9 +94,14 @@ def rewrite(name: str, fields: list[Field], i: int) -> tuple[int, Field | None] 
         return None
     after = _AFTER_OPTION.get(name)
     if after is not None:
+        strings = _STRING_OPTS.get(name, frozenset())
         for j in range(i + 1, len(fields)):
-            if fields[j].text in after:
+            f = fields[j]
+            if f.text in after:
                 return (j + 1, None) if j + 1 < len(fields) else None
+            opt, eq, value = f.text.partition("=")
+            if eq and opt in strings and value:  # --command='a | b'
+                return j, Field(value, f.span, f.taint)
         return None
     return _start_stop_daemon(fields, i)
 

@@ -42,6 +42,7 @@ from ._buildmore import (
     terraform_files,
 )
 from ._buildtext import cargo_config_commands, just_recipes, package_scripts, yaml_commands
+from ._fetchtools import cmake_commands
 from ._filerun import FILE_RUNNERS, file_runner
 from ._keep import keep_if_blocking
 from ._loadrun import module_main
@@ -86,7 +87,7 @@ _PROJECT_FILES: dict[str, tuple[frozenset[str] | None, tuple[str, ...], str]] = 
     "gradle": (None, ("build.gradle", "build.gradle.kts", "settings.gradle",
                       "settings.gradle.kts", "init.gradle"), "-"),
     "mvn": (None, ("pom.xml", ".mvn/extensions.xml", ".mvn/maven.config"), "-"),
-    "cmake": (None, ("CMakeLists.txt",), "-"),
+    "cmake": (None, ("CMakeLists.txt",), "cmake"),  # execute_process (_fetchtools)
     "meson": (frozenset({"setup", "compile", "test", "configure"}), ("meson.build",), "-"),
     "tox": (None, ("tox.ini",), "-"),
     "poetry": (frozenset({"install", "build", "run", "sync"}), ("pyproject.toml", "setup.py"),
@@ -339,7 +340,8 @@ def _terraform(run: Run, inv: Invocation, args: list[Field]) -> None:
 
 # Languages of files whose commands _buildmore reads.
 _READERS = {"rust": rust_commands, "go": go_generate, "gocode": go_exec,
-            "terraform": terraform_commands, "cargo": cargo_config_commands}
+            "terraform": terraform_commands, "cargo": cargo_config_commands,
+            "cmake": cmake_commands}
 
 
 def _fetched(run: Run, inv: Invocation, text: str, word: Field | None = None) -> bool:

@@ -37,6 +37,7 @@ from ._findcopy import find_copies
 from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
+from ._shellcopy import SHELL_COPIERS, shell_copy
 from ._words import Field, Taint
 
 if TYPE_CHECKING:
@@ -258,6 +259,8 @@ def copy_files(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     and taint (and those of the files under it) land at its destination."""
     name = _ALIASES.get(inv.name, inv.name)
     args = inv.args
+    if name in SHELL_COPIERS:
+        shell_copy(run, inv)  # ln -s "$(which sh)" /tmp/ls: ls runs sh (_shellcopy)
     if not (run.file_text or run.files or run.links) and name != "ln" and (
             stdin is None or (stdin.text is None and not stdin.taint)) and not any(
             f.proc or (f.text[:1] == "-" and name == "cp" and (

@@ -151,6 +151,8 @@ def _dd(run: Run, args: list[Field], stdin_text: str | None, out: Flow,
             dest = value
         elif key not in ("bs", "ibs", "obs", "status", "iflag", "oflag"):
             whole = False  # count=, skip=, seek=, conv=: not the whole text as is
+    if source in STDIN_PATHS or source == "-":
+        source = None  # dd if=/dev/stdin: what it reads
     text = stdin_text if source is None else run.file_text.get(norm_path(source, run.cwd)
                                                                or "")
     taint = file_taint(run.files, norm_path(source, run.cwd)) if source else frozenset()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from ._paths import is_critical, norm_path
 from ._relays import engine_listener, forward, relay
 from ._remote import SSH_ARG_LETTERS
+from ._sshagent import agent_forward, agent_relay
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ def expose(run: Run, name: str, args: list[Field], span: tuple[int, int]) -> Non
         if _ssh_remote_forward(texts):
             run.add("shell.network-expose", span, f"{name} -R opens a port on the remote "
                     "host that leads into this machine", None)
+        agent_forward(run, args, span)  # ssh -A to an unchecked host (_sshagent)
     elif name in _TUNNELS:
         what = _tunnel(name, texts)
         if what is not None:
@@ -55,6 +57,7 @@ def expose(run: Run, name: str, args: list[Field], span: tuple[int, int]) -> Non
                     "a port of this machine", None)
     elif name == "socat":
         relay(run, args, span)
+        agent_relay(run, args, span)  # socat ... UNIX-CONNECT:$SSH_AUTH_SOCK
     elif name in ("kubectl", "oc"):
         forward(run, name, texts, span)
     elif name in ("dockerd", "podman"):

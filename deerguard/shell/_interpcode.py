@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._awkpipe import awk_piped
 from ._checks import check_write
 from ._code import (
     Snippet,
@@ -39,6 +40,7 @@ from ._interp import (
     string_constants,
 )
 from ._interpx import code_extras, rewrite_code
+from ._juliarun import julia_snippets
 from ._langapi import api_findings, argv_commands
 from ._langargv import LANG_ARGV, lang_argv
 from ._langpaths import spell_paths, spell_self
@@ -99,10 +101,14 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
         snippets, dynamic = more_snippets(text, language, snippets, dynamic)
     if language in LANG_ARGV:  # julia `rm -rf $(homedir())`, exec(arrayOf("sh", "-c", ..))
         snippets = lang_argv(text, language, snippets)
+    if language == "julia":  # run(pipeline(`curl u`, `sh`)), download(u, f); include(f)
+        snippets = julia_snippets(run, code, text, inv, snippets)
     if language in ("tclsh", "expect", "wish"):
         snippets = [*snippets, *tcl_commands(text)]
     if language == "awk" and not dynamic:
         dynamic = awk_dynamic_pipe(text)
+    if language == "awk" and "|" in text:  # print | c, c a constant or -v c=sh (_awkpipe)
+        snippets, dynamic = awk_piped(text, inv.args, snippets, dynamic)
     fetch_runs(run, code, language, inv)  # os.system(urlopen(u).read()), run(x, shell=True)
     shell_writer(run, code, text, language, inv)  # open(P, "|sh"); print P "CMD" (_shellpipe)
     if (run.files or run.file_text) and language in LOADING_LANGUAGES:

@@ -150,6 +150,8 @@ def emacs_eval(run: Run, inv: Invocation) -> None:
             expr = Field(t[7:], f.span, f.taint)
         if expr is None:
             continue
+        if "url-" in expr.text:
+            _elisp_fetch_eval(run, inv, expr)
         for fn, strings in _elisp_calls(expr.text):
             if fn in _ELISP_SHELL and strings:
                 # A computed command ((concat "rm " x)) is code not known statically.
@@ -162,6 +164,21 @@ def emacs_eval(run: Run, inv: Invocation) -> None:
                 if program is not None:
                     argv = [program, *(s for s in strings[first:] if s is not None)]
                     run.invoke([Field(s, expr.span, expr.taint) for s in argv], None, [])
+
+
+# Elisp that fetches a URL, and that evaluates a buffer, region or file as Lisp.
+_ELISP_FETCH = ("(url-insert-file-contents", "(url-retrieve", "(url-copy-file",
+                "(url-insert ")
+_ELISP_EVAL = ("(eval-buffer", "(eval-region", "(load ", "(load-file", "(eval (read",
+               "(package-install-file", "(eval-current-buffer", "(byte-compile-file")
+
+
+def _elisp_fetch_eval(run: Run, inv: Invocation, expr: Field) -> None:
+    """``(url-insert-file-contents URL) (eval-buffer)``: Lisp fetched and evaluated."""
+    text = expr.text
+    if any(f in text for f in _ELISP_FETCH) and any(e in text for e in _ELISP_EVAL):
+        run.add("shell.download-exec", expr.span, f"{inv.name} --eval fetches Lisp from a "
+                "URL and evaluates it", None)
 
 
 def _elisp_calls(text: str) -> list[tuple[str, list[str | None]]]:

@@ -15,6 +15,7 @@ from ._checks import check_write
 from ._copies import write_links
 from ._embedded import decode_escapes
 from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
+from ._fetchtools import RENDERERS, rendered
 from ._files import (
     basename_output,
     download_target,
@@ -113,6 +114,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
             for piece in (f.text, f.text.partition("=")[2], f.text.partition("@")[2]):
                 if piece and not piece.startswith("-") and "/" not in piece:  # a plain name
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
+    if name in RENDERERS:  # kubectl kustomize URL: fetched manifests (_fetchtools)
+        taint.update(rendered(run, inv))
     if name in EXFIL_NAMES:  # searches for secrets, gh uploads, docker cp, cloud metadata
         taint.update(exfil_output(run, inv, stdin))
     if not taint and name in SHELL_INIT and prints_shell_init(name, [f.text for f in args]):

@@ -118,6 +118,14 @@ def _deploy(run: Run, inv: Invocation, stdin: Flow | None) -> None:
                     f"deploys {value} from outside any chart or image repository: it "
                     "decides what runs in the cluster", None)
             return
+        if run.files and not helm and (prev in ("-f", "--filename") or
+                                       t.startswith("--filename=")) and value != "-":
+            src = first_source(file_taint(run.files, norm_path(value, run.cwd)), _CODE_TAINT)
+            if src is not None:  # curl -o x.yaml URL && kubectl apply -f x.yaml
+                run.add("shell.package-install", args[k].span, f"{inv.name} {texts[verb]} "
+                        f"deploys {value}, written with fetched manifests: they decide what "
+                        "runs in the cluster", f"{src.describe()} reaches {inv.name}")
+                return
         if value == "-" and not helm and prev in ("-f", "--filename") and stdin is not None:
             src = first_source(stdin.taint, _CODE_TAINT)
             if src is not None:  # curl -s URL | kubectl apply -f -

@@ -7,6 +7,7 @@ other program gets the plain-program rules, and its output flow comes from ``_ou
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING
 
 from . import _rules as R
@@ -139,7 +140,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         if use in run.calls_done:
             return EMPTY
         run.calls_done.add(use)
-        body = run.aliases[name] + " " + " ".join(f.text for f in inv.args)
+        body = run.aliases[name] + " " + " ".join(
+            shlex.quote(f.text) if f.static else f.text for f in inv.args)  # its words
         run.active.append("alias " + name)
         try:
             run.run_code(Field(body, word.span), f"alias {name}", word.span, stdin,

@@ -180,6 +180,8 @@ def _start(b: _Bound) -> list[str]:
     for tok in b.named.get("argumentlist") or []:
         if tok.value is None:
             argv.append(tok.bash)
+        elif "," in tok.value:  # -ArgumentList "-c","curl u|sh": an array, one item each
+            argv += [q(w) for w in tok.value.split(",") if w]
         else:
             argv += [q(w) for w in tok.value.split()]
     verb = b.named.get("verb")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ._argv import MULTICALL, REWRITERS, rewrite
+from ._argv import MULTICALL, REWRITERS, TERMINALS, rewrite, terminal_code
 from ._container import rebind
 from ._muxrun import MUX_NAMES, mux_step
 from ._remote import CONTAINER_PROGRAMS, parse_remote
@@ -160,6 +160,10 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
             wrappers.append(name)
             pending_assigns = []
             i, program = found
+            if name in TERMINALS:
+                code = terminal_code(name, fields, i, program)
+                if code is not None:
+                    return Resolution(chain, code, name)  # xterm -e 'curl u | sh'
             if program is not None:
                 if not owned:
                     fields, owned = list(fields), True  # copied once: linear overall

@@ -57,6 +57,8 @@ _RULE_LIST: tuple[Rule, ...] = (
          "gh text field, or a service's token in a header to another host"),
     Rule("shell.secret-display", _W, "prints a stored password or token to the terminal "
          "(git credential fill, security find-generic-password -w, gh auth token)"),
+    Rule("shell.ssh-agent", _W, "uses, relays or forwards an ssh agent other than the "
+         "session's own (SSH_AUTH_SOCK found under /tmp, ssh -A to an unchecked host)"),
     Rule("shell.reverse-shell", _B, "network-connected shell or raw /dev/tcp socket"),
     Rule("shell.container-escape", _B, "gives a container or namespace the host (privileged, "
          "host namespaces, host root or docker socket mounts)"),

@@ -18,6 +18,7 @@ from ._confload import CONF_TOOLS, conf_tool
 from ._dbconf import client_startup
 from ._embedded import _git_value as git_exec_value
 from ._embedded import decode_escapes
+from ._fetchtools import FETCH_TOOLS, fetch_tool
 from ._files import file_taint
 from ._flow import Flow
 from ._githooks import note_hooks_path
@@ -47,7 +48,7 @@ TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "sem", "scri
                                                         "defaults", "sftp", "ztcp"}) | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
                "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS | SQL_CLIENTS | \
-    CONF_TOOLS
+    CONF_TOOLS | FETCH_TOOLS
 _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
 
@@ -63,6 +64,8 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
         client_startup(run, inv)  # mysql --pager=CMD, option files, ~/.psqlrc
     elif name in CONF_TOOLS:
         conf_tool(run, inv, stdin)  # emacs -l FILE, tmux -f FILE, ssh -F FILE
+    if name in FETCH_TOOLS:
+        fetch_tool(run, inv, stdin)  # cmake -P, ninja -f, ansible-pull, terraform init
     if name in _SEDS:
         return sed_tool(run, inv, stdin)
     elif name in _MAKES:

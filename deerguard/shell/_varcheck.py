@@ -16,6 +16,7 @@ from . import _sinks as S
 from ._defense import DEFENSE_VARS, defense_variable
 from ._netredirect import NET_VARS, net_variable
 from ._pkgsource import SOURCE_VARS, source_variable
+from ._sshagent import agent_socket
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int], *
     if name in _LOADER_VARS:
         run.add("shell.loader-hijack", span, f"{name} makes every program load "
                 "attacker-chosen libraries", None)
+    elif name == "SSH_AUTH_SOCK":
+        agent_socket(run, value, span)  # another session's agent (_sshagent)
     elif name == "PATH":
         run.add("shell.path-change", span, "changes PATH, which decides what every "
                 "command name runs", None)

@@ -257,6 +257,15 @@ WRAPPERS: dict[str, Wrapper] = {
     "setlock": _w(positional=1),
     "lckdo": _w("w", positional=1),
     "then": _w(), "do": _w(), "else": _w(),
+    # Terminal emulators that run their first operand (`kitty sh -c CMD`, `foot CMD`); the
+    # ones that take the command after an option are _argv's.
+    "kitty": _w("cdoT", "--config --override --title --class --name --directory --session "
+                "--listen-on --start-as --instance-group --watcher --position --logo "
+                "--logo-position --logo-alpha --os-window-tag --replay-commands",
+                none="+kitten +open +runpy @ --version -v --help -h"),
+    "foot": _w("cotTawWDf", "--config --override --term --title --app-id "
+               "--window-size-pixels --window-size-chars --working-directory --font "
+               "--log-level --log-colorize", none="--version -v --help -h"),
 }
 WRAPPERS["sudo-rs"] = WRAPPERS["sudo"]  # the Rust rewrite, same options
 """Wrappers by program name; each runs the command found after its options."""
