@@ -46,6 +46,7 @@ from ._secrets import (
 )
 from ._shellinit import SHELL_INIT, prints_shell_init
 from ._textout import TEXT_TOOLS, text_output
+from ._treeexport import TREE_ARCHIVERS, tree_sent, tree_source
 from ._values import source_order
 from ._winfetch import WIN_FETCHERS, win_download_targets
 from ._words import DYN, NO_TAINT, Field, Source, secret_name
@@ -115,6 +116,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
     if name in EXFIL_NAMES:  # searches for secrets, gh uploads, docker cp, cloud metadata
         taint.update(exfil_output(run, inv, stdin))
+    if name in TREE_ARCHIVERS:  # tar czf - ., git archive HEAD: the project's tree
+        taint.update(tree_source(run, inv))
     if not taint and name in SHELL_INIT and prints_shell_init(name, [f.text for f in args]):
         return Flow(NO_TAINT, name, inv.word.span, "")  # eval "$(pyenv init -)": see module
     if name in _OUTPUT_NAMED:
@@ -209,6 +212,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             src = min(leaked, key=source_order)
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
+        elif taint or any(f.taint for f in args):
+            tree_sent(run, inv, taint)  # tar czf - . | nc h p: warn
     if name in WIN_FETCHERS:  # certutil -urlcache, bitsadmin /transfer: files, not stdout
         for written in win_download_targets(name, texts):
             where = next((f for f in args if f.text == written), inv.word)

@@ -91,7 +91,8 @@ _RULE_LIST: tuple[Rule, ...] = (
          "everything of a kind, unattended (kubectl delete --all, terraform destroy "
          "-auto-approve, DROP DATABASE, FLUSHALL, a target list computed at run time)"),
     Rule("shell.repo-export", _W, "pushes the repository to a host named only in the same "
-         "command (git push URL HEAD, git remote add x URL && git push x --all)"),
+         "command (git push URL HEAD, git remote add x URL && git push x --all), or sends "
+         "an archive of the working tree to a network tool (tar czf - . | nc h p)"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
     # Defenses (_defense, _tamper, _tlsoff). Block: turning off audit, SELinux/AppArmor, an
     # EDR agent, the firewall or kernel hardening, setuid-root shells and wiping system logs
