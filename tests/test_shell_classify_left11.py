@@ -7,6 +7,14 @@
   before). A subfolder (``tar cz dist | ssh deploy@h 'tar xz -C /srv'``: a build sent to a
   deploy host), local copies, checksums and copy tools with a named destination (``rsync -a
   . host:/srv``, ``scp``) pass.
+* ``systemd-run`` with a timer (``--on-calendar``, ``--on-boot``, ``--on-active``...) or
+  starting a detached transient service (``--user --unit x CMD``) warns
+  (``shell.deferred-exec``, as ``at`` does; ``systemctl --user enable`` warns too);
+  ``--scope``/``--wait``/``--pipe``/``-t`` run the command now and pass, and the wrapped
+  command is classified either way (``systemd-run --scope rm -rf ~`` blocks). Its value
+  options (``--on-calendar daily CMD``) no longer hide the command word.
+  ``loginctl enable-linger`` warns (``loginctl`` joins the default warn list); its queries
+  pass.
 """
 
 from __future__ import annotations
@@ -98,4 +106,63 @@ def test_home_or_secret_archive_sent_to_network_blocks(command: str) -> None:
     "git push origin main",
 ])
 def test_archive_neighbours_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+# -- 2. persistence through systemd-run / loginctl -------------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    "systemd-run --on-boot=1 /tmp/x",
+    "systemd-run --on-calendar=daily /tmp/x",
+    "systemd-run --on-calendar daily /tmp/x",
+    "systemd-run --user --unit x /tmp/x",
+    "systemd-run --user --unit=x --on-boot=1 /tmp/x",
+    "systemd-run --user -u x -p Restart=always ./agent.sh",
+    "systemd-run --user --on-unit-active=1h --timer-property=AccuracySec=1s /tmp/x",
+    "sudo systemd-run --on-active=30 /tmp/x",
+    "env systemd-run --user --unit x /tmp/x",
+    "bash -c 'systemd-run --user --on-calendar=hourly /tmp/x'",
+])
+def test_systemd_run_later_or_detached_warns(command: str) -> None:
+    assert_verdict(command, Verdict.WARN, "shell.deferred-exec")
+
+
+@pytest.mark.parametrize("command", [
+    "systemd-run --scope rm -rf ~",
+    "systemd-run --user --scope rm -rf ~",
+    "systemd-run --on-calendar daily rm -rf ~",
+    "systemd-run --description foo rm -rf ~",
+])
+def test_systemd_run_wrapped_command_is_classified(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.recursive-delete")
+
+
+@pytest.mark.parametrize("command", [
+    "loginctl enable-linger $USER",
+    "loginctl enable-linger",
+    "sudo loginctl enable-linger bob",
+    "loginctl terminate-user bob",
+    "systemctl --user enable x",
+])
+def test_linger_and_service_enable_warn(command: str) -> None:
+    assert_verdict(command, Verdict.WARN, "shell.warned-command")
+
+
+@pytest.mark.parametrize("command", [
+    "systemd-run --scope make",
+    "systemd-run --user --scope -p MemoryMax=2G make -j8",
+    "systemd-run --user --wait pytest",
+    "systemd-run --user --pipe --wait -q make",
+    "systemd-run -t bash",
+    "systemd-run -qt --user ls",
+    "systemd-run --scope --user -E FOO=1 npm test",
+    "systemd-run --help",
+    "loginctl",
+    "loginctl list-sessions",
+    "loginctl show-user $USER -p Linger",
+    "loginctl user-status",
+    "systemctl --user status x",
+])
+def test_attached_systemd_run_and_queries_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

@@ -84,7 +84,8 @@ _RULE_LIST: tuple[Rule, ...] = (
          "runs a program (ui.ssh, hooks.*, config:tunnels)"),
     Rule("shell.git-hook", _W, "writes a git hook, which later git commands run"),
     Rule("shell.deferred-exec", _W, "writes fetched data or code into a file a tool runs "
-         "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth)"),
+         "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth), "
+         "or starts a command later or detached (at, systemd-run --on-calendar)"),
     Rule("shell.resource-destroy", _W, "destroys cloud, cluster, volume or database "
          "resources (terraform destroy, DROP DATABASE, aws s3 rb)"),
     Rule("shell.mass-destroy", _B, "destroys a whole database, stack, project or bucket, or "
