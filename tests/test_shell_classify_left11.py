@@ -15,6 +15,14 @@
   options (``--on-calendar daily CMD``) no longer hide the command word.
   ``loginctl enable-linger`` warns (``loginctl`` joins the default warn list); its queries
   pass.
+* Killing every process: ``kill`` of a pid list naming every process (``kill -9 $(ps -eo
+  pid=)``, ``ps aux | awk '{print $2}' | xargs kill``, ``kill $(pgrep .)``, through
+  variables, loops, files, ``grep -v "$$"``) blocks as ``kill -9 -1`` does
+  (``shell.kill-all``); so do ``pkill``/``killall`` of every process of the current user
+  (``pkill -9 -u "$USER"``: the user's session, editors and the agent itself) and patterns
+  matching every name. A selecting stage (``grep node``, ``awk '/node/ {...}'``, ``head``),
+  a name pattern (``pkill -u $USER node``) or a named other user keeps the kill to those
+  processes: pass.
 """
 
 from __future__ import annotations
@@ -165,4 +173,79 @@ def test_linger_and_service_enable_warn(command: str) -> None:
     "systemctl --user status x",
 ])
 def test_attached_systemd_run_and_queries_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+# -- 3. killing every process ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    "kill -9 -1",
+    "kill -KILL -1",
+    "killall5",
+    "kill -9 $(ps -eo pid=)",
+    "kill -9 $(ps -e -o pid=)",
+    "kill $(ps -A -o pid)",
+    "kill -9 `ps -eo pid=`",
+    "kill -s KILL $(ps -e -o pid=)",
+    "kill -STOP $(ps -eo pid=)",
+    "ps -eo pid= | xargs kill -9",
+    "ps -eo pid= | xargs -n1 kill -9",
+    "ps axo pid= | xargs kill",
+    "ps aux | awk '{print $2}' | xargs kill -9",
+    "ps -ef | awk 'NR>1 {print $2}' | xargs kill",
+    "kill -9 $(ps aux | awk '{print $2}')",
+    "ps -eo pid= | sort -n | xargs kill -9",
+    "ps -eo pid= | tail -n +2 | xargs kill",
+    "kill -9 $(ps -eo pid= | grep -v $$)",
+    "for p in $(ps -e -o pid=); do kill -9 $p; done",
+    "ps -e -o pid= | while read p; do kill -9 $p; done",
+    "pids=$(ps -eo pid=); kill -9 $pids",
+    "ps -eo pid= > /tmp/p; kill -9 $(cat /tmp/p)",
+    "kill -9 $(ps -u $USER -o pid=)",
+    "kill -9 $(pgrep .)",
+    "kill -9 $(pgrep -f '.*')",
+    'kill $(pgrep -u "$USER")',
+    "pgrep . | xargs kill -9",
+    "pkill -9 -u $USER",
+    'pkill -u "$(whoami)"',
+    "pkill -U $UID",
+    "killall -u $USER",
+    "pkill .",
+    "killall -r '.*'",
+    "sudo kill -9 $(ps -eo pid=)",
+    "timeout 5 kill -9 $(ps -eo pid=)",
+    "bash -c 'kill -9 $(ps -eo pid=)'",
+])
+def test_killing_every_process_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.kill-all")
+
+
+@pytest.mark.parametrize("command", [
+    "kill $(pgrep node)",
+    "kill %1",
+    "kill -9 1234",
+    "pkill -f uvicorn",
+    "kill $(ps aux | grep node | awk '{print $2}')",
+    "ps aux | grep node | grep -v grep | awk '{print $2}' | xargs kill",
+    "ps aux | grep '[p]ython' | awk '{print $2}' | xargs kill",
+    "kill -9 $(ps -eo pid,comm | awk '/node/ {print $1}')",
+    "ps -e | head -5 | awk '{print $1}' | xargs kill",
+    "kill $(ps -C node -o pid=)",
+    "kill $(ps -p 123 -o pid=)",
+    "ps aux",
+    "ps -ef | grep python",
+    "ps -eo pid= | wc -l",
+    "pgrep . | wc -l",
+    "pgrep -u $USER node",
+    "pkill -u $USER node",
+    'pkill -u "$USER" -f "python manage.py runserver"',
+    "pkill -u www-data",
+    "kill $(cat /tmp/app.pid)",
+    "kill -0 $(pgrep -f server.py)",
+    "kill $(lsof -t -i:3000)",
+    "kill $(jobs -p)",
+    "kill -HUP $(pgrep -o nginx)",
+])
+def test_kill_of_selected_processes_passes(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

@@ -27,6 +27,7 @@ from ._fdtool import FD_NAMES, fd_commands
 from ._git import check_git
 from ._modes import acl_world_writable, mode_risk, umask_world_writable
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
+from ._pidlists import PID_KIND, matches_every_name, pid_kill, self_user
 from ._pkgcreate import RUNNER_CHECKS, check_runner
 from ._pkgver import VERSION_MANAGERS, check_version_manager
 from ._remote import parse_remote
@@ -189,11 +190,18 @@ def check_kill(add: Add, inv: Invocation) -> None:
                 add("shell.kill-all", f.span, "kill " + ("-1 signals every process" if
                     f.text == "-1" else "1 signals init, which takes the system down"), None)
                 return
-    elif inv.name in ("pkill", "killall") and any(f.text in (".", ".*", "-1") for f in args):
+        listed = pid_kill(args[i:])
+        if listed is not None:  # kill -9 $(ps -eo pid=), ps aux | awk '{print $2}' | xargs kill
+            src = next(s for s in listed.taint if s.kind == PID_KIND)
+            add("shell.kill-all", listed.span, f"kill signals every process listed by "
+                f"{src.program}", None)
+    elif inv.name in ("pkill", "killall") and any(
+            f.text == "-1" or (f.text[:1] != "-" and matches_every_name(f.text)) for f in args):
         add("shell.kill-all", inv.word.span, f"{inv.name} matches every process", None)
-    elif inv.name in ("pkill", "killall") and _kills_all_of_root(args):
-        add("shell.kill-all", inv.word.span, f"{inv.name} signals every process of root "
-            "(init, sshd, the container's own processes)", None)
+    elif inv.name in ("pkill", "killall") and _kills_all_of_user(args):
+        add("shell.kill-all", inv.word.span, f"{inv.name} signals every process of root or "
+            "of the current user (init and sshd, or the user's session, editors and the "
+            "agent itself)", None)
     elif inv.name == "killall5":
         add("shell.kill-all", inv.word.span, "killall5 signals every process", None)
 
@@ -205,8 +213,10 @@ _PGREP_VALUE_OPTS = frozenset({"-g", "-G", "-P", "-s", "-t", "-F", "--pgroup", "
                                "-r", "--runstates", "-c", "--cgroup"})
 
 
-def _kills_all_of_root(args: list[Field]) -> bool:
-    """``pkill -u root`` / ``killall -u 0``: a root user selection with no name pattern."""
+def _kills_all_of_user(args: list[Field]) -> bool:
+    """``pkill -u root`` / ``killall -u 0`` / ``pkill -9 -u "$USER"``: a selection of root
+    or of the current user (a value known only at run time: ``$USER``, ``$(whoami)``) with
+    no name pattern."""
     root = False
     i = 0
     while i < len(args):
@@ -223,7 +233,7 @@ def _kills_all_of_root(args: list[Field]) -> bool:
             i += 1
         elif not t.startswith("-") or t == "--":
             return False  # a name or pattern narrows the selection
-        if value is not None and not {"root", "0"}.isdisjoint(value.split(",")):
+        if value is not None and self_user(value):
             root = True
         i += 1
     return root

@@ -30,6 +30,7 @@ from ._hdrsecret import header_secrets
 from ._jqenv import JQS, jq_files
 from ._metadata import metadata_secret
 from ._paths import candidate_paths, norm_path
+from ._pidlists import PID_LISTERS, pid_listing
 from ._printf import printf_format
 from ._projsecrets import project_upload
 from ._resolve import Invocation
@@ -107,6 +108,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
     name = inv.name
     args = inv.args
     taint = set(stdin.taint) if stdin is not None else set()
+    if name in PID_LISTERS:  # ps -eo pid=, pgrep .: every process's id
+        taint.update(pid_listing(name, args, run.map_span(inv.word.span)))
     if run.files:
         for f in args:
             for named in candidate_paths(f.text, run.cwd):
