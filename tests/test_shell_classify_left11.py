@@ -23,6 +23,12 @@
   matching every name. A selecting stage (``grep node``, ``awk '/node/ {...}'``, ``head``),
   a name pattern (``pkill -u $USER node``) or a named other user keeps the kill to those
   processes: pass.
+* A recursive delete of ``"${VAR:-/default}/name"`` (also ``:=``, ``-``, ``=``, through a
+  variable or ``find -delete``) is judged on ``/default/name`` as the static path would be:
+  the unknown value is never empty and, followed by a named component, never ``/`` or
+  ``~`` (``rm -rf "${TMPDIR:-/tmp}/build"`` passes; ``${X:-~}/Documents`` blocks as
+  ``~/Documents``). No suffix, ``/*``, ``/..``, an empty default, an unknown default, and for
+  ``-``/``=`` a suffix that alone is critical (``${X-/tmp}/usr``) keep their findings.
 """
 
 from __future__ import annotations
@@ -246,6 +252,56 @@ def test_killing_every_process_blocks(command: str) -> None:
     "kill $(lsof -t -i:3000)",
     "kill $(jobs -p)",
     "kill -HUP $(pgrep -o nginx)",
+    'pkill -u "$USER" -P $$',
+    "pkill -u root -t pts/1",
 ])
 def test_kill_of_selected_processes_passes(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+# -- 4. deletes under ${VAR:-default} ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    'rm -rf "${TMPDIR:-/tmp}/build"',
+    'rm -rf "${TMPDIR:=/tmp}/build"',
+    'rm -rf "${TMPDIR-/tmp}/build"',
+    'rm -rf "${TMPDIR=/tmp}/build"',
+    "rm -rf ${XDG_CACHE_HOME:-~/.cache}/pip",
+    'rm -rf "${X:-.}/build"',
+    'rm -rf "${TMPDIR:-/tmp}"/build-*',
+    'rm -rf "${X:-/tmp}/usr"',
+    ': "${D:=/tmp}"; rm -rf "$D/x"',
+    'd="${TMPDIR:-/tmp}/work"; rm -rf "$d"',
+    "bash -c 'rm -rf \"${TMPDIR:-/tmp}/build\"'",
+    'find "${TMPDIR:-/tmp}/build" -delete',
+])
+def test_delete_under_harmless_default_passes(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    'rm -rf "${X:-/tmp}"',
+    'rm -rf "${X:-/tmp}"/*',
+    'rm -rf "${X-/tmp}/usr"',
+    'rm -rf "${X:-/tmp}/$Y"',
+    'rm -rf "$Y/${X:-/tmp}/b"',
+    'rm -rf "${X:-$Y}/b"',
+    'rm -rf "$TMPDIR"/build-*',
+    'rm -rf "$DIR/build"',
+])
+def test_delete_under_unknown_value_still_warns(command: str) -> None:
+    assert_verdict(command, Verdict.WARN, "shell.dynamic-delete")
+
+
+@pytest.mark.parametrize("command", [
+    'rm -rf "${DIR:-/}"',
+    'rm -rf "${HOME:-/tmp}"',
+    'rm -rf "${X:-}"/',
+    'rm -rf "${X:-/tmp}/.."',
+    'rm -rf "${X:-/}/usr"',
+    'rm -rf "${X:-~}/Documents"',
+    'find "${X:-/}" -delete',
+])
+def test_delete_under_harmful_default_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK)

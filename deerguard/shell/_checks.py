@@ -198,7 +198,7 @@ def check_kill(add: Add, inv: Invocation) -> None:
     elif inv.name in ("pkill", "killall") and any(
             f.text == "-1" or (f.text[:1] != "-" and matches_every_name(f.text)) for f in args):
         add("shell.kill-all", inv.word.span, f"{inv.name} matches every process", None)
-    elif inv.name in ("pkill", "killall") and _kills_all_of_user(args):
+    elif inv.name in ("pkill", "killall") and _kills_all_of_user(args, inv.name == "pkill"):
         add("shell.kill-all", inv.word.span, f"{inv.name} signals every process of root or "
             "of the current user (init and sshd, or the user's session, editors and the "
             "agent itself)", None)
@@ -207,16 +207,19 @@ def check_kill(add: Add, inv: Invocation) -> None:
 
 
 _USER_OPTS = frozenset({"-u", "-U", "--euid", "--uid", "--user"})
+_PGREP_NARROW = frozenset({"-P", "--parent", "-g", "--pgroup", "-G", "--group", "-s",
+                           "--session", "-t", "--terminal", "-F", "--pidfile", "--cgroup",
+                           "--ns"})
 _PGREP_VALUE_OPTS = frozenset({"-g", "-G", "-P", "-s", "-t", "-F", "--pgroup", "--group",
                                "--parent", "--session", "--terminal", "--pidfile", "--signal",
                                "--ns", "--nslist", "-o", "-y", "--older-than", "--younger-than",
                                "-r", "--runstates", "-c", "--cgroup"})
 
 
-def _kills_all_of_user(args: list[Field]) -> bool:
+def _kills_all_of_user(args: list[Field], pkill: bool) -> bool:
     """``pkill -u root`` / ``killall -u 0`` / ``pkill -9 -u "$USER"``: a selection of root
     or of the current user (a value known only at run time: ``$USER``, ``$(whoami)``) with
-    no name pattern."""
+    no name pattern (for ``pkill``, nor a parent, group, session or terminal)."""
     root = False
     i = 0
     while i < len(args):
@@ -229,6 +232,8 @@ def _kills_all_of_user(args: list[Field]) -> bool:
             value = t.partition("=")[2]
         elif t[:2] in ("-u", "-U") and len(t) > 2:
             value = t[2:]
+        elif pkill and t in _PGREP_NARROW:
+            return False  # pkill -u "$USER" -P $$: the children of one process
         elif t in _PGREP_VALUE_OPTS:
             i += 1
         elif not t.startswith("-") or t == "--":

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._arith_eval import evaluate
+from ._defaultpath import default_source
 from ._digits import DIGIT_PARAMS, NUM
 from ._paramops import transform
 from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, secret_name, to_int
@@ -106,6 +107,8 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             default = exp.expand_one(pe.args[0], choice)
             values = (DYN,) if choice == 0 else (default.text,)
             taint = taint | default.taint
+            if choice == 0:  # rm -rf "${TMPDIR:-/tmp}/x": the unknown value stands in for
+                taint = taint | default_source(op, default, pe.span)  # /tmp (_defaultpath)
             if op in (":=", "=") and _valid_name(name) and not name.isdigit():
                 exp.assign(name, Field(default.text, pe.span, default.taint),
                            Var(alts=(DYN, default.text), taint=taint))
