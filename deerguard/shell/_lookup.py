@@ -20,6 +20,7 @@ from ._arith_eval import evaluate
 from ._defaultpath import default_source
 from ._digits import DIGIT_PARAMS, NUM
 from ._paramops import transform
+from ._pidlists import AGENT_KIND, AGENT_PID_VARS
 from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, secret_name, to_int
 
 if TYPE_CHECKING:
@@ -77,7 +78,11 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             var = EMPTY_VAR
             if secret_name(name):
                 # $AWS_SECRET_ACCESS_KEY, $GITHUB_TOKEN: unknown, but a secret.
-                return _lookup_secret(exp, pe, name, choice)
+                return _lookup_secret(exp, pe, name, choice, Source("secret", "$" + name,
+                                                                    pe.span))
+            if name in AGENT_PID_VARS:  # gdb -p "$SSH_AGENT_PID" (_pidlists)
+                return _lookup_secret(exp, pe, name, choice, Source(AGENT_KIND, "ssh-agent",
+                                                                    pe.span))
     if pe.prefix == "!":
         return _indirect(exp, pe, var, choice)
     values, taint, is_list = _values(exp, pe, var, choice)
@@ -334,9 +339,11 @@ def _valid_name(name: str) -> bool:
         name.replace("_", "a").isalnum() and name.isascii()
 
 
-def _lookup_secret(exp: Expander, pe: ast.ParamExp, name: str, choice: int) -> Result:
+def _lookup_secret(exp: Expander, pe: ast.ParamExp, name: str, choice: int, source: Source
+                   ) -> Result:
+    """An unknown variable whose value carries ``source`` (a secret, a daemon's pid)."""
     saved = exp.env.get(name)
-    secret = Var(alts=(DYN, ""), taint=frozenset({Source("secret", "$" + name, pe.span)}))
+    secret = Var(alts=(DYN, ""), taint=frozenset({source}))
     exp.env[name] = secret
     try:
         return lookup(exp, pe, choice)

@@ -2,7 +2,7 @@
 
 ``kill -9 $(ps -eo pid=)``, ``ps aux | awk '{print $2}' | xargs kill``, ``kill $(pgrep .)``
 signal every process as ``kill -9 -1`` does. The output of a lister of all processes gets a
-``"pids"`` source (:func:`pid_source`):
+``"pids"`` source (:func:`pid_listing`):
 
 * ``ps`` selecting every process (``-e``, ``-A``, BSD ``ax``/``aux``, ``--everyone``...) or
   every process of the current user (``-u "$USER"``, ``U "$(whoami)"``) and narrowed by
@@ -15,7 +15,17 @@ field (``'{print $2}'``, ``'NR>1 {print $1}'``), ``cut``, ``tr``, ``sort``, ``un
 ``tail -n +2``, ``sed 1d``, ``grep -v "$$"``, ``xargs``, ``read``... A stage that selects
 (``grep node``, ``awk '/node/ {print $2}'``, ``head -1``) drops it, so ``kill $(ps aux |
 grep node | awk '{print $2}')`` passes. A ``kill`` whose operand carries the source kills
-everything (:func:`pid_kill`).
+everything (:func:`pid_kill`). :func:`check_kill` holds all of ``shell.kill-all``: also
+``kill -9 -1``, ``kill 1``, ``killall5``, ``pkill``/``killall`` of every name (``pkill .``)
+or of every process of root or of the current user (``pkill -9 -u "$USER"``).
+
+The process ids of secret-holding daemons (``pgrep ssh-agent``, ``pidof gpg-agent``,
+``$SSH_AGENT_PID``) get an ``"agentpid"`` source instead: a debugger attaching to one
+(``gcore $(pgrep ssh-agent)``, ``gdb -p "$SSH_AGENT_PID"``, ``lldb --attach-pid``) dumps
+its memory, decrypted private keys included (``shell.sensitive-read``,
+:func:`memory_read`). Debugging any other process passes.
+
+The expander (``_lookup``) imports this module: it imports no expander module at run time.
 
 Cost: one frozenset lookup per program; the rest runs only for ``ps``/``pgrep`` and for
 stages fed by their output.
@@ -24,17 +34,23 @@ stages fed by their output.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ._digits import NUM
-from ._flow import Flow
-from ._values import Field, Source, Taint
-from ._words import DYN
+from ._values import DYN, Field, Source, Taint
 
-__all__ = ["PID_KIND", "PID_LISTERS", "keeps_pids", "matches_every_name", "pid_kill",
+if TYPE_CHECKING:
+    from ._checks import Add
+    from ._flow import Flow
+    from ._resolve import Invocation
+
+__all__ = ["AGENT_KIND", "AGENT_PID_VARS", "MEMORY_READERS", "PID_KIND", "PID_LISTERS",
+           "check_kill", "keeps_pids", "matches_every_name", "memory_read", "pid_kill",
            "pid_listing", "pids_filtered", "self_user"]
 
 PID_KIND = "pids"
-PID_LISTERS = frozenset({"ps", "pgrep"})
+AGENT_KIND = "agentpid"
+PID_LISTERS = frozenset({"ps", "pgrep", "pidof"})
 """Programs whose output :func:`pid_listing` may mark as every process's id."""
 
 _MAX_WORDS = 32
@@ -150,11 +166,47 @@ def _pgrep_all(args: list[Field]) -> bool:
     return user
 
 
+# Daemons whose memory holds decrypted keys or a password store.
+_AGENTS = ("ssh-agent", "gpg-agent", "gnome-keyring-daemon", "kwalletd", "keepassxc",
+           "1password", "bitwarden", "sshd", "vault")
+AGENT_PID_VARS = frozenset({"SSH_AGENT_PID"})
+"""Variables holding such a daemon's process id (``_lookup`` marks them)."""
+
+
+def _agent(pattern: str) -> str | None:
+    """The daemon a pgrep pattern or pidof name selects (``ssh-agent``, ``'^gpg-agent$'``,
+    ``-f 'ssh-agent -s'``), or None."""
+    text = pattern.replace("\\", "").strip("^$'\"").rsplit("/", 1)[-1].lower()
+    if len(text) < 4:
+        return None  # "ssh", "gpg": too short to name one daemon
+    return next((a for a in _AGENTS if text in a or a in text), None)
+
+
 def pid_listing(name: str, args: list[Field], span: tuple[int, int]) -> Taint:
-    """The ``"pids"`` taint of ``ps``/``pgrep`` listing every process (see the module doc)."""
+    """The ``"pids"`` taint of ``ps``/``pgrep`` listing every process, or the
+    ``"agentpid"`` taint of ``pgrep``/``pidof`` naming a key daemon (see the module doc)."""
     if (name == "ps" and _ps_all(args)) or (name == "pgrep" and _pgrep_all(args)):
         return frozenset({Source(PID_KIND, name, span)})
+    if name != "ps":
+        for f in args[:_MAX_WORDS]:
+            agent = _agent(f.text) if f.text[:1] != "-" and DYN not in f.text else None
+            if agent is not None:
+                return frozenset({Source(AGENT_KIND, agent, span)})
     return frozenset()
+
+
+MEMORY_READERS = frozenset({"gcore", "gdb", "lldb", "gdbserver"})
+"""Debuggers that attach to a process by id (:func:`memory_read`)."""
+
+
+def memory_read(inv: Invocation) -> tuple[Field, str] | None:
+    """The argument of ``gcore``/``gdb``/``lldb`` that attaches to a key daemon (its pid
+    from ``pgrep``/``pidof``/``$SSH_AGENT_PID``) and the daemon's name, or None."""
+    for f in inv.args:
+        for s in f.taint:
+            if s.kind == AGENT_KIND:
+                return f, s.program
+    return None
 
 
 # Programs that pass every input line on (a field of it, reordered, joined).
@@ -198,3 +250,72 @@ def pid_kill(args: list[Field]) -> Field | None:
         if f.taint and any(s.kind == PID_KIND for s in f.taint):
             return f
     return None
+
+
+def check_kill(add: Add, inv: Invocation) -> None:
+    """``kill -9 -1`` (every process) or ``kill 1`` (init); ``killall5``-style mass kills."""
+    args = inv.args
+    i = 0
+    if inv.name == "kill":
+        while i < len(args) and args[i].text.startswith("-") and args[i].text != "-1" or (
+                i < len(args) and i == 0 and args[i].text == "-1" and len(args) > 1):
+            i += 2 if args[i].text in ("-s", "-n") else 1
+        if i < len(args) and args[i].text == "--":
+            i += 1
+        for f in args[i:]:
+            if f.text in ("-1", "1"):
+                add("shell.kill-all", f.span, "kill " + ("-1 signals every process" if
+                    f.text == "-1" else "1 signals init, which takes the system down"), None)
+                return
+        listed = pid_kill(args[i:])
+        if listed is not None:  # kill -9 $(ps -eo pid=), ps aux | awk '{print $2}' | xargs kill
+            src = next(s for s in listed.taint if s.kind == PID_KIND)
+            add("shell.kill-all", listed.span, f"kill signals every process listed by "
+                f"{src.program}", None)
+    elif inv.name in ("pkill", "killall") and any(
+            f.text == "-1" or (f.text[:1] != "-" and matches_every_name(f.text)) for f in args):
+        add("shell.kill-all", inv.word.span, f"{inv.name} matches every process", None)
+    elif inv.name in ("pkill", "killall") and _kills_all_of_user(args, inv.name == "pkill"):
+        add("shell.kill-all", inv.word.span, f"{inv.name} signals every process of root or "
+            "of the current user (init and sshd, or the user's session, editors and the "
+            "agent itself)", None)
+    elif inv.name == "killall5":
+        add("shell.kill-all", inv.word.span, "killall5 signals every process", None)
+
+
+_USER_OPTS = frozenset({"-u", "-U", "--euid", "--uid", "--user"})
+_PGREP_NARROW = frozenset({"-P", "--parent", "-g", "--pgroup", "-G", "--group", "-s",
+                           "--session", "-t", "--terminal", "-F", "--pidfile", "--cgroup",
+                           "--ns"})
+_PGREP_VALUE_OPTS = frozenset({"-g", "-G", "-P", "-s", "-t", "-F", "--pgroup", "--group",
+                               "--parent", "--session", "--terminal", "--pidfile", "--signal",
+                               "--ns", "--nslist", "-o", "-y", "--older-than", "--younger-than",
+                               "-r", "--runstates", "-c", "--cgroup"})
+
+
+def _kills_all_of_user(args: list[Field], pkill: bool) -> bool:
+    """``pkill -u root`` / ``killall -u 0`` / ``pkill -9 -u "$USER"``: a selection of root
+    or of the current user (a value known only at run time: ``$USER``, ``$(whoami)``) with
+    no name pattern (for ``pkill``, nor a parent, group, session or terminal)."""
+    root = False
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        value: str | None = None
+        if t in _USER_OPTS:
+            value = args[i + 1].text if i + 1 < len(args) else ""
+            i += 1
+        elif t.startswith(("--euid=", "--uid=", "--user=")):
+            value = t.partition("=")[2]
+        elif t[:2] in ("-u", "-U") and len(t) > 2:
+            value = t[2:]
+        elif pkill and t in _PGREP_NARROW:
+            return False  # pkill -u "$USER" -P $$: the children of one process
+        elif t in _PGREP_VALUE_OPTS:
+            i += 1
+        elif not t.startswith("-") or t == "--":
+            return False  # a name or pattern narrows the selection
+        if value is not None and self_user(value):
+            root = True
+        i += 1
+    return root
