@@ -108,8 +108,9 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
     name = inv.name
     args = inv.args
     taint = set(stdin.taint) if stdin is not None else set()
-    if name in PID_LISTERS:  # ps -eo pid=, pgrep .: every process's id
+    if name in PID_LISTERS:  # ps -eo pid=, pgrep .: process ids; they read no file
         taint.update(pid_listing(name, args, run.map_span(inv.word.span)))
+        return Flow(frozenset(taint), name, inv.word.span)
     if run.files:
         for f in args:
             for named in candidate_paths(f.text, run.cwd):
@@ -215,7 +216,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             src = min(leaked, key=source_order)
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
-        elif taint or any(f.taint for f in args):
+        elif taint or run.trees or any(f.taint for f in args):
             tree_sent(run, inv, taint)  # tar czf - . | nc h p: warn
     if name in WIN_FETCHERS:  # certutil -urlcache, bitsadmin /transfer: files, not stdout
         for written in win_download_targets(name, texts):

