@@ -19,10 +19,10 @@
   pid=)``, ``ps aux | awk '{print $2}' | xargs kill``, ``kill $(pgrep .)``, through
   variables, loops, files, ``grep -v "$$"``) blocks as ``kill -9 -1`` does
   (``shell.kill-all``); so do ``pkill``/``killall`` of every process of the current user
-  (``pkill -9 -u "$USER"``: the user's session, editors and the agent itself) and patterns
-  matching every name. A selecting stage (``grep node``, ``awk '/node/ {...}'``, ``head``),
-  a name pattern (``pkill -u $USER node``) or a named other user keeps the kill to those
-  processes: pass.
+  (``pkill -9 -u "$USER"``: the user's session, editors and the agent itself), patterns
+  matching every name and inverted selections (``pkill -v bash``, ``kill $(pgrep -v x)``).
+  A selecting stage (``grep node``, ``awk '/node/ {...}'``, ``head``), a name pattern
+  (``pkill -u $USER node``) or a named other user keeps the kill to those processes: pass.
 * A recursive delete of ``"${VAR:-/default}/name"`` (also ``:=``, ``-``, ``=``, through a
   variable or ``find -delete``) is judged on ``/default/name`` as the static path would be:
   the unknown value is never empty and, followed by a named component, never ``/`` or
@@ -235,6 +235,10 @@ def test_attached_systemd_run_and_queries_pass(command: str) -> None:
     "sudo kill -9 $(ps -eo pid=)",
     "timeout 5 kill -9 $(ps -eo pid=)",
     "bash -c 'kill -9 $(ps -eo pid=)'",
+    "kill $(pgrep -v bash)",
+    "pgrep -v bash | xargs kill",
+    "pkill -v bash",
+    "pkill -9 -v -x sshd",
 ])
 def test_killing_every_process_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK, "shell.kill-all")
@@ -267,6 +271,8 @@ def test_killing_every_process_blocks(command: str) -> None:
     "kill -HUP $(pgrep -o nginx)",
     'pkill -u "$USER" -P $$',
     "pkill -u root -t pts/1",
+    "pgrep -v bash",
+    "pkill -HUP nginx",
 ])
 def test_kill_of_selected_processes_passes(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

@@ -135,9 +135,10 @@ def _ps_all(args: list[Field]) -> bool:
 
 
 def _pgrep_all(args: list[Field]) -> bool:
-    """``pgrep .`` / ``pgrep -f '.*'`` / ``pgrep -u "$USER"`` (no pattern)."""
+    """``pgrep .`` / ``pgrep -f '.*'`` / ``pgrep -u "$USER"`` (no pattern) / ``pgrep -v
+    bash`` (every process but the matches); also ``pkill``'s selection."""
     patterns: list[str] = []
-    user = narrowed = False
+    user = narrowed = inverse = False
     take = ""
     for f in args[:_MAX_WORDS]:
         t = f.text
@@ -156,13 +157,14 @@ def _pgrep_all(args: list[Field]) -> bool:
                    "--cgroup", "--older", "-O", "--signal", "-d", "--delimiter"):
             take = "n" if t not in ("--signal", "-d", "--delimiter") else "f"
         elif t.startswith("-") and len(t) > 1:
-            continue  # -f, -l, -a, -x...: flags
+            # -f, -l, -a, -x...: flags; -v/--inverse selects the processes not matched
+            inverse = inverse or t == "--inverse" or (t[1] != "-" and "v" in t[1:])
         else:
             patterns.append(t)
     if narrowed:
         return False
     if patterns:
-        return all(matches_every_name(p) for p in patterns)
+        return inverse or all(matches_every_name(p) for p in patterns)
     return user
 
 
@@ -275,6 +277,11 @@ def check_kill(add: Add, inv: Invocation) -> None:
     elif inv.name in ("pkill", "killall") and any(
             f.text == "-1" or (f.text[:1] != "-" and matches_every_name(f.text)) for f in args):
         add("shell.kill-all", inv.word.span, f"{inv.name} matches every process", None)
+    elif inv.name == "pkill" and any(f.text == "--inverse" or (
+            f.text[:1] == "-" and f.text[1:2] != "-" and "v" in f.text) for f in args) and \
+            _pgrep_all(args):
+        add("shell.kill-all", inv.word.span, "pkill -v signals every process but the ones "
+            "matched", None)
     elif inv.name in ("pkill", "killall") and _kills_all_of_user(args, inv.name == "pkill"):
         add("shell.kill-all", inv.word.span, f"{inv.name} signals every process of root or "
             "of the current user (init and sshd, or the user's session, editors and the "
