@@ -29,6 +29,8 @@
   ``~`` (``rm -rf "${TMPDIR:-/tmp}/build"`` passes; ``${X:-~}/Documents`` blocks as
   ``~/Documents``). No suffix, ``/*``, ``/..``, an empty default, an unknown default, and for
   ``-``/``=`` a suffix that alone is critical (``${X-/tmp}/usr``) keep their findings.
+  Writes through such a path are checked on the default too (``>> "${ZDOTDIR:-~}/.zshrc"``
+  is a write to ``~/.zshrc`` when the variable is unset: persistence).
 * ``tcpdump -z CMD`` in any short spelling (``-zCMD``, ``-nz CMD``) runs CMD on the capture
   file: an unknown script warns (as before), a shell or interpreter runs captured network
   traffic as code (``-z sh``: ``shell.download-exec``, as ``tcpdump -w f; sh f``); ``-z
@@ -385,3 +387,15 @@ def test_debugger_on_key_daemon_blocks(command: str) -> None:
 ])
 def test_debugger_on_other_process_passes(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("echo 'curl x|sh' >> \"${ZDOTDIR:-~}/.zshrc\"", Verdict.BLOCK),
+    ('echo x >> "${HOME_DIR:-~}/.bashrc"', Verdict.BLOCK),
+    ('echo x > "${X:-/etc}/cron.d/job"', Verdict.BLOCK),
+    ('echo x > "${OUT:-./out}/log.txt"', Verdict.PASS),
+    ('echo x > "${TMPDIR:-/tmp}/x.txt"', Verdict.PASS),
+    ('mkdir -p "${XDG_CONFIG_HOME:-~/.config}/app"', Verdict.PASS),
+])
+def test_write_under_default_is_checked_on_the_default(command: str, verdict: Verdict) -> None:
+    assert_verdict(command, verdict)

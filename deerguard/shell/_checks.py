@@ -14,6 +14,7 @@ from collections.abc import Callable
 from . import _rules as R
 from ._container import CGROUP_ESCAPE_FILES, check_mounts
 from ._credpaths import setup_write
+from ._defaultpath import default_path
 from ._deletes import (
     NODE_DELETERS,
     TRASHERS,
@@ -34,7 +35,7 @@ from ._remote import parse_remote
 from ._resolve import Invocation
 from ._tooldestroy import DESTROY_TOOLS, check_destroy_tool
 from ._urlrun import URL_RUNNERS, check_url_runner
-from ._words import Field
+from ._words import DYN, Field
 
 __all__ = ["Add", "check_args", "check_inplace", "check_program", "check_remote",
            "check_write", "inplace_files", "interpreter_family"]
@@ -44,7 +45,13 @@ Add = Callable[[str, tuple[int, int], str, "str | None"], None]
 
 def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: str) -> None:
     """Report a write to a disk device, a persistence file, a system path or a protected one."""
-    for path in candidate_paths(field.text, cwd):
+    paths = candidate_paths(field.text, cwd)
+    if field.taint and field.text[:1] == DYN:  # >> "${ZDOTDIR:-~}/.zshrc": ~/.zshrc when unset
+        resolved = default_path(field)
+        path = norm_path(resolved, cwd) if resolved is not None else None
+        if path is not None:
+            paths.append(path)
+    for path in paths:
         if path.startswith(("/dev/tcp/", "/dev/udp/")):
             add("shell.reverse-shell", field.span, f"{how} a network socket ({path})", None)
         elif path.startswith(R.DENY_DEVICE_PREFIXES):
