@@ -29,6 +29,8 @@
   ``~`` (``rm -rf "${TMPDIR:-/tmp}/build"`` passes; ``${X:-~}/Documents`` blocks as
   ``~/Documents``). No suffix, ``/*``, ``/..``, an empty default, an unknown default, and for
   ``-``/``=`` a suffix that alone is critical (``${X-/tmp}/usr``) keep their findings.
+  An unknown ``$TMPDIR`` (``$TMP``, ``$TEMP``, ``$RUNNER_TEMP``) reads as ``${TMPDIR-/tmp}``
+  (``rm -rf "$TMPDIR"/build-*`` passes; its empty case ``/usr`` still blocks).
   Writes through such a path are checked on the default too (``>> "${ZDOTDIR:-~}/.zshrc"``
   is a write to ``~/.zshrc`` when the variable is unset: persistence).
 * ``tcpdump -z CMD`` in any short spelling (``-zCMD``, ``-nz CMD``) runs CMD on the capture
@@ -296,6 +298,9 @@ def test_kill_of_selected_processes_passes(command: str) -> None:
     'd="${TMPDIR:-/tmp}/work"; rm -rf "$d"',
     "bash -c 'rm -rf \"${TMPDIR:-/tmp}/build\"'",
     'find "${TMPDIR:-/tmp}/build" -delete',
+    'rm -rf "$TMPDIR"/build-*',
+    'rm -rf "$TMPDIR/build"',
+    'rm -rf "$RUNNER_TEMP/cache"',
 ])
 def test_delete_under_harmless_default_passes(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
@@ -308,8 +313,8 @@ def test_delete_under_harmless_default_passes(command: str) -> None:
     'rm -rf "${X:-/tmp}/$Y"',
     'rm -rf "$Y/${X:-/tmp}/b"',
     'rm -rf "${X:-$Y}/b"',
-    'rm -rf "$TMPDIR"/build-*',
     'rm -rf "$DIR/build"',
+    'rm -rf "$TMPDIR"',
 ])
 def test_delete_under_unknown_value_still_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.dynamic-delete")
@@ -323,6 +328,9 @@ def test_delete_under_unknown_value_still_warns(command: str) -> None:
     'rm -rf "${X:-/}/usr"',
     'rm -rf "${X:-~}/Documents"',
     'find "${X:-/}" -delete',
+    'rm -rf "$TMPDIR"/usr',
+    'rm -rf "$TMPDIR"/*',
+    'rm -rf "$TMPDIR/.."',
 ])
 def test_delete_under_harmful_default_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK)

@@ -15,7 +15,9 @@ gives the path a delete target stands for: the default followed by the target's 
 the target is exactly one unknown part then a suffix with a named component (``/build``,
 ``/build-*``, ``/.cache/pip``; not ``/``, ``/*`` or ``/..``), and for ``-``/``=`` only when
 the empty case (the suffix alone) is no critical path either. ``rm -rf "${DIR:-/}"``,
-``"${X:-}"/`` and ``"${X:-/tmp}"/*`` keep their findings.
+``"${X:-}"/`` and ``"${X:-/tmp}"/*`` keep their findings. An unknown ``$TMPDIR`` (``$TMP``,
+``$TEMP``, ``$RUNNER_TEMP``) is read as ``${TMPDIR-/tmp}``: ``rm -rf "$TMPDIR"/build-*``
+is judged as ``/tmp/build-*``.
 
 The expander (``_lookup``) imports this module, so it reaches ``_paths`` (which needs the
 expander's ``_words``) only inside :func:`default_path`.
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from ._values import DYN, Field, Source, Taint
 
-__all__ = ["DEFAULT_KINDS", "default_path", "default_source"]
+__all__ = ["DEFAULT_KINDS", "TEMP_VARS", "default_path", "default_source", "temp_source"]
 
 _NONEMPTY = "default"
 _MAYBE_EMPTY = "default-unset"
@@ -42,6 +44,16 @@ def default_source(op: str, default: Field, span: tuple[int, int]) -> Taint:
     if not text or text[0] not in "/~." or DYN in text:
         return frozenset()
     return frozenset({Source(_NONEMPTY if op[0] == ":" else _MAYBE_EMPTY, text, span)})
+
+
+TEMP_VARS = frozenset({"TMPDIR", "TMP", "TEMP", "TEMPDIR", "RUNNER_TEMP"})
+"""Variables that name a temporary directory when set: ``$TMPDIR/x`` is judged as
+``/tmp/x`` (its empty case, ``/x``, is checked as an alternative of its own)."""
+
+
+def temp_source(span: tuple[int, int]) -> Source:
+    """The marker of an unknown temp-directory variable (:data:`TEMP_VARS`)."""
+    return Source(_MAYBE_EMPTY, "/tmp", span)
 
 
 def _named(suffix: str) -> bool:

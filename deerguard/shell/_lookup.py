@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._arith_eval import evaluate
-from ._defaultpath import default_source
+from ._defaultpath import TEMP_VARS, default_source, temp_source
 from ._digits import DIGIT_PARAMS, NUM
 from ._paramops import transform
 from ._pidlists import AGENT_KIND, AGENT_PID_VARS
@@ -78,11 +78,13 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             var = EMPTY_VAR
             if secret_name(name):
                 # $AWS_SECRET_ACCESS_KEY, $GITHUB_TOKEN: unknown, but a secret.
-                return _lookup_secret(exp, pe, name, choice, Source("secret", "$" + name,
+                return _lookup_marked(exp, pe, name, choice, Source("secret", "$" + name,
                                                                     pe.span))
             if name in AGENT_PID_VARS:  # gdb -p "$SSH_AGENT_PID" (_pidlists)
-                return _lookup_secret(exp, pe, name, choice, Source(AGENT_KIND, "ssh-agent",
+                return _lookup_marked(exp, pe, name, choice, Source(AGENT_KIND, "ssh-agent",
                                                                     pe.span))
+            if name in TEMP_VARS:  # rm -rf "$TMPDIR"/build-*: a temp directory (_defaultpath)
+                return _lookup_marked(exp, pe, name, choice, temp_source(pe.span))
     if pe.prefix == "!":
         return _indirect(exp, pe, var, choice)
     values, taint, is_list = _values(exp, pe, var, choice)
@@ -339,7 +341,7 @@ def _valid_name(name: str) -> bool:
         name.replace("_", "a").isalnum() and name.isascii()
 
 
-def _lookup_secret(exp: Expander, pe: ast.ParamExp, name: str, choice: int, source: Source
+def _lookup_marked(exp: Expander, pe: ast.ParamExp, name: str, choice: int, source: Source
                    ) -> Result:
     """An unknown variable whose value carries ``source`` (a secret, a daemon's pid)."""
     saved = exp.env.get(name)
