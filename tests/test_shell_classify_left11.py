@@ -277,6 +277,8 @@ def test_killing_every_process_blocks(command: str) -> None:
     "pkill -u root -t pts/1",
     "pgrep -v bash",
     "pkill -HUP nginx",
+    "ps -eo pid= | xargs kill -0",
+    "kill -s 0 $(ps -eo pid=)",
 ])
 def test_kill_of_selected_processes_passes(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

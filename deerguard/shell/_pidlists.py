@@ -270,7 +270,11 @@ def check_kill(add: Add, inv: Invocation) -> None:
                     f.text == "-1" else "1 signals init, which takes the system down"), None)
                 return
         listed = pid_kill(args[i:])
-        if listed is not None:  # kill -9 $(ps -eo pid=), ps aux | awk '{print $2}' | xargs kill
+        probe = any(f.text == "-0" or (k > 0 and f.text == "0" and args[k - 1].text in
+                                       ("-s", "-n")) for k, f in enumerate(args[:i]))
+        # kill -9 $(ps -eo pid=), ps aux | awk '{print $2}' | xargs kill (kill -0 only asks
+        # whether they exist)
+        if listed is not None and not probe:
             src = next(s for s in listed.taint if s.kind == PID_KIND)
             add("shell.kill-all", listed.span, f"kill signals every process listed by "
                 f"{src.program}", None)
