@@ -37,7 +37,7 @@ from ._words import DYN, Field
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["ARCHIVERS", "archive_copy"]
+__all__ = ["ARCHIVERS", "archive_copy", "tar_spec"]
 
 _TARS = frozenset({"tar", "gtar", "bsdtar"})
 ARCHIVERS = _TARS | {"cpio"}
@@ -72,7 +72,9 @@ class _Tar:
         self.renames = False
 
 
-def _tar_spec(args: list[Field]) -> _Tar:
+def tar_spec(args: list[Field]) -> _Tar:
+    """What ``tar ARGS`` does: its mode (``c``, ``x``, ``t`` or none), archive, operands with
+    the ``-C`` directory each is read from, and whether renaming options are present."""
     spec = _Tar()
     take: list[str] = []  # letters or long options waiting for their value
     for index, f in enumerate(args[:_MAX_WORDS]):
@@ -135,7 +137,7 @@ def archive_copy(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     if inv.name == "cpio":
         _cpio(run, inv, stdin)
         return
-    spec = _tar_spec(inv.args)
+    spec = tar_spec(inv.args)
     if spec.renames or not spec.mode or spec.mode == "t":
         return
     archive = spec.archive

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from . import _rules as R
 from ._container import CGROUP_ESCAPE_FILES, check_mounts
 from ._credpaths import setup_write
+from ._defaultpath import default_path
 from ._deletes import (
     NODE_DELETERS,
     TRASHERS,
@@ -27,6 +28,7 @@ from ._fdtool import FD_NAMES, fd_commands
 from ._git import check_git
 from ._modes import acl_world_writable, mode_risk, umask_world_writable
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
+from ._pidlists import MEMORY_READERS, check_kill, memory_read
 from ._pkgcreate import RUNNER_CHECKS, check_runner
 from ._pkgver import VERSION_MANAGERS, check_version_manager
 from ._remote import parse_remote
@@ -34,7 +36,7 @@ from ._resolve import Invocation
 from ._sshconf import ssh_client_config, ssh_config_code
 from ._tooldestroy import DESTROY_TOOLS, check_destroy_tool
 from ._urlrun import URL_RUNNERS, check_url_runner
-from ._words import Field
+from ._words import DYN, Field
 
 __all__ = ["Add", "check_args", "check_inplace", "check_program", "check_remote",
            "check_write", "inplace_files", "interpreter_family"]
@@ -46,7 +48,13 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
                 text: str | None = None) -> None:
     """Report a write to a disk device, a persistence file, a system path or a protected one.
     ``text`` is what is written, when known (a redirection's or tee's input)."""
-    for path in candidate_paths(field.text, cwd):
+    paths = candidate_paths(field.text, cwd)
+    if field.taint and field.text[:1] == DYN:  # >> "${ZDOTDIR:-~}/.zshrc": ~/.zshrc when unset
+        resolved = default_path(field)
+        path = norm_path(resolved, cwd) if resolved is not None else None
+        if path is not None:
+            paths.append(path)
+    for path in paths:
         if path.startswith(("/dev/tcp/", "/dev/udp/")):
             add("shell.reverse-shell", field.span, f"{how} a network socket ({path})", None)
         elif path.startswith(R.DENY_DEVICE_PREFIXES):
@@ -181,61 +189,6 @@ def check_chmod(add: Add, inv: Invocation, how: str = "chmod") -> bool:
     return found[2]
 
 
-def check_kill(add: Add, inv: Invocation) -> None:
-    """``kill -9 -1`` (every process) or ``kill 1`` (init); ``killall5``-style mass kills."""
-    args = inv.args
-    i = 0
-    if inv.name == "kill":
-        while i < len(args) and args[i].text.startswith("-") and args[i].text != "-1" or (
-                i < len(args) and i == 0 and args[i].text == "-1" and len(args) > 1):
-            i += 2 if args[i].text in ("-s", "-n") else 1
-        if i < len(args) and args[i].text == "--":
-            i += 1
-        for f in args[i:]:
-            if f.text in ("-1", "1"):
-                add("shell.kill-all", f.span, "kill " + ("-1 signals every process" if
-                    f.text == "-1" else "1 signals init, which takes the system down"), None)
-                return
-    elif inv.name in ("pkill", "killall") and any(f.text in (".", ".*", "-1") for f in args):
-        add("shell.kill-all", inv.word.span, f"{inv.name} matches every process", None)
-    elif inv.name in ("pkill", "killall") and _kills_all_of_root(args):
-        add("shell.kill-all", inv.word.span, f"{inv.name} signals every process of root "
-            "(init, sshd, the container's own processes)", None)
-    elif inv.name == "killall5":
-        add("shell.kill-all", inv.word.span, "killall5 signals every process", None)
-
-
-_USER_OPTS = frozenset({"-u", "-U", "--euid", "--uid", "--user"})
-_PGREP_VALUE_OPTS = frozenset({"-g", "-G", "-P", "-s", "-t", "-F", "--pgroup", "--group",
-                               "--parent", "--session", "--terminal", "--pidfile", "--signal",
-                               "--ns", "--nslist", "-o", "-y", "--older-than", "--younger-than",
-                               "-r", "--runstates", "-c", "--cgroup"})
-
-
-def _kills_all_of_root(args: list[Field]) -> bool:
-    """``pkill -u root`` / ``killall -u 0``: a root user selection with no name pattern."""
-    root = False
-    i = 0
-    while i < len(args):
-        t = args[i].text
-        value: str | None = None
-        if t in _USER_OPTS:
-            value = args[i + 1].text if i + 1 < len(args) else ""
-            i += 1
-        elif t.startswith(("--euid=", "--uid=", "--user=")):
-            value = t.partition("=")[2]
-        elif t[:2] in ("-u", "-U") and len(t) > 2:
-            value = t[2:]
-        elif t in _PGREP_VALUE_OPTS:
-            i += 1
-        elif not t.startswith("-") or t == "--":
-            return False  # a name or pattern narrows the selection
-        if value is not None and not {"root", "0"}.isdisjoint(value.split(",")):
-            root = True
-        i += 1
-    return root
-
-
 def check_inplace(add: Add, rules: PathRules, inv: Invocation, cwd: str | None) -> None:
     """``perl -pi -e CODE FILE`` / ``ruby -i``: the files are edited in place (like sed -i)."""
     if any(f.static and f.text.startswith("-") and not f.text.startswith("--")
@@ -337,7 +290,7 @@ _PROGRAM_CHECKED = frozenset({
     "pkill", "killall", "killall5", "tee", "truncate", "shred", "sed", "chmod", "chown", "chgrp",
     "setfacl", "git", "rg", "ripgrep", "rga", "umask", "crontab", "nc", "ncat", "netcat",
     "nc.traditional", "nc.openbsd", "socat", "websocat", "srm", "wipe", "gio"}) \
-    | TRASHERS | frozenset(R.DISK_FORMATTERS) \
+    | MEMORY_READERS | TRASHERS | frozenset(R.DISK_FORMATTERS) \
     | COPIERS | EXTRACTORS | NODE_DELETERS | FD_NAMES
 
 
@@ -398,6 +351,11 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None,
                     add("shell.recursive-delete", f.span, f"mv moves away {path}", None)
     elif name in ("kill", "pkill", "killall", "killall5"):
         check_kill(add, inv)
+    elif name in MEMORY_READERS:
+        attached = memory_read(inv)  # gcore $(pgrep ssh-agent), gdb -p "$SSH_AGENT_PID"
+        if attached is not None:
+            add("shell.sensitive-read", attached[0].span, f"{name} attaches to {attached[1]} "
+                "and reads its memory, where decrypted keys are held", None)
     elif name in ("tee", "truncate", "shred"):
         for f in opts_and_operands(inv.args)[1]:
             check_write(add, rules, f, cwd, f"{name} writes",

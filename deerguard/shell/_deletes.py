@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._datadirs import data_dir_delete
+from ._defaultpath import default_path
 from ._digits import top_level_num
 from ._findargs import find_roots
 from ._harvest import found_taint
@@ -75,6 +76,11 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
         elif text.startswith("~" + DYN) and "/" not in text.rstrip("/"):
             text = "/home/" + text[1:].rstrip("/")  # eval echo ~$USER: a user's home
         path = norm_path(text, cwd)
+        if path is None and recursive and t.taint:
+            resolved = default_path(t)  # "${TMPDIR:-/tmp}/build" is judged as /tmp/build
+            if resolved is not None:
+                text = resolved
+                path = norm_path(text, cwd)
         if path is None and recursive and text.startswith(("/home/", "/Users/", "/root/")) \
                 and text.count("/") == 2 and text.endswith(DYN):
             add("shell.recursive-delete", t.span, "recursive delete of a home directory",
@@ -170,7 +176,9 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
     args = inv.args
     roots, i = find_roots(args)
-    root_paths = [norm_path(r.text, cwd) for r in roots] or [norm_path(".", cwd)]
+    root_paths = [norm_path(r.text, cwd) if not r.taint or not r.text.startswith(DYN) else
+                  norm_path(default_path(r) or r.text, cwd)  # "${TMPDIR:-/tmp}/b": /tmp/b
+                  for r in roots] or [norm_path(".", cwd)]
     critical = next((p for p in root_paths if p is not None and is_critical(p)), None)
     subs: list[list[Field]] = []
     narrowed = False  # a test before the action (-name '*.log', -mtime +7): not every file

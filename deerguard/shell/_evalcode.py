@@ -235,6 +235,8 @@ def _payloads(code: str, lits: tuple[tuple[int, int, str], ...]
             arg = tail.split("(", 1)[1][1:3] if "(" in tail else ""
             if tail.startswith((".unpack1(", ".unpack(")) and arg[:1] == "m":
                 enc = "b64"
+            elif tail.startswith((".unpack1'm", '.unpack1"m', ".unpack'm", '.unpack"m')):
+                enc = "b64"  # "aGk=".unpack1 "m": a call without parentheses
             elif after.startswith("].pack(") and arg[:1] == "H":
                 enc = "hex"
                 expr = start - 1 if start > 0 and code[start - 1] == "[" else start

@@ -26,6 +26,7 @@ from ._git import config_codes, git_commands
 from ._gitkeys import credential_stdin
 from ._paths import is_critical, norm_path
 from ._resolve import Invocation
+from ._sysdrun import systemd_run
 from ._units import unit_code
 from ._vcsopt import VCS_PROGRAMS, vcs_option_codes
 from ._winrun import WIN_RUNNERS, win_runner
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CHAIN_EXTRAS", "PLAIN_EXTRAS", "chain_extras", "plain_extras"]
 
-CHAIN_EXTRAS = frozenset({"machinectl", "gdb"})
+CHAIN_EXTRAS = frozenset({"machinectl", "gdb", "systemd-run"})
 """Programs with rules that apply also when they wrap another command."""
 
 _STORAGE = frozenset({"zpool", "zfs", "lvremove", "vgremove", "pvremove", "cryptsetup",
@@ -49,11 +50,13 @@ PLAIN_EXTRAS = frozenset({"hash", "git", "mkdir", "install"}) | _STORAGE | _POWE
 
 def chain_extras(run: Run, inv: Invocation, wrapper: bool) -> None:
     """``machinectl shell`` is a privilege change; ``gdb -ex CMD --args PROG`` still runs
-    its ``-ex`` commands."""
+    its ``-ex`` commands; ``systemd-run`` may start its command later or detached."""
     if inv.name == "machinectl":
         if [f.text for f in plain_operands(inv.args, "EMHp")[:1]] in (["shell"], ["login"]):
             run.add("shell.privilege", inv.word.span, "machinectl shell runs a shell as "
                     "another user (root by default)", None)
+    elif inv.name == "systemd-run":
+        systemd_run(run, inv)  # --on-calendar=..., a background service: _sysdrun
     elif wrapper:
         for code in embedded_code(Invocation(inv.name, inv.word, inv.args_until("--args"))):
             run.run_code(code, f"{inv.name} option", inv.word.span, None, positional=[])

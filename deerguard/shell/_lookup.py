@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from ._arith_eval import evaluate
+from ._defaultpath import TEMP_VARS, default_source, temp_source
 from ._digits import DIGIT_PARAMS, NUM
 from ._paramops import transform
+from ._pidlists import AGENT_KIND, AGENT_PID_VARS
 from ._values import DYN, NO_TAINT, Field, Source, Taint, Var, secret_name, to_int
 
 if TYPE_CHECKING:
@@ -76,7 +78,13 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             var = EMPTY_VAR
             if secret_name(name):
                 # $AWS_SECRET_ACCESS_KEY, $GITHUB_TOKEN: unknown, but a secret.
-                return _lookup_secret(exp, pe, name, choice)
+                return _lookup_marked(exp, pe, name, choice, Source("secret", "$" + name,
+                                                                    pe.span))
+            if name in AGENT_PID_VARS:  # gdb -p "$SSH_AGENT_PID" (_pidlists)
+                return _lookup_marked(exp, pe, name, choice, Source(AGENT_KIND, "ssh-agent",
+                                                                    pe.span))
+            if name in TEMP_VARS:  # rm -rf "$TMPDIR"/build-*: a temp directory (_defaultpath)
+                return _lookup_marked(exp, pe, name, choice, temp_source(pe.span))
     if pe.prefix == "!":
         return _indirect(exp, pe, var, choice)
     values, taint, is_list = _values(exp, pe, var, choice)
@@ -106,6 +114,8 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             default = exp.expand_one(pe.args[0], choice)
             values = (DYN,) if choice == 0 else (default.text,)
             taint = taint | default.taint
+            if choice == 0:  # rm -rf "${TMPDIR:-/tmp}/x": the unknown value stands in for
+                taint = taint | default_source(op, default, pe.span)  # /tmp (_defaultpath)
             if op in (":=", "=") and _valid_name(name) and not name.isdigit():
                 exp.assign(name, Field(default.text, pe.span, default.taint),
                            Var(alts=(DYN, default.text), taint=taint))
@@ -331,9 +341,11 @@ def _valid_name(name: str) -> bool:
         name.replace("_", "a").isalnum() and name.isascii()
 
 
-def _lookup_secret(exp: Expander, pe: ast.ParamExp, name: str, choice: int) -> Result:
+def _lookup_marked(exp: Expander, pe: ast.ParamExp, name: str, choice: int, source: Source
+                   ) -> Result:
+    """An unknown variable whose value carries ``source`` (a secret, a daemon's pid)."""
     saved = exp.env.get(name)
-    secret = Var(alts=(DYN, ""), taint=frozenset({Source("secret", "$" + name, pe.span)}))
+    secret = Var(alts=(DYN, ""), taint=frozenset({source}))
     exp.env[name] = secret
     try:
         return lookup(exp, pe, choice)

@@ -20,7 +20,7 @@ from ._flow import Flow
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._rules import INTERPRETER_CODE_FLAGS, SHELLS
-from ._words import DYN, NO_TAINT, Field
+from ._words import DYN, NO_TAINT, Field, Source
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -130,16 +130,59 @@ _ELISP_ARGV = {"call-process": (0, 4), "process-lines": (0, 1), "start-process":
                "process-file": (0, 4)}
 
 
+# tcpdump's short options that take a value (the rest of the cluster or the next word).
+_TCPDUMP_VALUES = "BcCDEFGijmMrsTVwWyzZ"
+
+
+def _tcpdump_values(args: list[Field]) -> dict[str, Field]:
+    """``-w FILE`` and ``-z CMD`` of a tcpdump command line, in any short spelling
+    (``-z CMD``, ``-zCMD``, ``-nz CMD``)."""
+    out: dict[str, Field] = {}
+    take = ""
+    for f in args[:64]:
+        t = f.text
+        if take:
+            out[take] = f
+            take = ""
+        elif t == "--":
+            break
+        elif t.startswith("-") and not t.startswith("--"):
+            for k, letter in enumerate(t[1:], 2):
+                if letter in _TCPDUMP_VALUES:
+                    if k < len(t):
+                        out[letter] = Field(t[k:], f.span, f.taint)
+                    else:
+                        take = letter
+                    break
+    return out
+
+
+def _tcpdump(run: Run, args: list[Field]) -> None:
+    """``tcpdump -w FILE`` writes captured traffic (data from the network: running the file
+    is a download run); ``-z CMD`` runs CMD with each saved file as its argument (``-z sh``
+    runs the capture as a script)."""
+    values = _tcpdump_values(args)
+    saved = values.get("w")
+    name = "savefile"
+    if saved is not None:
+        path = norm_path(saved.text, run.cwd)
+        if path is not None and path != "/dev/null" and len(run.files) < 256:
+            run.files[path] = frozenset({Source("fetch", "tcpdump", run.map_span(saved.span))})
+        if path is not None:
+            name = saved.text
+    hook = values.get("z")
+    if hook is not None:
+        run.invoke([hook, Field(name, hook.span)], None, [])
+        hook_script(run, hook, "tcpdump -z")
+
+
 def emacs_eval(run: Run, inv: Invocation) -> None:
     """``emacs --batch --eval '(shell-command "CMD")'`` (``-eval``, ``--eval=``,
     ``emacsclient -e``): classify the shell commands and programs the Lisp runs;
     ``tcpdump -z CMD`` runs CMD with each saved file as its argument."""
     args = inv.args
     if inv.name == "tcpdump":
-        for k, f in enumerate(args[:-1]):
-            if f.text == "-z":
-                run.invoke([args[k + 1], Field("savefile", args[k + 1].span)], None, [])
-                hook_script(run, args[k + 1], "tcpdump -z")
+        _tcpdump(run, args)
         return
     for k, f in enumerate(args):
         t = f.text

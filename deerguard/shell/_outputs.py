@@ -31,6 +31,7 @@ from ._hdrsecret import header_secrets
 from ._jqenv import JQS, jq_files
 from ._metadata import metadata_secret
 from ._paths import candidate_paths, norm_path
+from ._pidlists import PID_LISTERS, pid_listing
 from ._printf import printf_format
 from ._projsecrets import project_upload
 from ._resolve import Invocation
@@ -47,6 +48,7 @@ from ._secrets import (
 )
 from ._shellinit import SHELL_INIT, prints_shell_init
 from ._textout import TEXT_TOOLS, text_output
+from ._treeexport import TREE_ARCHIVERS, tree_sent, tree_source
 from ._values import source_order
 from ._winfetch import WIN_FETCHERS, win_download_targets
 from ._words import DYN, NO_TAINT, Field, Source, secret_name
@@ -107,6 +109,9 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
     name = inv.name
     args = inv.args
     taint = set(stdin.taint) if stdin is not None else set()
+    if name in PID_LISTERS:  # ps -eo pid=, pgrep .: process ids; they read no file
+        taint.update(pid_listing(name, args, run.map_span(inv.word.span)))
+        return Flow(frozenset(taint), name, inv.word.span)
     if run.files:
         for f in args:
             for named in candidate_paths(f.text, run.cwd):
@@ -118,6 +123,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
         taint.update(rendered(run, inv))
     if name in EXFIL_NAMES:  # searches for secrets, gh uploads, docker cp, cloud metadata
         taint.update(exfil_output(run, inv, stdin))
+    if name in TREE_ARCHIVERS:  # tar czf - ., git archive HEAD: the project's tree
+        taint.update(tree_source(run, inv))
     if not taint and name in SHELL_INIT and prints_shell_init(name, [f.text for f in args]):
         return Flow(NO_TAINT, name, inv.word.span, "")  # eval "$(pyenv init -)": see module
     if name in _OUTPUT_NAMED:
@@ -212,6 +219,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             src = min(leaked, key=source_order)
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
+        elif taint or run.trees or any(f.taint for f in args):
+            tree_sent(run, inv, taint)  # tar czf - . | nc h p: warn
     if name in WIN_FETCHERS:  # certutil -urlcache, bitsadmin /transfer: files, not stdout
         for written in win_download_targets(name, texts):
             where = next((f for f in args if f.text == written), inv.word)

@@ -40,6 +40,7 @@ from ._morelangs import MORE_INTERPRETERS, more_program
 from ._outputs import echo_output, output
 from ._pathrun import path_run
 from ._paths import norm_path
+from ._pidlists import PID_KIND, pids_filtered
 from ._pkgrun import PKG_PROGRAMS, pkg_program
 from ._pkgscripts import PKG_JSON_CODERS, PKG_JSON_EDITORS, package_json_edit
 from ._pkgsource import SOURCE_PROGRAMS, package_source
@@ -76,6 +77,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if run.printed and stdin is not None and stdin.taint and inv.name not in SHOWING_FILTERS:
         run.printed.difference_update(stdin.taint)  # a token a program reads is not shown
     name = inv.name
+    if stdin is not None and stdin.taint and any(s.kind == PID_KIND for s in stdin.taint):
+        stdin = pids_filtered(name, inv.args, stdin)  # ps -e | grep node: not every pid
     if name == "git":
         inv = expand_git_options(inv)  # git reset --har is --hard
     word = inv.word

@@ -1,10 +1,11 @@
 """Read-only forms of programs on the policy's warn list: they query and change nothing.
 
-``systemctl``, ``service``, ``sysctl``, ``mount``, ``launchctl`` and ``crontab`` warn because
-they can stop services, change kernel settings, mount filesystems or install jobs; their
-status and listing forms (``systemctl status x``, ``sysctl -n hw.ncpu``, ``mount | grep x``,
-``crontab -l``) are everyday queries and do not. A user's deny list still applies to them;
-only the warn-list finding is skipped.
+``systemctl``, ``service``, ``sysctl``, ``mount``, ``launchctl``, ``crontab`` and ``loginctl``
+warn because they can stop services, change kernel settings, mount filesystems, install jobs
+or keep a user's services running after logout (``loginctl enable-linger``); their status and
+listing forms (``systemctl status x``, ``sysctl -n hw.ncpu``, ``mount | grep x``, ``crontab
+-l``, ``loginctl list-sessions``) are everyday queries and do not. A user's deny list still
+applies to them; only the warn-list finding is skipped.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ _SYSTEMCTL_READ = frozenset({
     "get-default", "--version"})
 _LAUNCHCTL_READ = frozenset({"list", "print", "print-disabled", "print-cache", "blame",
                              "dumpstate", "dumpjpcategory", "version", "help", "hostinfo"})
+_LOGINCTL_READ = frozenset({
+    "list-sessions", "session-status", "show-session", "list-users", "user-status",
+    "show-user", "list-seats", "seat-status", "show-seat", "help", "--version"})
 _SYSCTL_WRITES = ("-w", "--write", "-p", "--load", "--system", "-f")
 
 
@@ -37,6 +41,8 @@ def read_only_query(inv: Invocation) -> bool:
             t.startswith(_SYSCTL_WRITES) or "=" in t for t in texts)
     if name == "mount":
         return all(t in ("-l", "--show-labels") for t in texts)  # lists mounts
+    if name == "loginctl":  # loginctl alone lists the sessions
+        return not operands or operands[0] in _LOGINCTL_READ
     if name == "launchctl":
         return bool(operands) and operands[0] in _LAUNCHCTL_READ
     if name == "crontab":

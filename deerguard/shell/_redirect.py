@@ -22,6 +22,7 @@ from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._projsecrets import redirect_secret
 from ._resolve import program_name
+from ._treeexport import tree_file
 from ._words import DYN, Field, Source
 
 if TYPE_CHECKING:
@@ -64,6 +65,8 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
                     continue
                 path = norm_path(f.text, run.cwd)
                 taint = file_taint(run.files, path) | redirect_secret(run, f)  # < .env
+                if run.trees:  # nc h p < p.tgz, an archive of the working tree (_treeexport)
+                    taint |= tree_file(run, path)
                 stdin = Flow(taint, f"file {f.text}" if taint else None, f.span,
                              run.file_text.get(path or ""), "file")
         elif r.target is not None and r.op in ("<", "<>", "<&"):

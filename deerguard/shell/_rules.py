@@ -89,14 +89,16 @@ _RULE_LIST: tuple[Rule, ...] = (
          "runs a program (ui.ssh, hooks.*, config:tunnels)"),
     Rule("shell.git-hook", _W, "writes a git hook, which later git commands run"),
     Rule("shell.deferred-exec", _W, "writes fetched data or code into a file a tool runs "
-         "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth)"),
+         "later by itself (conftest.py, package.json, Makefile, .vscode/tasks.json, .pth), "
+         "or starts a command later or detached (at, systemd-run --on-calendar)"),
     Rule("shell.resource-destroy", _W, "destroys cloud, cluster, volume or database "
          "resources (terraform destroy, DROP DATABASE, aws s3 rb)"),
     Rule("shell.mass-destroy", _B, "destroys a whole database, stack, project or bucket, or "
          "everything of a kind, unattended (kubectl delete --all, terraform destroy "
          "-auto-approve, DROP DATABASE, FLUSHALL, a target list computed at run time)"),
     Rule("shell.repo-export", _W, "pushes the repository to a host named only in the same "
-         "command (git push URL HEAD, git remote add x URL && git push x --all)"),
+         "command (git push URL HEAD, git remote add x URL && git push x --all), or sends "
+         "an archive of the working tree to a network tool (tar czf - . | nc h p)"),
     Rule("shell.rg-pre", _W, "rg --pre runs a program on every searched file"),
     # Defenses (_defense, _tamper, _tlsoff). Block: turning off audit, SELinux/AppArmor, an
     # EDR agent, the firewall or kernel hardening, setuid-root shells and wiping system logs

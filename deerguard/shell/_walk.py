@@ -52,7 +52,7 @@ class Run:
                  "aliases", "calls_done", "env_version", "exp", "text_stack", "raw_mode",
                  "keep", "serials", "next_serial", "fds", "stdin_now", "prefix", "locals",
                  "config_options", "hook_dirs", "printed", "runner_copies", "secret_repos",
-                 "dirstack", "cwd_text", "traps", "links", "remote_state")
+                 "dirstack", "cwd_text", "traps", "links", "remote_state", "trees")
 
     def __init__(self, source: str, compiled: Compiled) -> None:
         self.source = source
@@ -97,6 +97,7 @@ class Run:
         self.runner_copies: set[str] = set()  # copies of shells/interpreters made (_setuid)
         self.secret_repos: dict[str, str] = {}  # work trees git added secrets to (_gitpush)
         self.remote_state: dict[str, str] = {}  # config path NUL remote: first|moved (_gitremote)
+        self.trees: dict[str, Source] = {}  # archives of the working tree written (_treeexport)
         self.aliases: dict[str, str] = {}
         self.calls_done: set[tuple[object, ...]] = set()
         self.keep: list[ast.Script] = []  # every parse tree walked, alive for the whole run

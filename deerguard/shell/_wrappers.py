@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._ldso import LOADER_ARG_OPTIONS, LOADER_NAMES, LOADER_NO_COMMAND
+from ._sysdrun import SDRUN_LONG, SDRUN_SHORT
 
 __all__ = ["WRAPPERS", "Wrapper"]
 
@@ -106,7 +107,7 @@ WRAPPERS: dict[str, Wrapper] = {
     "cpulimit": _w("lpe", "--limit --pid --exe"),
     "dbus-launch": _w(),
     "xvfb-run": _w("nsfep", "--server-num --server-args --auth-file --error-file"),
-    "systemd-run": _w("pEuM", "--property --setenv --unit --machine --uid --gid"),
+    "systemd-run": _w(SDRUN_SHORT, SDRUN_LONG),
     # script [-q] [FILE [COMMAND...]]: FILE is the typescript (BSD runs COMMAND after it).
     "script": _w("cEIOTBm", "--command --log-io --log-in --log-out --log-timing --echo "
                  "--logging-format --output-limit", positional=1, code_flag="-c"),
