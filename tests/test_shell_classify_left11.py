@@ -24,9 +24,12 @@
   A selecting stage (``grep node``, ``awk '/node/ {...}'``, ``head``), a name pattern
   (``pkill -u $USER node``) or a named other user keeps the kill to those processes: pass.
 * A recursive delete of ``"${VAR:-/default}/name"`` (also ``:=``, ``-``, ``=``, through a
-  variable or ``find -delete``) is judged on ``/default/name`` as the static path would be:
-  the unknown value is never empty and, followed by a named component, never ``/`` or
-  ``~`` (``rm -rf "${TMPDIR:-/tmp}/build"`` passes; ``${X:-~}/Documents`` blocks as
+  variable or ``find -delete``), where VAR names a temp, cache or tool directory by
+  convention (``TMPDIR``, ``XDG_CACHE_HOME``, ``GOPATH``...), is judged on
+  ``/default/name`` as the static path would be: the unknown value is never empty and is a
+  directory of the same kind (``rm -rf "${TMPDIR:-/tmp}/build"`` passes). Any other
+  variable may hold anything (``${X:-/tmp}/usr`` is ``/usr`` when X is ``/``): a dynamic
+  delete, warn; the default is still checked (``${X:-~}/Documents`` blocks as
   ``~/Documents``). No suffix, ``/*``, ``/..``, an empty default, an unknown default, and for
   ``-``/``=`` a suffix that alone is critical (``${X-/tmp}/usr``) keep their findings.
   An unknown ``$TMPDIR`` (``$TMP``, ``$TEMP``, ``$RUNNER_TEMP``) reads as ``${TMPDIR-/tmp}``
@@ -293,22 +296,27 @@ def test_kill_of_selected_processes_passes(command: str) -> None:
     'rm -rf "${TMPDIR-/tmp}/build"',
     'rm -rf "${TMPDIR=/tmp}/build"',
     "rm -rf ${XDG_CACHE_HOME:-~/.cache}/pip",
-    'rm -rf "${X:-.}/build"',
     'rm -rf "${TMPDIR:-/tmp}"/build-*',
-    'rm -rf "${X:-/tmp}/usr"',
-    ': "${D:=/tmp}"; rm -rf "$D/x"',
     'd="${TMPDIR:-/tmp}/work"; rm -rf "$d"',
     "bash -c 'rm -rf \"${TMPDIR:-/tmp}/build\"'",
     'find "${TMPDIR:-/tmp}/build" -delete',
     'rm -rf "$TMPDIR"/build-*',
     'rm -rf "$TMPDIR/build"',
     'rm -rf "$RUNNER_TEMP/cache"',
+    ': "${TMPDIR:=/tmp}"; rm -rf "$TMPDIR/x"',
+    'rm -rf "${GOPATH:-$HOME/go}/pkg/mod/cache"',
 ])
 def test_delete_under_harmless_default_passes(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
 
 
+# A variable of no known meaning may hold anything: ${X:-/tmp}/usr is /usr when X is "/".
+# Only temp, cache and tool-directory variables (TMPDIR, XDG_CACHE_HOME...) read as their
+# default.
 @pytest.mark.parametrize("command", [
+    'rm -rf "${X:-.}/build"',
+    'rm -rf "${X:-/tmp}/usr"',
+    ': "${D:=/tmp}"; rm -rf "$D/x"',
     'rm -rf "${X:-/tmp}"',
     'rm -rf "${X:-/tmp}"/*',
     'rm -rf "${X-/tmp}/usr"',

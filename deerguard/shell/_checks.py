@@ -50,7 +50,7 @@ def check_write(add: Add, rules: PathRules, field: Field, cwd: str | None, how: 
     ``text`` is what is written, when known (a redirection's or tee's input)."""
     paths = candidate_paths(field.text, cwd)
     if field.taint and field.text[:1] == DYN:  # >> "${ZDOTDIR:-~}/.zshrc": ~/.zshrc when unset
-        resolved = default_path(field)
+        resolved = default_path(field, any_var=True)
         path = norm_path(resolved, cwd) if resolved is not None else None
         if path is not None:
             paths.append(path)

@@ -2,10 +2,14 @@
 
 ``rm -rf "${TMPDIR:-/tmp}/build"``: when ``TMPDIR`` is not known the expander tries two
 alternatives, its unknown value (``DYN/build``) and the default (``/tmp/build``). The unknown
-one is never empty (``:-`` and ``:=`` replace an empty value) and, followed by a named
-component, never ``/`` or ``~``: it is a folder named ``build`` in a directory the
-environment chose in place of ``/tmp``. So the delete is judged on the default's path, as
-the static path would be (``/tmp/build`` passes; ``${X:-~}/Documents`` is ``~/Documents``).
+one is never empty (``:-`` and ``:=`` replace an empty value), and ``TMPDIR`` names a temp
+directory by convention: it is a folder named ``build`` in a directory the environment chose
+in place of ``/tmp``. So the delete is judged on the default's path, as the static path
+would be (``/tmp/build`` passes). That holds for the variables of :data:`DIR_VARS` (temp,
+cache and tool directories) only: any other variable may hold anything, and
+``${X:-/tmp}/usr`` is ``/usr`` when ``X`` is ``/``, so such a delete stays a dynamic delete.
+A write under a defaulted expansion checks the default's path as one more candidate, for
+any variable (``>> "${ZDOTDIR:-~}/.zshrc"`` writes ``~/.zshrc`` when it is unset).
 
 :func:`default_source` marks the unknown alternative of such an expansion (a static default
 that is a path: ``/``, ``~`` or ``.`` first) with a ``"default"`` source naming the default
@@ -33,22 +37,38 @@ __all__ = ["DEFAULT_KINDS", "TEMP_VARS", "default_path", "default_source", "temp
 
 _NONEMPTY = "default"
 _MAYBE_EMPTY = "default-unset"
-DEFAULT_KINDS = frozenset({_NONEMPTY, _MAYBE_EMPTY})
+# The same markers for a variable of no known meaning: ${X:-/tmp}/usr is /usr when X is "/".
+_OTHER_NONEMPTY = "default-other"
+_OTHER_MAYBE_EMPTY = "default-other-unset"
+_DIR_KINDS = frozenset({_NONEMPTY, _MAYBE_EMPTY})
+DEFAULT_KINDS = _DIR_KINDS | {_OTHER_NONEMPTY, _OTHER_MAYBE_EMPTY}
 _GLOB = frozenset("*?[]!")
-
-
-def default_source(op: str, default: Field, span: tuple[int, int]) -> Taint:
-    """The marker for the unknown alternative of ``${VAR<op>default}`` (``op`` one of
-    ``:-``, ``-``, ``:=``, ``=``), or nothing when the default is not a static path."""
-    text = default.text
-    if not text or text[0] not in "/~." or DYN in text:
-        return frozenset()
-    return frozenset({Source(_NONEMPTY if op[0] == ":" else _MAYBE_EMPTY, text, span)})
-
 
 TEMP_VARS = frozenset({"TMPDIR", "TMP", "TEMP", "TEMPDIR", "RUNNER_TEMP"})
 """Variables that name a temporary directory when set: ``$TMPDIR/x`` is judged as
 ``/tmp/x`` (its empty case, ``/x``, is checked as an alternative of its own)."""
+
+DIR_VARS = TEMP_VARS | frozenset({
+    "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
+    "GOPATH", "GOCACHE", "GOMODCACHE", "CARGO_HOME", "CARGO_TARGET_DIR", "PIP_CACHE_DIR",
+    "npm_config_cache", "PNPM_HOME", "YARN_CACHE_FOLDER"})
+"""Variables whose value is, by convention, a directory of the same kind as their usual
+default (a temp or cache directory, a tool's home): ``${XDG_CACHE_HOME:-~/.cache}/pip`` is a
+cache folder either way. Any other variable may hold anything (``${X:-/tmp}/usr`` is
+``/usr`` when ``X`` is ``/``), so a delete under it stays a dynamic delete."""
+
+
+def default_source(op: str, default: Field, span: tuple[int, int], name: str = ""
+                   ) -> Taint:
+    """The marker for the unknown alternative of ``${NAME<op>default}`` (``op`` one of
+    ``:-``, ``-``, ``:=``, ``=``), or nothing when the default is not a static path."""
+    text = default.text
+    if not text or text[0] not in "/~." or DYN in text:
+        return frozenset()
+    if name in DIR_VARS:
+        return frozenset({Source(_NONEMPTY if op[0] == ":" else _MAYBE_EMPTY, text, span)})
+    return frozenset({Source(_OTHER_NONEMPTY if op[0] == ":" else _OTHER_MAYBE_EMPTY, text,
+                             span)})
 
 
 def temp_source(span: tuple[int, int]) -> Source:
@@ -65,17 +85,19 @@ def _named(suffix: str) -> bool:
     return bool(first) and not set(first) <= _GLOB and ".." not in parts and first != "."
 
 
-def default_path(target: Field) -> str | None:
+def default_path(target: Field, *, any_var: bool = False) -> str | None:
     """The path ``target`` stands for when led by a defaulted expansion (see the module
-    doc), or None."""
+    doc), or None. Only a variable of :data:`DIR_VARS` counts unless ``any_var`` (a write
+    checks the default's path as one more candidate, whatever the variable)."""
     text = target.text
     if text[:1] != DYN or text.count(DYN) != 1 or not _named(text[1:]):
         return None
-    marks = [s for s in target.taint if s.kind in DEFAULT_KINDS]
+    kinds = DEFAULT_KINDS if any_var else _DIR_KINDS
+    marks = [s for s in target.taint if s.kind in kinds]
     if len(marks) != 1:
         return None  # none, or two defaults of different expansions: not this shape
     suffix = text[1:]
-    if marks[0].kind == _MAYBE_EMPTY:
+    if marks[0].kind.endswith("-unset"):
         from ._paths import glob_critical, is_critical, norm_path  # _paths needs _words
         empty = norm_path(suffix)
         if empty is None or is_critical(empty) or glob_critical(empty):

@@ -115,7 +115,7 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             values = (DYN,) if choice == 0 else (default.text,)
             taint = taint | default.taint
             if choice == 0:  # rm -rf "${TMPDIR:-/tmp}/x": the unknown value stands in for
-                taint = taint | default_source(op, default, pe.span)  # /tmp (_defaultpath)
+                taint = taint | default_source(op, default, pe.span, name)  # (_defaultpath)
             if op in (":=", "=") and _valid_name(name) and not name.isdigit():
                 exp.assign(name, Field(default.text, pe.span, default.taint),
                            Var(alts=(DYN, default.text), taint=taint))
