@@ -31,6 +31,7 @@ from ._jqenv import JQS, jq_files
 from ._metadata import metadata_secret
 from ._paths import candidate_paths, norm_path
 from ._printf import printf_format
+from ._projdata import PROJECT_PRINTERS, project_sent, project_source
 from ._projsecrets import project_upload
 from ._resolve import Invocation
 from ._secrets import (
@@ -115,6 +116,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
                     taint.update(file_taint(run.files, norm_path(piece, run.cwd)))
     if name in EXFIL_NAMES:  # searches for secrets, gh uploads, docker cp, cloud metadata
         taint.update(exfil_output(run, inv, stdin))
+    if name in PROJECT_PRINTERS:  # git diff, git format-patch --stdout, docker save: code
+        taint.update(project_source(run, inv))
     if not taint and name in SHELL_INIT and prints_shell_init(name, [f.text for f in args]):
         return Flow(NO_TAINT, name, inv.word.span, "")  # eval "$(pyenv init -)": see module
     if name in _OUTPUT_NAMED:
@@ -209,6 +212,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             src = min(leaked, key=source_order)
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
+        elif taint or any(f.taint for f in args):
+            project_sent(run, inv, taint)  # git diff | curl -d @- URL: warn
     if name in WIN_FETCHERS:  # certutil -urlcache, bitsadmin /transfer: files, not stdout
         for written in win_download_targets(name, texts):
             where = next((f for f in args if f.text == written), inv.word)

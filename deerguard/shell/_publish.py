@@ -14,9 +14,10 @@ the command itself it is a new destination, and a human should look (warn):
   from the user's configuration and passes.
 * ``docker|podman|nerdctl push IMAGE``, ``docker buildx build --push -t IMAGE``, ``skopeo
   copy SRC docker://IMAGE``, ``crane copy|cp SRC IMAGE``, ``crane push TAR IMAGE``,
-  ``regctl image copy SRC IMAGE``: an image reference whose registry host is not a
-  well-known one (Docker Hub, ``ghcr.io``, ``gcr.io``/``*.pkg.dev``, ECR, ACR, Quay,
-  GitLab's registry, a local registry on ``localhost``).
+  ``regctl image copy SRC IMAGE``, ``oras push REF``, ``helm push CHART oci://HOST/...``:
+  an image reference whose registry host is not a well-known one (Docker Hub, ``ghcr.io``,
+  ``gcr.io``/``*.pkg.dev``, ECR, ACR, Quay, GitLab's registry, a local registry on
+  ``localhost``).
 
 Access grants and repository visibility (``gh``, ``npm owner``, ``gsutil iam``) are
 :mod:`._grants`'. Only :data:`EXPORT_PROGRAMS` reach :func:`export_program`; each check
@@ -40,7 +41,7 @@ __all__ = ["EXPORT_PROGRAMS", "export_program", "registry_host"]
 
 _NPMS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _ENGINES = frozenset({"docker", "podman", "nerdctl", "buildah"})
-_COPIERS = frozenset({"skopeo", "crane", "regctl"})
+_COPIERS = frozenset({"skopeo", "crane", "regctl", "oras", "helm"})
 _PUBLISHERS = frozenset({"twine", "uv", "hatch", "cargo", "gem"})
 EXPORT_PROGRAMS = _NPMS | _ENGINES | _COPIERS | _PUBLISHERS | GRANT_PROGRAMS
 """Programs :func:`export_program` looks at (any other program: nothing to do)."""
@@ -55,9 +56,13 @@ _PUBLIC_REGISTRIES = ("docker.io", "ghcr.io", "gcr.io", "pkg.dev", "amazonaws.co
                       "localhost", "127.0.0.1", "mcr.microsoft.com", "registry.k8s.io")
 # Value options of the publishers whose URL is the destination, by program.
 _DEST_OPTIONS: dict[str, tuple[str, ...]] = {
-    "twine": ("--repository-url",), "uv": ("--publish-url",), "hatch": ("-r", "--repo"),
+    "twine": ("--repository-url", "-r", "--repository"), "uv": ("--publish-url",),
+    "hatch": ("-r", "--repo"),
     "cargo": ("--index",), "gem": ("--host",), "npm": ("--registry",), "pnpm": ("--registry",),
     "yarn": ("--registry",), "bun": ("--registry",)}
+# Options of the npm family (before or after the subcommand) that take the next word.
+_NPM_VALUES = frozenset({"--registry", "--userconfig", "--cache", "--prefix", "-C", "--tag",
+                         "--access", "--otp", "-w", "--workspace", "--dir", "--cwd"})
 _DEST_VARS = frozenset({"TWINE_REPOSITORY_URL", "UV_PUBLISH_URL", "HATCH_INDEX_REPO",
                         "CARGO_REGISTRY_INDEX", "RUBYGEMS_HOST"})
 # docker/podman global options with a value (before the subcommand).
@@ -103,7 +108,7 @@ def export_program(run: Run, inv: Invocation) -> None:
     if name in _ENGINES or name in _COPIERS:
         _image_push(run, inv)
         return
-    words = operand_words(inv.args, frozenset(), 3)
+    words = operand_words(inv.args, _NPM_VALUES if name in _NPMS else frozenset(), 3)
     if not words:
         return
     sub = words[1] if name == "yarn" and words[0] == "npm" and len(words) > 1 else words[0]
@@ -112,7 +117,10 @@ def export_program(run: Run, inv: Invocation) -> None:
     dest = option(inv.args, _DEST_OPTIONS.get(name, ()))
     if dest is None:
         dest = next((f for var, f in [*inv.assigns, *run.prefix] if var in _DEST_VARS), None)
-    if dest is None or (name == "hatch" and "://" not in dest.text):
+    if dest is None and name in _NPMS:  # --@scope:registry=URL
+        dest = next((Field(f.text.partition("=")[2], f.span) for f in inv.args
+                     if f.text.startswith("--@") and ":registry=" in f.text), None)
+    if dest is None or (name in ("hatch", "twine") and "://" not in dest.text):
         return  # the configured registry, or a repository named in the user's config
     host = _host_of(dest.text)
     if not host or DYN in host or _known(host, _PUBLIC_INDEXES):
@@ -132,15 +140,19 @@ def _image_push(run: Run, inv: Invocation) -> None:
     targets: list[str] = []
     if name in _ENGINES and sub == "push" and rest:
         targets = rest[-1:]  # podman push IMAGE [DESTINATION]
-    elif name in _ENGINES and sub == "build" and any(f.text == "--push" for f in inv.args):
+    elif name in _ENGINES and sub == "build" and any(
+            f.text == "--push" or "type=registry" in f.text or "push=true" in f.text
+            for f in inv.args):
         targets = [f.text for f in _tags(inv.args)]
+    elif name == "oras" and sub == "push" and rest:  # oras push REF FILES
+        targets = rest[:1]
     elif name in _COPIERS and sub in ("copy", "cp", "push") and len(rest) >= 2:  # SRC DST
         targets = [rest[1]]
     for t in targets:
-        if name == "skopeo" or t.startswith("docker://"):
-            if not t.startswith("docker://"):
+        if name in ("skopeo", "helm") or t.startswith(("docker://", "oci://")):
+            if not t.startswith(("docker://", "oci://")):
                 continue  # oci:, dir:, docker-archive: a local copy
-            t = t[len("docker://"):]
+            t = t.partition("://")[2]
         host = registry_host(t)
         if host is not None and host and not _known(host, _PUBLIC_REGISTRIES):
             run.add("shell.repo-export", inv.word.span, f"{name} {sub} sends an image to "
