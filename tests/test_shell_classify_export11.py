@@ -91,6 +91,9 @@ def test_publish_to_a_host_named_in_the_command_warns(command: str) -> None:
     "gh api repos/org/r --method PATCH -f visibility=public",
     "gh repo create leak --public --source=. --push",
     "gh repo create leak --public --source .",
+    "gh repo edit -R o/r --visibility \"public\"",
+    "gh api graphql -f query='mutation { updateRepository(input:{repositoryId:\"x\", "
+    "visibility: PUBLIC}) { clientMutationId } }'",
 ])
 def test_repository_made_public_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.repo-export")
@@ -125,6 +128,10 @@ def test_secret_moved_then_pushed_to_a_named_url_blocks(command: str) -> None:
     "gh api user/keys -f key=\"$(cat /tmp/k.pub)\" -f title=x",
     "gh api orgs/acme/memberships/bob -X PUT -f role=admin",
     "gh api -X PUT orgs/acme/teams/core/repos/acme/app -f permission=admin",
+    "gh api -XPUT repos/o/r/collaborators/x",
+    "gh api -X POST repos/o/r/keys -f key=\"$(cat k.pub)\" -F read_only=false",
+    "gh api graphql -f query='mutation { createDeployKey(input:{repositoryId:\"x\", "
+    "key:\"k\", readOnly:false}) { clientMutationId } }'",
     "gh auth refresh -s delete_repo,admin:org",
     "gh auth refresh --scopes=admin:org",
     "gh auth refresh -h github.com -s delete_repo",
@@ -210,6 +217,10 @@ def test_published_package_removed_warns(command: str) -> None:
     "gh api -X POST repos/o/r/issues -f title=x",
     "gh api repos/o/r/collaborators",
     "gh api repos/org/repo/pulls/12/comments",
+    "gh api graphql -f query='{ viewer { login } }'",
+    "gh api graphql -f query='mutation { addComment(input:{subjectId:\"x\", body:\"hi\"}) "
+    "{ clientMutationId } }'",
+    "docker push $REGISTRY/app",
     "gh auth refresh -s read:project",
     "gh auth refresh -s workflow",
     "gh auth status",

@@ -52,6 +52,8 @@ _GH_FIELDS = frozenset({"-f", "-F", "--field", "--raw-field"})
 # Path segments of GitHub API endpoints that give people or keys access.
 _ACCESS_SEGMENTS = frozenset({"collaborators", "memberships", "members", "invitations",
                               "keys", "outside_collaborators", "permissions"})
+_GRAPHQL_GRANTS = ("DeployKey", "Collaborator", "addEnterpriseAdmin", "inviteEnterpriseAdmin",
+                   "updateTeamRepository", "addTeamRepository")
 _WIDE_SCOPES = ("delete_repo", "admin:", "site_admin")
 _GSUTIL_VALUES = frozenset({"-o", "-h", "-u", "-i"})
 _EVERYONE = ("allusers", "allauthenticatedusers")
@@ -68,7 +70,8 @@ def grant_program(run: Run, inv: Invocation) -> None:
         return
     span = inv.word.span
     if name == "gsutil":
-        _gsutil(run, inv, words)
+        if len(words) >= 2:
+            _gsutil(run, inv, words)
     elif (words[0] == "owner" and words[1] in ("add", "grant")) or (
             words[0] == "access" and words[1] == "grant"):
         run.add("shell.privilege", span, f"{name} {words[0]} {words[1]} gives another account "
@@ -114,7 +117,9 @@ def _gh(run: Run, inv: Invocation) -> None:
 
 
 def _gh_api(run: Run, inv: Invocation, endpoint: str, span: tuple[int, int]) -> None:
-    method = (option_text(inv.args, ("-X", "--method")) or "").upper()
+    method = (option_text(inv.args, ("-X", "--method")) or next(
+        (f.text[2:] for f in inv.args if f.text.startswith("-X") and len(f.text) > 2),
+        "")).upper()  # -X PUT, --method=PUT, -XPUT
     fields = [inv.args[k + 1].text for k, f in enumerate(inv.args[:-1])
               if f.text in _GH_FIELDS]
     fields += [f.text.partition("=")[2] for f in inv.args
@@ -122,6 +127,9 @@ def _gh_api(run: Run, inv: Invocation, endpoint: str, span: tuple[int, int]) -> 
     if not method:
         method = "POST" if fields or any(f.text == "--input" for f in inv.args) else "GET"
     if method not in ("PUT", "POST", "PATCH"):
+        return
+    if endpoint == "graphql":
+        _graphql(run, fields, span)
         return
     parts = [p for p in endpoint.split("?", 1)[0].split("/") if p]
     if any(p in _ACCESS_SEGMENTS for p in parts) or (
@@ -131,6 +139,21 @@ def _gh_api(run: Run, inv: Invocation, endpoint: str, span: tuple[int, int]) -> 
     elif any(f.replace(" ", "").lower() in ("private=false", "visibility=public")
              for f in fields):
         run.add("shell.repo-export", span, f"gh api {method} {endpoint} makes the repository "
+                "public", None)
+
+
+def _graphql(run: Run, fields: list[str], span: tuple[int, int]) -> None:
+    """A GraphQL mutation that adds a collaborator or deploy key, or makes a repository
+    public (``gh api graphql -f query='mutation { addDeployKey(...) }'``)."""
+    text = " ".join(fields)
+    if "mutation" not in text:
+        return
+    flat = text.replace(" ", "")
+    if any(w in text for w in _GRAPHQL_GRANTS):
+        run.add("shell.privilege", span, "a gh api graphql mutation gives an account or a key "
+                "access", None)
+    elif "visibility:PUBLIC" in flat:
+        run.add("shell.repo-export", span, "a gh api graphql mutation makes a repository "
                 "public", None)
 
 
