@@ -92,6 +92,7 @@ def test_publish_to_a_host_named_in_the_command_warns(command: str) -> None:
     "gh repo create leak --public --source=. --push",
     "gh repo create leak --public --source .",
     "gh repo edit -R o/r --visibility \"public\"",
+    "glab api --method PUT projects/123 -f visibility=public",
     "gh api graphql -f query='mutation { updateRepository(input:{repositoryId:\"x\", "
     "visibility: PUBLIC}) { clientMutationId } }'",
 ])
@@ -138,6 +139,10 @@ def test_secret_moved_then_pushed_to_a_named_url_blocks(command: str) -> None:
     "npm owner add attacker my-package",
     "npm access grant read-write org:team pkg",
     "gsutil iam ch user:bob@e.example:objectAdmin gs://b",
+    "glab api -X POST projects/123/members -f user_id=9 -f access_level=50",
+    "glab api -X POST projects/1/deploy_keys -f key=x",
+    "glab deploy-key add k.pub --can-push -t x",
+    "glab ssh-key add /tmp/a.pub",
 ])
 def test_access_grant_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.privilege")
@@ -148,6 +153,8 @@ def test_access_grant_warns(command: str) -> None:
     "gsutil acl ch -u AllUsers:R gs://b/x",
     "gsutil -m acl set public-read gs://b/*",
     "gsutil defacl set public-read gs://b",
+    "gsutil acl ch -uAllUsers:R gs://b",
+    "gsutil acl ch -g allAuthenticatedUsers:R gs://b",
 ])
 def test_bucket_opened_to_everyone_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.network-expose")
@@ -226,6 +233,9 @@ def test_published_package_removed_warns(command: str) -> None:
     "gh auth status",
     "gh repo deploy-key list",
     "gh ssh-key list",
+    "glab api projects/123/members",
+    "glab mr create --fill",
+    "glab repo clone g/p",
     # secrets kept out of the repository
     "cp .env.example .env && git add . && git commit -m x && git push",
     "mv notes.txt docs/ && git add docs && git commit -m d && git push",

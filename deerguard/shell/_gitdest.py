@@ -19,6 +19,12 @@ before it (``shell.repo-export``, ``shell.exfiltration``).
   destination named in the command sends it: ``shell.exfiltration`` (block). A push to a
   configured remote after a *forced* add (``-f`` adds a file ``.gitignore`` keeps out)
   warns (``shell.repo-export``): the project's secrets land in its history.
+* A secret written in the command under a name that is not a secret's (``mv .env
+  docs/env.md``, ``cp ~/.aws/credentials conf/``, ``echo "$TOKEN" > t.txt``: its entry in
+  ``run.files``) and then added by a pathspec that covers it (``git add docs``, ``.``,
+  ``-A``) is staged past ``.gitignore`` just as ``-f`` does: recorded as a forced add. A
+  file that keeps a secret's name (``cp .env.example .env``) is the one ``.gitignore``
+  keeps out and is not counted.
 """
 
 from __future__ import annotations

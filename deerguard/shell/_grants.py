@@ -5,8 +5,10 @@ in after the session, as a key in ``authorized_keys`` does on a host; one that m
 private repository public publishes the code. Each is sometimes the task (onboarding a
 colleague, open-sourcing), so each warns and a human looks:
 
-* ``shell.privilege`` (access granted): ``gh repo deploy-key add KEY`` (read access to the
-  repository, write with ``--allow-write``), ``gh ssh-key add KEY`` (a key on the user's
+* ``shell.privilege`` (access granted; ``glab``'s ``api``, ``deploy-key add`` and ``ssh-key
+  add`` alike, with GitLab's ``members``/``deploy_keys`` endpoints): ``gh repo deploy-key
+  add KEY`` (read access to the repository, write with ``--allow-write``), ``gh ssh-key
+  add KEY`` (a key on the user's
   account), ``gh api`` writes (``-X PUT|POST|PATCH``, or fields without ``-X``) to
   ``collaborators``, ``memberships``, ``members``, ``invitations``, ``keys`` or a team's
   ``repos`` endpoint, ``gh auth refresh|login -s`` with a scope that deletes repositories
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GRANT_PROGRAMS", "grant_program"]
 
-GRANT_PROGRAMS = frozenset({"gh", "npm", "pnpm", "yarn", "gem", "gsutil"})
+GRANT_PROGRAMS = frozenset({"gh", "glab", "npm", "pnpm", "yarn", "gem", "gsutil"})
 """Programs :func:`grant_program` looks at."""
 
 # gh options with a separate value (so that their value is not read as a subcommand).
@@ -51,18 +53,20 @@ _GH_VALUES = frozenset({"-R", "--repo", "-X", "--method", "-H", "--header", "-f"
 _GH_FIELDS = frozenset({"-f", "-F", "--field", "--raw-field"})
 # Path segments of GitHub API endpoints that give people or keys access.
 _ACCESS_SEGMENTS = frozenset({"collaborators", "memberships", "members", "invitations",
-                              "keys", "outside_collaborators", "permissions"})
+                              "keys", "outside_collaborators", "permissions", "deploy_keys",
+                              "share"})
 _GRAPHQL_GRANTS = ("DeployKey", "Collaborator", "addEnterpriseAdmin", "inviteEnterpriseAdmin",
                    "updateTeamRepository", "addTeamRepository")
 _WIDE_SCOPES = ("delete_repo", "admin:", "site_admin")
 _GSUTIL_VALUES = frozenset({"-o", "-h", "-u", "-i"})
-_EVERYONE = ("allusers", "allauthenticatedusers")
+_EVERYONE = ("allusers", "allauthenticatedusers", "-uallusers", "-uallauthenticatedusers",
+             "-gallusers", "-gallauthenticatedusers")
 
 
 def grant_program(run: Run, inv: Invocation) -> None:
     """Findings for ``inv`` (see the module doc)."""
     name = inv.name
-    if name == "gh":
+    if name in ("gh", "glab"):
         _gh(run, inv)
         return
     words = operand_words(inv.args, _GSUTIL_VALUES if name == "gsutil" else frozenset(), 3)
@@ -90,13 +94,16 @@ def _gh(run: Run, inv: Invocation) -> None:
     span = (inv.word.span[0], inv.args[-1].span[1])
     if group == "api":
         _gh_api(run, inv, sub, span)
-    elif group == "repo" and sub == "deploy-key" and words[2:3] == ["add"]:
-        write = any(t in ("-w", "--allow-write") for t in texts)
-        run.add("shell.privilege", span, f"gh repo deploy-key add gives a key "
+    elif (group == "repo" and sub == "deploy-key" and words[2:3] == ["add"]) or (
+            group == "deploy-key" and sub == "add"):  # gh repo deploy-key, glab deploy-key
+        write = any(t in ("-w", "--allow-write", "--can-push") for t in texts)
+        run.add("shell.privilege", span, f"{inv.name} deploy-key add gives a key "
                 f"{'write' if write else 'read'} access to the repository", None)
     elif group == "ssh-key" and sub == "add":
-        run.add("shell.privilege", span, "gh ssh-key add gives a key access to every "
-                "repository of the GitHub account", None)
+        run.add("shell.privilege", span, f"{inv.name} ssh-key add gives a key access to every "
+                "repository of the account", None)
+    elif inv.name == "glab":
+        return  # glab: its api, deploy-key and ssh-key only
     elif group == "auth" and sub in ("refresh", "login"):
         scopes = ",".join(t.partition("=")[2] for t in texts if t.startswith("--scopes="))
         scopes += "," + ",".join(texts[k + 1] for k, t in enumerate(texts[:-1])
@@ -134,12 +141,12 @@ def _gh_api(run: Run, inv: Invocation, endpoint: str, span: tuple[int, int]) -> 
     parts = [p for p in endpoint.split("?", 1)[0].split("/") if p]
     if any(p in _ACCESS_SEGMENTS for p in parts) or (
             "teams" in parts and "repos" in parts[parts.index("teams"):]):
-        run.add("shell.privilege", span, f"gh api {method} {endpoint} gives an account or a "
-                "key access", None)
+        run.add("shell.privilege", span, f"{inv.name} api {method} {endpoint} gives an "
+                "account or a key access", None)
     elif any(f.replace(" ", "").lower() in ("private=false", "visibility=public")
              for f in fields):
-        run.add("shell.repo-export", span, f"gh api {method} {endpoint} makes the repository "
-                "public", None)
+        run.add("shell.repo-export", span, f"{inv.name} api {method} {endpoint} makes the "
+                "repository public", None)
 
 
 def _graphql(run: Run, fields: list[str], span: tuple[int, int]) -> None:
@@ -163,9 +170,9 @@ def _gsutil(run: Run, inv: Invocation, words: list[str]) -> None:
         return
     texts = [f.text.lower() for f in inv.args]
     span = (inv.word.span[0], inv.args[-1].span[1])
-    everyone = any(t.startswith(_EVERYONE) or t.startswith(tuple("-u" + e for e in _EVERYONE))
-                   for t in texts) or (sub != "iam" and verb == "set" and any(
-                       t in ("public-read", "public-read-write") for t in texts))
+    everyone = any(t.startswith(_EVERYONE) for t in texts) or (
+        sub != "iam" and verb == "set" and any(t in ("public-read", "public-read-write")
+                                               for t in texts))
     if everyone:
         run.add("shell.network-expose", span, f"gsutil {sub} {verb} opens the bucket or its "
                 "objects to everyone", None)

@@ -116,7 +116,7 @@ def export_program(run: Run, inv: Invocation) -> None:
         return
     dest = option(inv.args, _DEST_OPTIONS.get(name, ()))
     if dest is None:
-        dest = next((f for var, f in [*inv.assigns, *run.prefix] if var in _DEST_VARS), None)
+        dest = next((f for var, f in inv.assigns + run.prefix if var in _DEST_VARS), None)
     if dest is None and name in _NPMS:  # --@scope:registry=URL
         dest = next((Field(f.text.partition("=")[2], f.span) for f in inv.args
                      if f.text.startswith("--@") and ":registry=" in f.text), None)
