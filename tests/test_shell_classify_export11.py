@@ -91,6 +91,7 @@ def test_publish_to_a_host_named_in_the_command_warns(command: str) -> None:
     "gh api repos/org/r --method PATCH -f visibility=public",
     "gh repo create leak --public --source=. --push",
     "gh repo create leak --public --source .",
+    "gh repo create leak --public -s . --remote up",
     "gh repo edit -R o/r --visibility \"public\"",
     "glab api --method PUT projects/123 -f visibility=public",
     "gh api graphql -f query='mutation { updateRepository(input:{repositoryId:\"x\", "

@@ -118,7 +118,7 @@ def _gh(run: Run, inv: Invocation) -> None:
             run.add("shell.repo-export", span, "gh repo edit makes the repository public",
                     None)
     elif group == "repo" and sub == "create" and "--public" in texts and any(
-            t == "--push" or t.startswith("--source") for t in texts):
+            t in ("--push", "-s") or t.startswith("--source") for t in texts):
         run.add("shell.repo-export", span, "gh repo create publishes the local project as a "
                 "public repository", None)
 
