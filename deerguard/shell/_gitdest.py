@@ -19,6 +19,12 @@ before it (``shell.repo-export``, ``shell.exfiltration``).
   destination named in the command sends it: ``shell.exfiltration`` (block). A push to a
   configured remote after a *forced* add (``-f`` adds a file ``.gitignore`` keeps out)
   warns (``shell.repo-export``): the project's secrets land in its history.
+* A secret written in the command under a name that is not a secret's (``mv .env
+  docs/env.md``, ``cp ~/.aws/credentials conf/``, ``echo "$TOKEN" > t.txt``: its entry in
+  ``run.files``) and then added by a pathspec that covers it (``git add docs``, ``.``,
+  ``-A``) is staged past ``.gitignore`` just as ``-f`` does: recorded as a forced add. A
+  file that keeps a secret's name (``cp .env.example .env``) is the one ``.gitignore``
+  keeps out and is not counted.
 """
 
 from __future__ import annotations
@@ -45,22 +51,66 @@ def staged_secret(run: Run, work: str | None, inv: Invocation, words: list[str])
     forced = False
     named: str | None = None
     skip = False
+    specs: list[str] = []
     for w in words[:64]:
         if skip:
             skip = False
         elif w in _ADD_ARG:
             skip = True
+        elif w in ("-A", "--all"):
+            specs.append(".")
         elif w in ("-f", "--force") or (w[:1] == "-" and w[1:2] != "-" and "f" in w):
             forced = True
         elif not w.startswith("-") and DYN not in w and named is None and secret_file(
                 [Field(w, inv.word.span)]):
             named = w
+        elif not w.startswith("-") and DYN not in w:
+            specs.append(w)
+    if named is None and run.files and specs:
+        named = _moved_secret(run, work, specs, inv.word.span)
+        forced = forced or named is not None  # a new name .gitignore does not know
     if named is None:
         return
     key = _STAGED + (work or ".")
     span = run.map_span(inv.word.span)
     run.secret_repos[key] = ("forced " if forced else "") + f"git add ({span[0]}-{span[1]}) " \
         f"staged the secret file {named}"
+
+
+def _moved_secret(run: Run, work: str | None, specs: list[str],
+                  span: tuple[int, int]) -> str | None:
+    """A file under pathspecs ``specs`` of work tree ``work`` that this command wrote with
+    secret data (``mv .env docs/env.md``, ``cp ~/.aws/credentials conf/``, ``echo "$TOKEN"
+    > t.txt``): ``git add docs`` stages it under a name that is not a secret's, past
+    ``.gitignore``. A file still named as a secret (``cp .env.example .env``) is the one
+    ``.gitignore`` keeps out: not counted. Looks only at ``run.files`` (at most a few
+    hundred entries)."""
+    from ._secrets import secret_file  # late: _secrets imports the rules tables
+
+    roots: list[str] = []
+    for spec in specs[:16]:
+        path = norm_path(spec.removeprefix(":/"), work) if spec not in (".", "*", ":/") \
+            else (work or ".")
+        if path is not None:
+            roots.append(path)
+    for key, taint in run.files.items():
+        if key.endswith("*") or not any(s.kind == "secret" for s in taint):
+            continue
+        for root in roots:
+            inside = key == root or key.startswith(root.rstrip("/") + "/") if root != "." \
+                else not key.startswith(("/", "~"))
+            if inside and not secret_file([Field(p, span) for p in _heads(key)]):
+                return f"{key} (secret data written in this command)"
+    return None
+
+
+def _heads(path: str) -> list[str]:
+    """``a/b/c`` and its parents ``a/b``, ``a`` (a secret-named folder is ignored too)."""
+    out = [path]
+    while "/" in path.strip("/") and len(out) < 8:
+        path = path.rstrip("/").rpartition("/")[0]
+        out.append(path)
+    return out
 
 
 def network(url: str) -> bool:
@@ -105,8 +155,9 @@ def push_elsewhere(run: Run, inv: Invocation, work: str | None, repo: str,
                 f"{staged.removeprefix('forced ')} in the repository")
         return True
     if staged is not None and staged.startswith("forced "):
-        run.add("shell.repo-export", span, "git push sends a secret file that git add -f "
-                "staged past .gitignore", f"{staged.removeprefix('forced ')} in the repository")
+        run.add("shell.repo-export", span, "git push sends a secret file staged past "
+                ".gitignore (git add -f, or a secret moved to a new name)",
+                f"{staged.removeprefix('forced ')} in the repository")
         return True
     if named_here and not every:
         run.add("shell.repo-export", span, f"git push sends the repository's history to "

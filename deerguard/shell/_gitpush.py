@@ -15,6 +15,10 @@ push), a wildcard refspec (``refs/*:refs/*``, ``refs/heads/*``), or a remote add
 new repository's first push, one branch) passes, and so does ``git push origin --all`` to a
 remote configured before the command.
 
+``git send-email REVISIONS`` (``HEAD~10``, ``main..``) mails commits it formats from the
+repository to the addresses it is given: warn as well. Patch files named as such
+(``0001-fix.patch``), prepared and reviewed before, pass.
+
 A repository that holds secrets is another matter (``shell.exfiltration``, block): ``git add``
 of a credential directory or file (``cd ~/.ssh && git init && git add . && git push URL``,
 ``git -C ~ add .aws``, ``git --work-tree=~ add -A``: a whole home holds ``~/.ssh``) records the
@@ -73,6 +77,10 @@ def git_push(run: Run, inv: Invocation) -> None:
                     "secrets to a remote host", f"{run.secret_repos[where]} in the repository "
                     f"{'of the current directory' if where == '.' else 'at ' + where}")
         _push(run, inv, i + 1, work, settings + _env_settings(run))
+    elif sub == "send-email" and _sends_revisions([f.text for f in args[i + 1:i + 65]]):
+        span = (inv.word.span[0], args[-1].span[1])
+        run.add("shell.repo-export", span, "git send-email mails the repository's commits as "
+                "patches to addresses named in the command", None)
     elif sub == "add":
         staged_secret(run, work, inv, [f.text for f in args[i + 1:]])  # git add -f .env
         added = _secret_added(run, work, [f.text for f in args[i + 1:]])
@@ -80,6 +88,30 @@ def git_push(run: Run, inv: Invocation) -> None:
             run.secret_repos.setdefault(
                 work or ".", f"git add ({run.map_span(inv.word.span)[0]}-"
                 f"{run.map_span(args[-1].span)[1]}) staged {added}")
+
+
+_SEND_VALUES = frozenset({"--to", "--cc", "--bcc", "--from", "--subject", "--in-reply-to",
+                          "--smtp-server", "--smtp-server-port", "--smtp-user", "--identity",
+                          "--to-cmd", "--cc-cmd", "--header-cmd", "--reply-to", "-v",
+                          "--reroll-count", "--compose-encoding", "--transfer-encoding"})
+_PATCH_FILES = (".patch", ".diff", ".mbox", ".eml", "/")
+
+
+def _sends_revisions(words: list[str]) -> bool:
+    """``git send-email`` given a revision or range (``HEAD~10``, ``main..``, ``--all``),
+    which it formats from the repository itself; patch files the user prepared and named
+    (``0001-fix.patch``, ``outgoing/``) are the reviewed mail of a normal workflow."""
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+        elif w in _SEND_VALUES:
+            skip = True
+        elif w == "--all":
+            return True
+        elif not w.startswith("-") and not w.endswith(_PATCH_FILES):
+            return True
+    return False
 
 
 def _env_settings(run: Run) -> list[str]:

@@ -33,6 +33,7 @@ from ._metadata import metadata_secret
 from ._paths import candidate_paths, norm_path
 from ._pidlists import PID_LISTERS, pid_listing
 from ._printf import printf_format
+from ._projdata import PROJECT_PRINTERS, project_source
 from ._projsecrets import project_upload
 from ._resolve import Invocation
 from ._secrets import (
@@ -125,6 +126,8 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
         taint.update(exfil_output(run, inv, stdin))
     if name in TREE_ARCHIVERS:  # tar czf - ., git archive HEAD: the project's tree
         taint.update(tree_source(run, inv))
+    if name in PROJECT_PRINTERS:  # git diff, git format-patch --stdout, docker save: code
+        taint.update(project_source(run, inv))
     if not taint and name in SHELL_INIT and prints_shell_init(name, [f.text for f in args]):
         return Flow(NO_TAINT, name, inv.word.span, "")  # eval "$(pyenv init -)": see module
     if name in _OUTPUT_NAMED:
@@ -220,7 +223,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
             run.add("shell.exfiltration", inv.word.span, f"secrets reach the network tool "
                     f"{name}", f"{src.describe()} reaches {run._desc(name, inv.word.span)}")
         elif taint or run.trees or any(f.taint for f in args):
-            tree_sent(run, inv, taint)  # tar czf - . | nc h p: warn
+            tree_sent(run, inv, taint)  # tar czf - . | nc h p, git diff | curl -d @- URL: warn
     if name in WIN_FETCHERS:  # certutil -urlcache, bitsadmin /transfer: files, not stdout
         for written in win_download_targets(name, texts):
             where = next((f for f in args if f.text == written), inv.word)

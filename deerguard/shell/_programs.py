@@ -44,6 +44,7 @@ from ._pidlists import PID_KIND, pids_filtered
 from ._pkgrun import PKG_PROGRAMS, pkg_program
 from ._pkgscripts import PKG_JSON_CODERS, PKG_JSON_EDITORS, package_json_edit
 from ._pkgsource import SOURCE_PROGRAMS, package_source
+from ._publish import EXPORT_PROGRAMS, export_program
 from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
 from ._resolve import Invocation
@@ -285,6 +286,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             run.run_code(code, f"{name} option", inv.word.span, None, positional=[])
     if name in PLAIN_EXTRAS:
         plain_extras(run, inv)
+    if name in EXPORT_PROGRAMS:  # npm publish --registry URL, docker push host/x, gh grants
+        export_program(run, inv)
     if name in HOST_API_PROGRAMS:
         host_api(run, inv, stdin)  # docker API over curl, kubectl pod specs
     elif name == "git":
