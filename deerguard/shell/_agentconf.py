@@ -17,7 +17,12 @@ Instruction files agents load at every start (``CLAUDE.md``, ``AGENTS.md``, ``GE
 ``.cursorrules``, ``.cursor/rules/*``, ``.github/copilot-instructions.md``, Claude Code's
 commands, agents and skills) are prompt text, not commands: writing fetched or decoded data
 into one warns the same way (a prompt injection that persists into every later session);
-text the command writes itself passes (agents keep their own notes there).
+text the command writes itself passes (agents keep their own notes there) unless it reads
+as a planted prompt injection (``_agentnotes``).
+
+Settings that switch the guard's hooks off or loosen the agent's permission prompts
+(``"defaultMode": "bypassPermissions"``, ``"allow": ["Bash(*)"]``, ``{}`` over the user's
+``~/.claude/settings.json``, Codex's ``danger-full-access``) are read by ``_agentperms``.
 
 Bounded: at most :data:`_MAX_COMMANDS` commands per file, nesting followed to
 :data:`_MAX_DEPTH` levels; never raises.
@@ -30,6 +35,8 @@ import re
 import tomllib
 from typing import TYPE_CHECKING
 
+from ._agentnotes import planted_instructions
+from ._agentperms import settings_file, text_findings
 from ._keep import keep_if_blocking
 from ._named import file_span
 from ._words import DYN, Field, first_source
@@ -91,6 +98,10 @@ def agent_config_written(run: Run) -> None:
                 f"into {path}, {what}", f"{src.describe()} was written to {path}")
     for path, text in list(run.file_text.items())[:64]:
         name = _config(path)
+        if DYN not in text and settings_file(path):
+            _settings(run, path, text)  # "defaultMode": "bypassPermissions", hooks emptied
+        if name is None and DYN not in text and _instructions(path):
+            planted_instructions(run, path, text, file_span(run, path))
         if name is None or DYN in text:
             continue
         span = file_span(run, path)
@@ -99,6 +110,14 @@ def agent_config_written(run: Run) -> None:
                              span, None, positional=[])
 
 
+
+
+def _settings(run: Run, path: str, text: str) -> None:
+    """Settings text switching the guard's hooks or the agent's permission prompts off
+    (``_agentperms``)."""
+    for blocks, what in text_findings(path, text)[:4]:
+        run.add("shell.defense-off" if blocks else "shell.defense-weaken", file_span(run, path),
+                f"writes {path}: {what}", None)
 
 
 def _commands(text: str, toml: bool) -> list[str]:
