@@ -35,6 +35,7 @@ import re
 import tomllib
 from typing import TYPE_CHECKING
 
+from ._agentcli import unknown_server
 from ._agentnotes import planted_instructions
 from ._agentperms import settings_file, text_findings
 from ._keep import keep_if_blocking
@@ -105,9 +106,15 @@ def agent_config_written(run: Run) -> None:
         if name is None or DYN in text:
             continue
         span = file_span(run, path)
+        servers = "mcp" in name or name == ".claude.json" or "mcp_servers" in text or \
+            "mcpServers" in text
         for code in _commands(text, name.endswith(".toml"))[:_MAX_COMMANDS]:
-            keep_if_blocking(run, run.run_code, Field(code, span), f"a command in {path}",
-                             span, None, positional=[])
+            if not keep_if_blocking(run, run.run_code, Field(code, span),
+                                    f"a command in {path}", span, None, positional=[]) and \
+                    servers and (package := unknown_server(code)) is not None:
+                run.add("shell.deferred-exec", span, f"adds an MCP server to {path} from "
+                        f"{package}, a package of an unknown publisher: the agent starts it "
+                        "at every launch", None)
 
 
 

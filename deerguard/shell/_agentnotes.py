@@ -7,11 +7,15 @@ session to:
 
 * run code that blocks: each inline code span (```` `curl -s u|sh` ````), fenced block and
   ``run CMD``/``execute CMD`` phrase holding shell operators is classified as shell code
-  the agent will run, and its findings are kept when they block (as hook commands are);
+  the agent will run; when it blocks, the write warns, naming the rule;
 * send secrets somewhere (``upload .env to https://...``), ignore its rules (``ignore all
   previous instructions``), hide what it does from the user, or switch its guard or
-  permission prompts off: ``shell.deferred-exec`` (warn): the text runs nothing by itself
-  and each later command is still checked, but a human should read it.
+  permission prompts off.
+
+Both warn (``shell.deferred-exec``), where the red team asked for block on the first: unlike
+a hook command (``_agentconf``), the text runs nothing by itself, and each command a later
+session runs on its word is still checked by the guard; a human should read what was
+planted. A negated sentence (``never disable the sandbox``) is not an instruction to.
 
 Bounded: the text is cut at :data:`_MAX_TEXT` characters, at most :data:`_MAX_CODES`
 snippets are classified; patterns have bounded repetitions (linear); never raises.
@@ -22,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ._keep import keep_if_blocking
+from .._result import Verdict
 from ._words import Field
 
 if TYPE_CHECKING:
@@ -59,13 +63,29 @@ def planted_instructions(run: Run, path: str, text: str, span: tuple[int, int]) 
     """Text written to the instruction file ``path``: planted prompt injection?"""
     text = text[:_MAX_TEXT]
     for code in _snippets(text)[:_MAX_CODES]:
-        if keep_if_blocking(run, run.run_code, Field(code, span),
-                            f"an instruction in {path}", span, None, positional=[]):
+        rule = _blocking_rule(run, code, path, span)
+        if rule is not None:
+            short = code if len(code) <= 60 else code[:57] + "..."
+            run.add("shell.deferred-exec", span, f"writes an instruction into {path} to run "
+                    f"`{short}`, which blocks ({rule}): a planted prompt injection that every "
+                    "later agent session reads", None)
             return
     what = _injection(text)
     if what is not None:
         run.add("shell.deferred-exec", span, f"writes an instruction into {path} that tells "
                 f"every later agent session to {what}: a planted prompt injection", None)
+
+
+def _blocking_rule(run: Run, code: str, path: str, span: tuple[int, int]) -> str | None:
+    """Classify ``code`` as shell code; drop what it found; the first blocking rule."""
+    findings, commands = len(run.findings), len(run.commands)
+    run.run_code(Field(code, span), f"an instruction in {path}", span, None, positional=[])
+    added = run.findings[findings:]
+    for f in added:
+        run.seen.discard((f.rule_id, f.span.start, f.span.end))
+    del run.findings[findings:]
+    del run.commands[commands:]
+    return next((f.rule_id for f in added if f.severity is Verdict.BLOCK), None)
 
 
 def _snippets(text: str) -> list[str]:
@@ -88,10 +108,24 @@ def _snippets(text: str) -> list[str]:
     return [c for c in out if c.strip()]
 
 
+_NEGATIONS = ("never", "not ", "n't", "no ", "avoid")
+
+
+def _asserted(pattern: re.Pattern[str], text: str) -> bool:
+    """A match of ``pattern`` not negated just before it (``never disable the sandbox``)."""
+    for count, m in enumerate(pattern.finditer(text)):
+        if count >= 32:
+            break
+        before = text[max(0, m.start() - 24):m.start()].lower()
+        if not any(n in before for n in _NEGATIONS):
+            return True
+    return False
+
+
 def _injection(text: str) -> str | None:
-    if _IGNORE.search(text):
+    if _asserted(_IGNORE, text):
         return "ignore its rules"
-    if _GUARD_OFF.search(text):
+    if _asserted(_GUARD_OFF, text):
         return "switch its guard or permission prompts off"
     if _HIDE.search(text):
         return "hide what it does from the user"

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._agentcli import AGENT_CLIS, agent_cli
 from ._agentperms import filter_findings, hooks_file, settings_file
 from ._optwalk import walk_options
 from ._paths import norm_path
@@ -49,8 +50,9 @@ _WRITERS = frozenset({"tee", "sponge", "dd"})
 _INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "conda", "mamba", "micromamba", "brew",
                          "poetry", "pdm", "python", "python3", "pixi"})
 _JQS = frozenset({"jq", "gojq", "jaq", "yq"})
-GUARD_TOOLS = _DELETERS | _PLACERS | _WRITERS | _INSTALLERS | _JQS | SEDS | \
-    frozenset({"mv", "chmod"})
+_CODERS = frozenset({"python", "python3", "node", "bun", "deno"})
+GUARD_TOOLS = _DELETERS | _PLACERS | _WRITERS | _INSTALLERS | _JQS | SEDS | _CODERS | \
+    frozenset({"mv", "chmod"}) | AGENT_CLIS
 """Programs :func:`guard_tool` looks at."""
 
 _LOOKUPS = ("which", "command -v", "command -V", "type -p", "type -P", "whereis", "realpath",
@@ -105,11 +107,17 @@ def guard_tool(run: Run, inv: Invocation) -> None:
     """``inv`` (one of :data:`GUARD_TOOLS`) taking the guard away or loosening an agent's
     settings (see the module doc)."""
     args = inv.args
+    if inv.name in AGENT_CLIS:
+        if args:
+            agent_cli(run, inv)  # claude --dangerously-skip-permissions, claude mcp add
+        return
     if not any(_GUARD in f.text or DYN in f.text or "settings" in f.text or
                "config" in f.text or "claude" in f.text or ".json" in f.text for f in args):
         return  # the common case: nothing here names the guard or an agent's settings
     name = inv.name
-    if name in _INSTALLERS:
+    if name in _CODERS and not any(f.text == "pip" for f in args):
+        _code(run, inv)
+    elif name in _INSTALLERS:
         _uninstall(run, inv)
     elif name in _JQS:
         _jq(run, inv)
@@ -133,7 +141,7 @@ def _uninstall(run: Run, inv: Invocation) -> None:
 
 def _files(run: Run, inv: Invocation) -> None:
     name = inv.name
-    ops = _operands(inv)
+    ops = _chmod_operands(inv) if name == "chmod" else _operands(inv)
     if not ops:
         return
     if name == "chmod":
@@ -146,6 +154,8 @@ def _files(run: Run, inv: Invocation) -> None:
     targets = ops
     if name in _PLACERS:
         targets = ops[-1:] if len(ops) > 1 else []
+        if targets and ops[0].text == "/dev/null":
+            _emptied(run, targets[0], name)
     for f in targets:
         if _is_guard(run, f):
             how = "deletes" if name in _DELETERS else "moves" if name == "mv" else "overwrites"
@@ -159,6 +169,25 @@ def _files(run: Run, inv: Invocation) -> None:
                 run.add("shell.defense-weaken", f.span, f"{name} takes away {path}, the "
                         "agent settings where the guard's hook may be installed", None)
                 return
+
+
+_CHMOD_FLAGS = frozenset({"-R", "-f", "-v", "-c", "-h", "-H", "-L", "-P", "-Rf", "-fR",
+                          "-Rv", "-vR"})
+
+
+def _chmod_operands(inv: Invocation) -> list[Field]:
+    """chmod's mode then its files: a mode may start with ``-`` (``chmod -x f``)."""
+    return [f for f in inv.args if f.text not in _CHMOD_FLAGS and not f.text.startswith("--")]
+
+
+def _emptied(run: Run, f: Field, name: str) -> None:
+    """``cp /dev/null ~/.claude/settings.json``: the hooks file emptied."""
+    path = norm_path(f.text, run.cwd) if f.static else None
+    if path is not None and hooks_file(path):
+        user = path.startswith(("~/", "/root/", "/home/", "/Users/"))
+        run.add("shell.defense-off" if user else "shell.defense-weaken", f.span,
+                f"{name} empties {path}, the agent settings where the guard's hook is "
+                "installed", None)
 
 
 def _drops_exec(mode: str) -> bool:
@@ -228,6 +257,34 @@ def _sed(run: Run, inv: Invocation) -> None:
             found = filter_findings(inv.name, [s.text for s in scripts])
             _report(run, scripts[0], inv.name, path, found)
             return
+
+
+_CODE_EDITS = ("del ", ".pop(", "delete ", "={}", "=[]", "=None", "=null", "Reflect.deleteProperty")
+
+
+def _code(run: Run, inv: Invocation) -> None:
+    """Python or node code (``-c``/``-e``) that edits an agent's settings file: hooks
+    removed (``del d["hooks"]``, ``delete s.hooks``) or permissions loosened."""
+    args = inv.args
+    code = next((args[k + 1] for k, f in enumerate(args[:-1])
+                 if f.text in ("-c", "-e", "--eval", "-p", "--print")), None)
+    if code is None:
+        return
+    text = code.text[:20000]
+    path = next((p for p in _SETTINGS_NAMES if p in text), None)
+    if path is None:
+        return
+    found = filter_findings("code", [text])
+    squeezed = "".join(text.split()).replace("'", '"')
+    if any(w in text for w in ("hooks", "PreToolUse")) and any(
+            e.replace(" ", "") in squeezed for e in _CODE_EDITS) and \
+            "deerguard" not in text and not found:
+        found = [(True, "deletes the hooks, the guard's included")]
+    _report(run, code, inv.name, path, found)
+
+
+_SETTINGS_NAMES = (".claude/settings.json", ".claude/settings.local.json", "settings.json",
+                   ".codex/config.toml", "config.toml", "mcp.json", "hooks.json")
 
 
 def _report(run: Run, f: Field, name: str, path: str, found: list[tuple[bool, str]]) -> None:

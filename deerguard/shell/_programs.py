@@ -159,7 +159,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name in PKG_JSON_EDITORS or name[:4] in PKG_JSON_CODERS:
         package_json_edit(run, inv, stdin)  # jq '.scripts.X=CODE' package.json (_pkgscripts)
     if name in GUARD_TOOLS:
-        guard_tool(run, inv)  # ln -sf /bin/true ~/.local/bin/deerguard, jq 'del(.hooks)' (_guardoff)
+        guard_tool(run, inv)  # ln -sf /bin/true ~/.local/bin/deerguard (_guardoff)
     if name in MORE_INTERPRETERS:
         return more_program(run, inv, stdin)  # gnuplot -e, erl -eval, ghc -e, | octave
     if name not in _DISPATCHED and interpreter_family(name) is None:
