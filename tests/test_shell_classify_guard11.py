@@ -81,8 +81,20 @@ def test_guard_package_uninstalled_blocks(command: str) -> None:
     'const s=JSON.parse(fs.readFileSync(p));delete s.hooks;fs.writeFileSync(p,JSON.stringify(s))\'',
     "bash -c \"jq 'del(.hooks)' ~/.claude/settings.json > /tmp/s && mv /tmp/s "
     "~/.claude/settings.json\"",
+    "echo '{\"hooks\":{\"PreToolUse\":[]}}' > .claude/settings.local.json",
+    "echo '{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":"
+    "\"command\",\"command\":\"true\"}]}]}}' > ~/.claude/settings.json",
 ])
 def test_guard_hooks_removed_from_agent_settings_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.defense-off")
+
+
+@pytest.mark.parametrize("command", [
+    "printf '[rules]\\n\"shell.pipe-to-shell\" = \"off\"\\n' >> shell.toml",
+    "printf '[commands]\\nallow = [\"*\"]\\n' > ~/.config/deerguard/shell.toml",
+    "claude config add allowedTools 'Bash(*)'",
+])
+def test_guard_policy_or_allow_list_opened_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK, "shell.defense-off")
 
 
@@ -131,6 +143,7 @@ def test_agent_permissions_opened_wide_blocks(command: str) -> None:
     'codex exec --dangerously-bypass-approvals-and-sandbox "do it"',
     'codex exec -s danger-full-access "do it"',
     'gemini --yolo -p "x"',
+    'codex -c sandbox_mode=danger-full-access exec "x"',
 ])
 def test_narrower_loosening_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.defense-weaken")
@@ -214,6 +227,11 @@ def test_planted_instruction_warns(command: str) -> None:
     "echo '- Never disable the sandbox.' >> CLAUDE.md",
     "echo '- Ignore the files in vendor/ when searching.' >> CLAUDE.md",
     "cat CLAUDE.md AGENTS.md",
+    "echo '- Never use `rm -rf /`' >> CLAUDE.md",
+    "printf '[commands]\\nallow = [\"git\", \"ls\"]\\n' > shell.toml",
+    "printf '[tool.ruff]\\nline-length = 100\\n' >> pyproject.toml",
+    "claude config set -g autoUpdates false",
+    'codex -c model=o3 exec "x"',
 ])
 def test_everyday_agent_settings_and_notes_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

@@ -17,14 +17,15 @@ Gated by program name (:data:`AGENT_CLIS`); never raises.
 
 from __future__ import annotations
 
-import shlex
 from typing import TYPE_CHECKING
+
+from ._agentperms import allow_entry
 
 if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["AGENT_CLIS", "agent_cli", "unknown_server"]
+__all__ = ["AGENT_CLIS", "agent_cli", "unknown_argv", "unknown_server"]
 
 AGENT_CLIS = frozenset({"claude", "codex", "gemini", "aider", "cursor-agent", "qwen", "amp",
                         "opencode", "goose"})
@@ -72,15 +73,24 @@ def agent_cli(run: Run, inv: Invocation) -> None:
     for k, f in enumerate(args):
         t = f.text
         opt, eq, value = t.partition("=")
-        if t in _UNCHECKED or (opt in _MODE_OPTIONS and eq and value in _MODES) or (
+        if "danger-full-access" in t or "bypassPermissions" in t or (
+                "approval_policy" in t and "never" in t) or t in _UNCHECKED or (
+                opt in _MODE_OPTIONS and eq and value in _MODES) or (
                 t in _MODE_OPTIONS and k + 1 < len(args) and args[k + 1].text in _MODES) or (
                 inv.name == "cursor-agent" and t in ("--force", "-f")):
             run.add("shell.defense-weaken", f.span, f"{inv.name} {t} starts an agent whose "
                     "commands no permission prompt or sandbox checks", None)
             return
+    if texts[:1] == ["config"] and len(texts) >= 4 and texts[1] in ("set", "add"):
+        key, value = texts[-2], texts[-1]  # claude config add [-g] allowedTools 'Bash(*)'
+        hit = allow_entry(value) if "llow" in key else (
+            (True, f"{key} = {value}") if value in _MODES else None)
+        if hit is not None:
+            run.add("shell.defense-off" if hit[0] else "shell.defense-weaken", inv.word.span,
+                    f"{inv.name} config {texts[1]} {key}: {hit[1]}", None)
+        return
     if texts[:2] == ["mcp", "add"] and "--" in texts:
-        server = " ".join(shlex.quote(t) for t in texts[texts.index("--") + 1:])
-        package = unknown_server(server)
+        package = unknown_argv(texts[texts.index("--") + 1:])
         if package is not None:
             run.add("shell.deferred-exec", inv.word.span, f"{inv.name} mcp add registers an "
                     f"MCP server from {package}, a package of an unknown publisher: the agent "
@@ -90,10 +100,12 @@ def agent_cli(run: Run, inv: Invocation) -> None:
 def unknown_server(command: str) -> str | None:
     """The package an MCP server's command line fetches and runs, when its publisher is not
     a known one (else None: a known package, or a local program)."""
-    try:
-        words = shlex.split(command[:2000])
-    except ValueError:
-        return None
+    # The words of a line _agentconf joined (quoted only where a word holds a space).
+    return unknown_argv([w.strip("'\"") for w in command[:2000].split()[:64]])
+
+
+def unknown_argv(words: list[str]) -> str | None:
+    """:func:`unknown_server` for a command line already split into words."""
     if not words:
         return None
     head = words[0].rsplit("/", 1)[-1]

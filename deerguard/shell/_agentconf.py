@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from ._agentcli import unknown_server
 from ._agentnotes import planted_instructions
-from ._agentperms import settings_file, text_findings
+from ._agentperms import policy_findings, settings_file, text_findings
 from ._keep import keep_if_blocking
 from ._named import file_span
 from ._words import DYN, Field, first_source
@@ -103,6 +103,8 @@ def agent_config_written(run: Run) -> None:
             _settings(run, path, text)  # "defaultMode": "bypassPermissions", hooks emptied
         if name is None and DYN not in text and _instructions(path):
             planted_instructions(run, path, text, file_span(run, path))
+        if '"shell.' in text and "off" in text or "allow" in text and path.endswith(".toml"):
+            _policy(run, path, text)  # [rules] "shell.pipe-to-shell" = "off" (a guard policy)
         if name is None or DYN in text:
             continue
         span = file_span(run, path)
@@ -125,6 +127,16 @@ def _settings(run: Run, path: str, text: str) -> None:
     for blocks, what in text_findings(path, text)[:4]:
         run.add("shell.defense-off" if blocks else "shell.defense-weaken", file_span(run, path),
                 f"writes {path}: {what}", None)
+
+
+def _policy(run: Run, path: str, text: str) -> None:
+    """A deerguard policy that switches the guard's rules off or allows every program."""
+    off = policy_findings(text)
+    if off:
+        what = "allows every program" if off == ["*"] else \
+            f"switches the rule {', '.join(r for r in off if r != '*')} off"
+        run.add("shell.defense-off", file_span(run, path), f"writes a deerguard policy into "
+                f"{path} that {what}: the guard stops checking what it names", None)
 
 
 def _commands(text: str, toml: bool) -> list[str]:

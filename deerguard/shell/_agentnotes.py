@@ -89,6 +89,9 @@ def _blocking_rule(run: Run, code: str, path: str, span: tuple[int, int]) -> str
 
 
 def _snippets(text: str) -> list[str]:
+    """Code the text asks to run: fenced blocks, inline code spans and ``run CMD`` phrases
+    holding shell operators; a span right after a negation (``never run `rm -rf /```) is
+    a rule, not an instruction to run it."""
     out: list[str] = []
     if "```" in text:
         blocks = text.split("```")
@@ -96,16 +99,23 @@ def _snippets(text: str) -> list[str]:
             first, _, rest = block.partition("\n")
             out.append(rest if first.strip().isalnum() or not first.strip() else block)
     if "`" in text:
-        out.extend(m.group(1) for m in _SPAN.finditer(text) if "```" not in m.group(0))
-    if len(out) < _MAX_CODES:
+        out.extend(m.group(1) for m in _SPAN.finditer(text)
+                   if "```" not in m.group(0) and not _negated(text, m.start()))
+    if len(out) < _MAX_CODES and ("run" in text or "Run" in text or "exec" in text or
+                                  "RUN" in text or "invoke" in text):
         for m in _RUN.finditer(text):
             phrase = re.split(r"\.\s|\.$|\b(?:before|after|when|whenever|then|every|first)\b",
                               m.group(1), maxsplit=1)[0].strip()
-            if any(c in phrase for c in _CODE_CHARS):
+            if any(c in phrase for c in _CODE_CHARS) and not _negated(text, m.start()):
                 out.append(phrase)
             if len(out) >= _MAX_CODES:
                 break
     return [c for c in out if c.strip()]
+
+
+def _negated(text: str, at: int) -> bool:
+    before = text[max(0, at - 24):at].lower()
+    return any(n in before for n in _NEGATIONS)
 
 
 _NEGATIONS = ("never", "not ", "n't", "no ", "avoid")
@@ -116,20 +126,29 @@ def _asserted(pattern: re.Pattern[str], text: str) -> bool:
     for count, m in enumerate(pattern.finditer(text)):
         if count >= 32:
             break
-        before = text[max(0, m.start() - 24):m.start()].lower()
-        if not any(n in before for n in _NEGATIONS):
+        if not _negated(text, m.start()):
             return True
     return False
 
 
+_IGNORE_GATE = ("ignore", "disregard", "forget", "override", "bypass")
+_GUARD_GATE = ("disable", "turn off", "remove", "uninstall", "delete", "skip", "bypass",
+               "kill", "dangerously")
+_HIDE_GATE = ("tell", "inform", "mention", "show", "report", "notifying")
+
+
 def _injection(text: str) -> str | None:
-    if _asserted(_IGNORE, text):
+    low = text.lower()
+    if any(w in low for w in _IGNORE_GATE) and _asserted(_IGNORE, text):
         return "ignore its rules"
-    if _asserted(_GUARD_OFF, text):
+    if any(w in low for w in _GUARD_GATE) and _asserted(_GUARD_OFF, text):
         return "switch its guard or permission prompts off"
-    if _HIDE.search(text):
+    if any(w in low for w in _HIDE_GATE) and _HIDE.search(text):
         return "hide what it does from the user"
-    for line in text.lower().splitlines()[:512]:
+    if "://" not in low and "webhook" not in low and "transfer.sh" not in low and \
+            "ngrok" not in low and "pastebin" not in low and "gist." not in low:
+        return None
+    for line in low.splitlines()[:512]:
         if any(s in line for s in _SECRETS) and _SEND.search(line):
             return "send secrets to another host"
     return None

@@ -32,12 +32,14 @@ import json
 import re
 import tomllib
 
-__all__ = ["Finding", "filter_findings", "hooks_file", "settings_file", "text_findings"]
+__all__ = ["Finding", "allow_entry", "filter_findings", "hooks_file", "policy_findings",
+           "settings_file", "text_findings"]
 
 Finding = tuple[bool, str]  # (blocks, what the settings do)
 
 _MAX_TEXT = 20000
 _MAX_NODES = 512
+_MAX_DEPTH = 24
 
 # Settings files whose permissions or hooks an agent obeys (matched on the path's end).
 _SETTINGS = (".claude/settings.json", ".claude/settings.local.json", ".claude.json",
@@ -78,7 +80,7 @@ def _user_level(path: str) -> bool:
     return path.startswith(_HOMES)
 
 
-def _allow_entry(entry: str) -> Finding | None:
+def allow_entry(entry: str) -> Finding | None:
     """An allow-list entry that lets every command (or a code runner's) through."""
     e = entry.strip()
     if e in _ALL:
@@ -98,15 +100,23 @@ def _allow_entry(entry: str) -> Finding | None:
 
 def _walk(node: object, out: list[Finding], key: str, budget: list[int]) -> None:
     budget[0] -= 1
-    if budget[0] < 0:
+    if budget[0] < 0 or len(budget) > _MAX_DEPTH:
         return
+    budget.append(0)  # one more level: the list's length is the depth
+    try:
+        _nodes(node, out, key, budget)
+    finally:
+        budget.pop()
+
+
+def _nodes(node: object, out: list[Finding], key: str, budget: list[int]) -> None:
     if isinstance(node, dict):
         for k, v in list(node.items())[:128]:
             _pair(str(k), v, out, budget)
     elif isinstance(node, list):
         for item in node[:128]:
             if key == "allow" and isinstance(item, str):
-                hit = _allow_entry(item)
+                hit = allow_entry(item)
                 if hit is not None:
                     out.append(hit)
             else:
@@ -123,8 +133,9 @@ def _pair(k: str, v: object, out: list[Finding], budget: list[int]) -> None:
             out.append((False, f"accepts edits without asking ({k} = {mode!r})"))
     elif k == "disableAllHooks" and v is True:
         out.append((True, "turns every hook off (disableAllHooks), the guard's included"))
-    elif k == "hooks" and v in ({}, [], None, False):
-        out.append((True, "empties the hooks, the guard's included"))
+    elif k in ("hooks", "PreToolUse", "beforeShellExecution", "BeforeTool") and \
+            v in ({}, [], None, False):
+        out.append((True, f"empties the {k} hooks, the guard's included"))
     elif k == "sandbox_mode" and v == "danger-full-access":
         out.append((True, "turns Codex's sandbox off (danger-full-access)"))
     elif k in ("approval_policy", "ask_for_approval") and v == "never":
@@ -184,7 +195,7 @@ def text_findings(path: str, text: str) -> list[Finding]:
     else:
         _walk(data, out, "", [_MAX_NODES])
     if hooks_file(path) and not out and (data is None or isinstance(data, dict)) and \
-            "PreToolUse" not in text and "deerguard" not in text:
+            "deerguard" not in text:
         if _user_level(path):
             out.append((True, "replaces the user's agent settings with a text without the "
                         "guard's hook"))
@@ -206,7 +217,7 @@ def filter_findings(program: str, texts: list[str]) -> list[Finding]:
         elif _EMPTYING.search(squeezed) and "+=" not in squeezed:
             out.append((True, "deletes the hooks, the guard's included"))
     for s in re.findall(r"\"((?:[^\"\\\n]|\\.){0,200})\"", joined)[:64]:
-        hit = _allow_entry(s) if ("allow" in joined or "Allow" in joined) else None
+        hit = allow_entry(s) if ("allow" in joined or "Allow" in joined) else None
         if hit is not None:
             out.append(hit)
     out.extend(f for f in _raw(joined) if not f[1].startswith("allows"))
@@ -236,3 +247,20 @@ def _sed_removes(script: str) -> bool:
                 break
             k = body.rfind("s", 0, k)
     return False
+
+
+def policy_findings(text: str) -> list[str]:
+    """The rules a deerguard shell policy text (TOML) switches off (``[rules]
+    "shell.pipe-to-shell" = "off"``), or ``"*"`` when it allows every program."""
+    try:
+        data = tomllib.loads(text[:_MAX_TEXT])
+    except (ValueError, RecursionError):
+        return []
+    rules = data.get("rules")
+    out = [str(k) for k, v in rules.items() if v == "off"][:8] if isinstance(rules, dict) \
+        else []
+    commands = data.get("commands")
+    allow = commands.get("allow") if isinstance(commands, dict) else None
+    if isinstance(allow, list) and any(a in ("*", "**") for a in allow):
+        out.append("*")
+    return out
