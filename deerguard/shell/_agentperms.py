@@ -61,9 +61,10 @@ _RUNNERS = frozenset({"sh", "bash", "zsh", "dash", "fish", "ksh", "sudo", "su", 
 _ALL = frozenset({"", "*", ":*", "*:*", "**", " *", "* *"})
 _SHELL_TOOLS = ("Bash", "Shell", "run_shell_command", "shell", "Execute")
 
-_HOOK_WORDS = ("hooks", "PreToolUse", "deerguard", "beforeShellExecution", "BeforeTool")
-_EMPTYING = re.compile(r"del\(|delpaths|=(?:null|\{\}|\[\]|empty|false)|\|=empty|select\(|"
-                       r"map_values\(empty|with_entries|to_entries|-=")
+_HOOK_WORDS = ("hooks", "PreToolUse", "deerguard", "beforeShellExecution", "BeforeTool",
+               "matcher")
+_EMPTYING = re.compile(r"del\(|delpaths|(?<![=!<>])=(?:null|\{\}|\[\]|empty|false)|-=|"
+                       r"\|=.{0,40}(?:select\(|with_entries|to_entries|map_values\(empty)")
 
 
 def settings_file(path: str) -> bool:
@@ -244,6 +245,9 @@ def _sed_removes(script: str) -> bool:
                 if len(parts) >= 2 and any(w in parts[0] for w in _HOOK_WORDS) and \
                         "deerguard" not in parts[1]:
                     return True
+                if len(parts) >= 2 and "matcher" in parts[0] and "Bash" in parts[0] and \
+                        "Bash" not in parts[1]:
+                    return True  # the hook no longer matches the Bash tool
                 break
             k = body.rfind("s", 0, k)
     return False

@@ -111,6 +111,9 @@ def guard_tool(run: Run, inv: Invocation) -> None:
         if args:
             agent_cli(run, inv)  # claude --dangerously-skip-permissions, claude mcp add
         return
+    if inv.name in _JQS:
+        _jq(run, inv)  # jq runs are rare: no gate needed (settings may come on stdin)
+        return
     if not any(_GUARD in f.text or DYN in f.text or "settings" in f.text or
                "config" in f.text or "claude" in f.text or ".json" in f.text for f in args):
         return  # the common case: nothing here names the guard or an agent's settings
@@ -119,8 +122,6 @@ def guard_tool(run: Run, inv: Invocation) -> None:
         _code(run, inv)
     elif name in _INSTALLERS:
         _uninstall(run, inv)
-    elif name in _JQS:
-        _jq(run, inv)
     elif name in SEDS:
         _sed(run, inv)
     else:
@@ -231,6 +232,12 @@ def _jq(run: Run, inv: Invocation) -> None:
         if path is not None and settings_file(path):
             _report(run, filt, inv.name, path, filter_findings(inv.name, [filt.text, *texts]))
             return
+    if not files and any(w in filt.text for w in _STDIN_GATE):
+        # jq 'del(.hooks)' < ~/.claude/settings.json, cat F | jq ...: the settings file is
+        # named elsewhere in the command (read once, only for such a filter).
+        named = next((n for n in _SETTINGS_NAMES[:2] if n in run.source), None)
+        if named is not None:
+            _report(run, filt, inv.name, named, filter_findings(inv.name, [filt.text, *texts]))
 
 
 def _sed(run: Run, inv: Invocation) -> None:
@@ -283,6 +290,7 @@ def _code(run: Run, inv: Invocation) -> None:
     _report(run, code, inv.name, path, found)
 
 
+_STDIN_GATE = ("hooks", "PreToolUse", "ermissions", "defaultMode", "autoApprove")
 _SETTINGS_NAMES = (".claude/settings.json", ".claude/settings.local.json", "settings.json",
                    ".codex/config.toml", "config.toml", "mcp.json", "hooks.json")
 
