@@ -19,6 +19,11 @@ take it away; the ways a command does that, and what this module decides:
   warn): ``rm ~/.claude/settings.json``, ``mv .claude/settings.json x.bak`` (it may or may
   not hold the guard's hook).
 
+Also here: agent programs started with their checks off and MCP servers added by ``claude
+mcp add`` (``_agentcli``), and Python/node ``-c`` code deleting hooks from a settings file.
+A deerguard policy written with rules ``"off"`` or ``allow = ["*"]`` is read after the walk
+(``_agentconf``).
+
 Everyday neighbours stay quiet: ``which deerguard``, ``cat ~/.claude/settings.json``,
 ``cp $(which deerguard) /tmp/`` (a copy), ``chmod +x ~/.local/bin/deerguard``, ``jq
 .permissions .claude/settings.json``, a narrow allow added with jq. Gated by program name
