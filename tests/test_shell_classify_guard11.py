@@ -103,6 +103,7 @@ def test_guard_hooks_removed_from_agent_settings_blocks(command: str) -> None:
     "printf '[rules]\\n\"shell.pipe-to-shell\" = \"off\"\\n' >> shell.toml",
     "printf '[commands]\\nallow = [\"*\"]\\n' > ~/.config/deerguard/shell.toml",
     "claude config add allowedTools 'Bash(*)'",
+    "sed -i 's/= \"block\"/= \"off\"/' ~/.config/deerguard/shell.toml",
 ])
 def test_guard_policy_or_allow_list_opened_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK, "shell.defense-off")
@@ -245,6 +246,8 @@ def test_planted_instruction_warns(command: str) -> None:
     "printf '[commands]\\nallow = [\"git\", \"ls\"]\\n' > shell.toml",
     "printf '[tool.ruff]\\nline-length = 100\\n' >> pyproject.toml",
     "claude config set -g autoUpdates false",
+    "sed -i 's/line-length = 88/line-length = 100/' pyproject.toml",
+    "sed -i 's/debug = \"on\"/debug = \"off\"/' config.toml",
     'codex -c model=o3 exec "x"',
 ])
 def test_everyday_agent_settings_and_notes_pass(command: str) -> None:

@@ -120,7 +120,8 @@ def guard_tool(run: Run, inv: Invocation) -> None:
         _jq(run, inv)  # jq runs are rare: no gate needed (settings may come on stdin)
         return
     if not any(_GUARD in f.text or DYN in f.text or "settings" in f.text or
-               "config" in f.text or "claude" in f.text or ".json" in f.text for f in args):
+               "config" in f.text or "claude" in f.text or ".json" in f.text or
+               ".toml" in f.text for f in args):
         return  # the common case: nothing here names the guard or an agent's settings
     name = inv.name
     if name in _CODERS and not any(f.text == "pip" for f in args):
@@ -265,6 +266,9 @@ def _sed(run: Run, inv: Invocation) -> None:
             _off(run, f, f"{inv.name} -i edits the guard's program {f.text}")
             return
         path = norm_path(f.text, run.cwd) if f.static else None
+        if path is not None and path.endswith(".toml") and _rules_off(scripts):
+            _off(run, f, f"{inv.name} -i switches the guard's policy rules off in {path}")
+            return
         if path is not None and settings_file(path) and scripts:
             found = filter_findings(inv.name, [s.text for s in scripts])
             _report(run, scripts[0], inv.name, path, found)
@@ -298,6 +302,13 @@ def _code(run: Run, inv: Invocation) -> None:
 _STDIN_GATE = ("hooks", "PreToolUse", "ermissions", "defaultMode", "autoApprove")
 _SETTINGS_NAMES = (".claude/settings.json", ".claude/settings.local.json", "settings.json",
                    ".codex/config.toml", "config.toml", "mcp.json", "hooks.json")
+
+
+def _rules_off(scripts: list[Field]) -> bool:
+    """A sed script turning deerguard policy rules off (``s/= "block"/= "off"/``,
+    ``s/"shell.pipe-to-shell" = "warn"/"shell.pipe-to-shell" = "off"/``)."""
+    return any('"off"' in s.text and ("shell." in s.text or '"block"' in s.text or
+                                      '"warn"' in s.text) for s in scripts)
 
 
 def _report(run: Run, f: Field, name: str, path: str, found: list[tuple[bool, str]]) -> None:
