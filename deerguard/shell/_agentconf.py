@@ -17,7 +17,12 @@ Instruction files agents load at every start (``CLAUDE.md``, ``AGENTS.md``, ``GE
 ``.cursorrules``, ``.cursor/rules/*``, ``.github/copilot-instructions.md``, Claude Code's
 commands, agents and skills) are prompt text, not commands: writing fetched or decoded data
 into one warns the same way (a prompt injection that persists into every later session);
-text the command writes itself passes (agents keep their own notes there).
+text the command writes itself passes (agents keep their own notes there) unless it reads
+as a planted prompt injection (``_agentnotes``).
+
+Settings that switch the guard's hooks off or loosen the agent's permission prompts
+(``"defaultMode": "bypassPermissions"``, ``"allow": ["Bash(*)"]``, ``{}`` over the user's
+``~/.claude/settings.json``, Codex's ``danger-full-access``) are read by ``_agentperms``.
 
 Bounded: at most :data:`_MAX_COMMANDS` commands per file, nesting followed to
 :data:`_MAX_DEPTH` levels; never raises.
@@ -30,6 +35,9 @@ import re
 import tomllib
 from typing import TYPE_CHECKING
 
+from ._agentcli import unknown_server
+from ._agentnotes import planted_instructions
+from ._agentperms import policy_findings, settings_file, text_findings
 from ._keep import keep_if_blocking
 from ._named import file_span
 from ._words import DYN, Field, first_source
@@ -91,14 +99,44 @@ def agent_config_written(run: Run) -> None:
                 f"into {path}, {what}", f"{src.describe()} was written to {path}")
     for path, text in list(run.file_text.items())[:64]:
         name = _config(path)
+        if DYN not in text and settings_file(path):
+            _settings(run, path, text)  # "defaultMode": "bypassPermissions", hooks emptied
+        if name is None and DYN not in text and _instructions(path):
+            planted_instructions(run, path, text, file_span(run, path))
+        if '"shell.' in text and "off" in text or "allow" in text and path.endswith(".toml"):
+            _policy(run, path, text)  # [rules] "shell.pipe-to-shell" = "off" (a guard policy)
         if name is None or DYN in text:
             continue
         span = file_span(run, path)
+        servers = "mcp" in name or name == ".claude.json" or "mcp_servers" in text or \
+            "mcpServers" in text
         for code in _commands(text, name.endswith(".toml"))[:_MAX_COMMANDS]:
-            keep_if_blocking(run, run.run_code, Field(code, span), f"a command in {path}",
-                             span, None, positional=[])
+            if not keep_if_blocking(run, run.run_code, Field(code, span),
+                                    f"a command in {path}", span, None, positional=[]) and \
+                    servers and (package := unknown_server(code)) is not None:
+                run.add("shell.deferred-exec", span, f"adds an MCP server to {path} from "
+                        f"{package}, a package of an unknown publisher: the agent starts it "
+                        "at every launch", None)
 
 
+
+
+def _settings(run: Run, path: str, text: str) -> None:
+    """Settings text switching the guard's hooks or the agent's permission prompts off
+    (``_agentperms``)."""
+    for blocks, what in text_findings(path, text)[:4]:
+        run.add("shell.defense-off" if blocks else "shell.defense-weaken", file_span(run, path),
+                f"writes {path}: {what}", None)
+
+
+def _policy(run: Run, path: str, text: str) -> None:
+    """A deerguard policy that switches the guard's rules off or allows every program."""
+    off = policy_findings(text)
+    if off:
+        what = "allows every program" if off == ["*"] else \
+            f"switches the rule {', '.join(r for r in off if r != '*')} off"
+        run.add("shell.defense-off", file_span(run, path), f"writes a deerguard policy into "
+                f"{path} that {what}: the guard stops checking what it names", None)
 
 
 def _commands(text: str, toml: bool) -> list[str]:

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from ._cloudguard import CLOUD_CONTROL_PROGRAMS, cloud_controls
 from ._deletes import plain_operands
+from ._guardoff import guard_write
 from ._resolve import Invocation
 from ._setuid import SETUID_PROGRAMS, backdoor
 from ._tamper import (
@@ -53,7 +54,7 @@ from ._tamper import (
 )
 from ._tlsoff import TLS_PROGRAMS, TLS_VARS, tls_program, tls_variable, tls_write
 from ._windefense import WIN_DEFENSE_PROGRAMS, win_defense
-from ._words import Field
+from ._words import DYN, Field
 
 if TYPE_CHECKING:
     from ._walk import Run
@@ -387,5 +388,7 @@ def defense_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -
 def defense_write(run: Run, f: Field, op: str, text: str | None) -> None:
     """A redirection to ``f`` with ``op``, writing ``text`` when it is known."""
     tamper_write(run, f, op)
+    if "deerguard" in f.text or DYN in f.text:
+        guard_write(run, f)  # > $(which deerguard) (_guardoff)
     if text is not None and "rc" in f.text:
         tls_write(run, f, text)

@@ -31,6 +31,7 @@ from ._flow import EMPTY, Flow
 from ._gitabbrev import expand_git_options
 from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
+from ._guardoff import GUARD_TOOLS, guard_tool
 from ._hookvars import hook_files
 from ._hostapi import HOST_API_PROGRAMS, host_api
 from ._inplacetext import perl_inserted
@@ -163,6 +164,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         pkg_program(run, inv, stdin)  # git clone u && make install, docker build URL, at -f
     if name in PKG_JSON_EDITORS or name[:4] in PKG_JSON_CODERS:
         package_json_edit(run, inv, stdin)  # jq '.scripts.X=CODE' package.json (_pkgscripts)
+    if name in GUARD_TOOLS:
+        guard_tool(run, inv)  # ln -sf /bin/true ~/.local/bin/deerguard (_guardoff)
     if name in MORE_INTERPRETERS:
         return more_program(run, inv, stdin)  # gnuplot -e, erl -eval, ghc -e, | octave
     if name not in _DISPATCHED and interpreter_family(name) is None:
