@@ -38,7 +38,9 @@ _MAX_TEXT = 20000
 _MAX_CODES = 16
 _CODE_CHARS = ("|", ";", "&&", "$(", "`", ">", "<(")
 _SPAN = re.compile(r"`([^`\n]{2,500})`")
-_RUN = re.compile(r"(?i)\b(?:run|execute|exec|invoke)\b\s*:?\s+([^\n`]{3,300})")
+# "run: CMD" or "run CMD": the colon's spaces and the gap are possessive (no backtracking
+# over a long run of blanks; test_regex_linearity).
+_RUN = re.compile(r"(?i)\b(?:run|execute|exec|invoke)\b(?:[ \t]*+:)?[ \t]++([^\n`]{3,300})")
 _IGNORE = re.compile(
     r"(?i)\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}?\b(?:previous|prior|"
     r"above|earlier|all|any|your|system|safety|security|user'?s?)\b[^.\n]{0,30}?\b(?:"

@@ -167,7 +167,7 @@ _RAW = (("bypassPermissions", True, "turns permission prompts off (bypassPermiss
         ("acceptEdits", False, "accepts edits without asking (acceptEdits)"))
 _RAW_TRUE = re.compile(r"(?i)(autoApprove|yolo)\"?\s*[:=]\s*true")
 _RAW_NEVER = re.compile(r"approval_policy\s*=\s*[\"']never")
-_RAW_ALLOW = re.compile(r"[\"'](?:Bash|Shell)(?:\(\s*\*?\s*(?::\s*\*)?\s*\))?[\"']")
+_RAW_ALLOW = re.compile(r"[\"'](?:Bash|Shell)(?:\(\s*+\*?\s*+(?::\s*+\*)?\s*+\))?[\"']")
 
 
 def _raw(text: str) -> list[Finding]:
