@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._credpaths import store_home
 from ._findargs import find_roots
 from ._flow import Flow
 from ._grepargs import read_grep
 from ._paths import norm_path
 from ._projsecrets import project_found, project_read
+from ._secrets import home_form
 from ._values import Field, Source, Taint, source_order
 
 if TYPE_CHECKING:
@@ -97,7 +99,8 @@ def _root_kind(text: str, cwd: str | None) -> str | None:
         return "secret"
     if path in _WIDE_ROOTS or (path.startswith(("/home/", "/Users/")) and path.count("/") == 2):
         return "wide"
-    return None
+    # grep -r 'xox[bpc]-' ~/.config/Slack: browsers' and apps' folders hold their tokens.
+    return "wide" if store_home(home_form(path)) else None
 
 
 _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",

@@ -46,7 +46,14 @@ from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
 from ._resolve import Invocation
 from ._scripts import awk_program
-from ._secrets import COPY_READERS, SHOWING_FILTERS, copied_sources, socat_paths
+from ._secrets import (
+    COPY_READERS,
+    LOGIN_FILE_TOOLS,
+    SHOWING_FILTERS,
+    copied_sources,
+    login_file_args,
+    socat_paths,
+)
 from ._sedargs import SEDS, sed_path_args
 from ._sinks import (
     AWKS,
@@ -311,6 +318,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         name == "socat" or name in VIMS else inv.args
     if name in COPY_READERS:  # cp kaggle.json ~/.kaggle/: the destination is written
         paths = copied_sources(inv)
+    elif name in LOGIN_FILE_TOOLS:  # curl --netrc-file ~/.netrc: the file it logs in with
+        paths = login_file_args(name, paths)
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     if name in COPY_TOOLS:
         copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE

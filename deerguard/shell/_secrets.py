@@ -11,22 +11,24 @@ given to a network tool as an auth header or option is how it authenticates, not
 from __future__ import annotations
 
 from . import _rules as R
+from ._credpaths import store_home
 from ._dests import copy_dests
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import Field
 
 __all__ = ["AGENT_HOMES", "AUTH_FILE_TOOLS", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS",
-           "PRINTER_NAMES", "SECRET_HOMES", "SHOWING_FILTERS", "auth_files", "bulk_secret_source",
-           "copied_sources", "home_form", "secret_file", "secret_printer", "sent_args",
-           "socat_paths"]
+           "LOGIN_FILE_TOOLS", "PRINTER_NAMES", "SECRET_HOMES", "SHOWING_FILTERS", "auth_files",
+           "bulk_secret_source", "copied_sources", "home_form", "login_file_args", "secret_file",
+           "secret_printer", "sent_args", "socat_paths"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
     _PRINTERS.setdefault(_name, []).append((_words, _hard))
 # Per program, the first word of every row (None when a row needs no word): a command
 # that holds none of them prints no secret, without building a set of its arguments.
-PRINTER_NAMES = frozenset(_PRINTERS)  # programs a row of R.SECRET_PRINTERS names
+_PKG_CONFIGS = frozenset({"npm", "pnpm", "yarn"})  # their auth settings: _auth_setting
+PRINTER_NAMES = frozenset(_PRINTERS) | _PKG_CONFIGS  # programs that may print a secret
 _FIRST_WORDS: dict[str, frozenset[str | None]] = {
     _name: frozenset(w[0] if w else None for w, _ in _rows) for _name, _rows in _PRINTERS.items()}
 
@@ -42,6 +44,10 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
         return False
     if name == "git" and _git_extraheader(texts):
         return False
+    if name in _PKG_CONFIGS:
+        return False if _auth_setting(texts) else None
+    if name == "gitleaks" and any(t.startswith("--redact") for t in texts):
+        return None  # findings with their secrets masked
     if rows is None or (texts and texts[-1] == "help"):
         return None  # aws iam create-access-key help: a manual page
     firsts = _FIRST_WORDS[name]
@@ -53,6 +59,21 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
         if all(w in present for w in words):
             hard = blocks or bool(hard)
     return hard
+
+
+# npm's per-registry login settings (//registry.npmjs.org/:_authToken, _auth, _password)
+# and yarn berry's npmAuthToken / npmAuthIdent.
+_AUTH_KEYS = ("_authtoken", ":_auth", ":_password", "npmauthtoken", "npmauthident")
+
+
+def _auth_setting(texts: list[str]) -> bool:
+    """``npm config get //registry.npmjs.org/:_authToken``, ``yarn config get npmAuthToken``:
+    prints a registry's login token (``npm config get registry`` prints no secret)."""
+    words = [t.lower() for t in texts if t[:1] != "-"]
+    if len(words) < 3 or words[0] != "config" or words[1] != "get":
+        return False
+    return any(w.endswith(_AUTH_KEYS) or w in ("_auth", "_authtoken", "_password")
+               for w in words[2:])
 
 
 _KUBE_FORMATS = ("yaml", "json", "jsonpath", "go-template", "template", "custom-columns")
@@ -213,6 +234,47 @@ def auth_files(name: str, texts: list[str]) -> frozenset[int]:
     return frozenset(out)
 
 
+# Options naming the credential file a tool logs in or decrypts with, as it would read its
+# default one (curl --netrc-file ~/.netrc like curl --netrc, mvn -s ~/.m2/settings.xml,
+# twine --config-file ~/.pypirc, ansible --vault-password-file): the tool uses it, nothing
+# is shown or sent. (ssh and git are metadata-only programs already; aws's options keep
+# what they are given in the account, so they stay read.)
+_ANSIBLE = frozenset({"--vault-password-file", "--vault-pass-file", "--vault-id"})
+_LOGIN_FILE_OPTIONS: dict[str, frozenset[str]] = {
+    **{n: o for n, o in _AUTH_FILE_OPTIONS.items() if n != "aws"},
+    **dict.fromkeys(("mvn", "mvnw", "mvnDebug"), frozenset({
+        "-s", "--settings", "-gs", "--global-settings"})),
+    "twine": frozenset({"--config-file"}),
+    **dict.fromkeys(("npm", "pnpm", "npx"), frozenset({"--userconfig", "--globalconfig"})),
+    "s3cmd": frozenset({"-c", "--config"}),
+    **dict.fromkeys(("ansible", "ansible-playbook", "ansible-vault", "ansible-pull",
+                     "ansible-inventory", "ansible-console"), _ANSIBLE),
+}
+LOGIN_FILE_TOOLS = frozenset(_LOGIN_FILE_OPTIONS)
+
+
+def login_file_args(name: str, args: list[Field]) -> list[Field]:
+    """``args`` without the words naming a file ``name`` logs in with (``curl --netrc-file
+    ~/.netrc``, ``scp -i ~/.ssh/id_rsa``, ``mvn -s ~/.m2/settings.xml``); the rest are read
+    as any program's arguments are (``curl -d @~/.netrc`` still sends the file)."""
+    opts = _LOGIN_FILE_OPTIONS.get(name)
+    if opts is None:
+        return args
+    out: list[Field] = []
+    skip = False
+    for f in args:
+        t = f.text
+        if skip:
+            skip = False
+            continue
+        if t in opts:
+            skip = True
+        elif not (t[:1] == "-" and (t.split("=", 1)[0] in opts or (
+                t[1:2] != "-" and len(t) > 2 and t[:2] in opts and name != "openssl"))):
+            out.append(f)
+    return out
+
+
 def _git_config(text: str) -> bool:
     path = text.rsplit("@", 1)[-1] if text.startswith("@") or "=@" in text else text
     return path == ".git/config" or path.endswith("/.git/config")
@@ -291,6 +353,8 @@ BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "
                            "sftp", "rclone", "gsutil", "s3cmd", "aws", "restic", "borg"})
 SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.config",
                            "/var/run/secrets", "/run/secrets", "~/.local/share"})
+"""Folders that hold secrets among much else: read whole, their keys go along (browser and
+app data folders are :data:`._credpaths.STORE_HOMES`)."""
 
 
 def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
@@ -312,8 +376,11 @@ def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
         if path is None:
             continue
         if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
-                                     path.count("/") == 2) or home_form(path) in AGENT_HOMES:
+                                     path.count("/") == 2):
             return True
+        home = home_form(path)
+        if home in AGENT_HOMES or home in SECRET_HOMES or store_home(home):
+            return True  # ~/.claude, /home/u/.config, ~/.mozilla, ~/Library
     return False
 
 
