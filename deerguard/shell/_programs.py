@@ -25,7 +25,7 @@ from ._digits import NUM
 from ._embedded import OPTION_CODE_PROGRAMS, embedded_code
 from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
-from ._files import file_taint
+from ._files import dir_key, file_taint
 from ._flow import EMPTY, Flow
 from ._gitabbrev import expand_git_options
 from ._gitpush import git_push
@@ -53,6 +53,7 @@ from ._secrets import (
     copied_sources,
     login_file_args,
     socat_paths,
+    store_copy,
 )
 from ._sedargs import SEDS, sed_path_args
 from ._sinks import (
@@ -323,6 +324,9 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     if name in COPY_TOOLS:
         copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE
+    if name in COPY_READERS and (dest := store_copy(inv, run.cwd)) is not None:
+        run.files[dest] = run.files[dir_key(dest)] = frozenset({Source(  # and what is under it
+            "secret", name, run.map_span(inv.word.span))})
     if name in STREAM_TOOLS:  # cat a > b, cat a | tee b, dd if=a of=b
         return stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
     return output(run, inv, stdin, secret)

@@ -20,7 +20,7 @@ from ._words import Field
 __all__ = ["AGENT_HOMES", "AUTH_FILE_TOOLS", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS",
            "LOGIN_FILE_TOOLS", "PRINTER_NAMES", "SECRET_HOMES", "SHOWING_FILTERS", "auth_files",
            "bulk_secret_source", "copied_sources", "home_form", "login_file_args", "secret_file",
-           "secret_printer", "sent_args", "socat_paths"]
+           "secret_printer", "sent_args", "socat_paths", "store_copy"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -371,17 +371,36 @@ def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
     operands = [f for f in args if not f.text.startswith("-")]
     if name in ("rsync", "scp", "sftp", "rclone", "gsutil", "s3cmd", "aws") and operands:
         operands = operands[:-1]  # the last operand is the destination
-    for f in operands:
-        path = norm_path(f.text.rstrip("/") or "/", cwd)
-        if path is None:
-            continue
-        if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
-                                     path.count("/") == 2):
-            return True
-        home = home_form(path)
-        if home in AGENT_HOMES or home in SECRET_HOMES or store_home(home):
-            return True  # ~/.claude, /home/u/.config, ~/.mozilla, ~/Library
-    return False
+    return any(_whole_store(f.text, cwd) for f in operands)
+
+
+def _whole_store(text: str, cwd: str | None) -> bool:
+    """``text`` names a folder holding secrets among much else: a home, ``~/.config``, an
+    agent's home, a browser profile, ``~/Library``."""
+    path = norm_path(text.rstrip("/") or "/", cwd)
+    if path is None:
+        return False
+    if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and path.count("/") == 2):
+        return True
+    home = home_form(path)
+    return home in AGENT_HOMES or home in SECRET_HOMES or store_home(home)
+
+
+def store_copy(inv: Invocation, cwd: str | None) -> str | None:
+    """Where ``cp -r ~/.config/BraveSoftware /tmp/x`` (or ``mv``) puts a whole folder that
+    holds secrets: the copy carries them (sending it later is exfiltration)."""
+    texts = [f.text for f in inv.args]
+    if inv.name not in ("mv", "gmv") and not any(
+            t[:1] == "-" and ("r" in t or "R" in t or "a" in t) for t in texts):
+        return None  # cp without -r/-R/-a copies no folder
+    sources = copied_sources(inv)
+    if not any(_whole_store(f.text, cwd) for f in sources if f.text[:1] != "-"):
+        return None
+    kept = {id(f) for f in sources}
+    rest = [f.text.partition("=")[2] if f.text.startswith("--target-directory=") else f.text
+            for f in inv.args if id(f) not in kept]
+    rest = [t for t in rest if t and t[:1] != "-"]
+    return norm_path(rest[-1], cwd) if rest else None
 
 
 AGENT_HOMES = frozenset({"~/.claude", "~/.codex", "~/.gemini", "~/.config/github-copilot"})
