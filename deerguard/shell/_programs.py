@@ -51,7 +51,7 @@ from ._secrets import (
     LOGIN_FILE_TOOLS,
     SHOWING_FILTERS,
     copied_sources,
-    login_file_args,
+    login_tool_args,
     socat_paths,
     store_copy,
 )
@@ -319,8 +319,9 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         name == "socat" or name in VIMS else inv.args
     if name in COPY_READERS:  # cp kaggle.json ~/.kaggle/: the destination is written
         paths = copied_sources(inv)
-    elif name in LOGIN_FILE_TOOLS:  # curl --netrc-file ~/.netrc: the file it logs in with
-        paths = login_file_args(name, paths)
+    elif name in LOGIN_FILE_TOOLS:  # curl --netrc-file ~/.netrc; npm config get ..:_authToken
+        paths, printed = login_tool_args(run, inv, paths)
+        read = read or printed
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     if name in COPY_TOOLS:
         copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE

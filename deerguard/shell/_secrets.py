@@ -10,16 +10,21 @@ given to a network tool as an auth header or option is how it authenticates, not
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import _rules as R
 from ._credpaths import store_home
 from ._dests import copy_dests
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import Field
+from ._words import Field, Source
+
+if TYPE_CHECKING:
+    from ._walk import Run
 
 __all__ = ["AGENT_HOMES", "AUTH_FILE_TOOLS", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS",
            "LOGIN_FILE_TOOLS", "PRINTER_NAMES", "SECRET_HOMES", "SHOWING_FILTERS", "auth_files",
-           "bulk_secret_source", "copied_sources", "home_form", "login_file_args", "secret_file",
+           "bulk_secret_source", "copied_sources", "home_form", "login_tool_args", "secret_file",
            "secret_printer", "sent_args", "socat_paths", "store_copy"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
@@ -27,8 +32,7 @@ for _name, _words, _hard in R.SECRET_PRINTERS:
     _PRINTERS.setdefault(_name, []).append((_words, _hard))
 # Per program, the first word of every row (None when a row needs no word): a command
 # that holds none of them prints no secret, without building a set of its arguments.
-_PKG_CONFIGS = frozenset({"npm", "pnpm", "yarn"})  # their auth settings: _auth_setting
-PRINTER_NAMES = frozenset(_PRINTERS) | _PKG_CONFIGS  # programs that may print a secret
+PRINTER_NAMES = frozenset(_PRINTERS)  # programs a row of R.SECRET_PRINTERS names
 _FIRST_WORDS: dict[str, frozenset[str | None]] = {
     _name: frozenset(w[0] if w else None for w, _ in _rows) for _name, _rows in _PRINTERS.items()}
 
@@ -44,8 +48,6 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
         return False
     if name == "git" and _git_extraheader(texts):
         return False
-    if name in _PKG_CONFIGS:
-        return False if _auth_setting(texts) else None
     if name == "gitleaks" and any(t.startswith("--redact") for t in texts):
         return None  # findings with their secrets masked
     if rows is None or (texts and texts[-1] == "help"):
@@ -61,6 +63,7 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
     return hard
 
 
+_PKG_CONFIGS = frozenset({"npm", "pnpm", "yarn"})  # their auth settings (login_tool_args)
 # npm's per-registry login settings (//registry.npmjs.org/:_authToken, _auth, _password)
 # and yarn berry's npmAuthToken / npmAuthIdent.
 _AUTH_KEYS = ("_authtoken", ":_auth", ":_password", "npmauthtoken", "npmauthident")
@@ -245,12 +248,35 @@ _LOGIN_FILE_OPTIONS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("mvn", "mvnw", "mvnDebug"), frozenset({
         "-s", "--settings", "-gs", "--global-settings"})),
     "twine": frozenset({"--config-file"}),
-    **dict.fromkeys(("npm", "pnpm", "npx"), frozenset({"--userconfig", "--globalconfig"})),
+    **dict.fromkeys(("npm", "pnpm", "npx", "yarn"), frozenset({"--userconfig",
+                                                                "--globalconfig"})),
     "s3cmd": frozenset({"-c", "--config"}),
     **dict.fromkeys(("ansible", "ansible-playbook", "ansible-vault", "ansible-pull",
                      "ansible-inventory", "ansible-console"), _ANSIBLE),
 }
 LOGIN_FILE_TOOLS = frozenset(_LOGIN_FILE_OPTIONS)
+"""Tools that log in with a credential file named by an option (:func:`login_file_args`);
+npm, pnpm and yarn also print their registry tokens (:func:`login_tool_args`)."""
+
+
+def login_tool_args(run: Run, inv: Invocation, args: list[Field]) -> tuple[list[Field], bool]:
+    """(the words of a login tool that name files it reads, whether it prints a login token).
+
+    ``npm config get //registry.npmjs.org/:_authToken`` prints the registry's token: its
+    output is secret (a pipe to a network tool blocks) and, left on the terminal, shown
+    (``shell.secret-display``, like ``gh auth token``). Kept off the secret-printer table so
+    that everyday npm commands stay on the cheap output path."""
+    name = inv.name
+    options = config = False
+    for f in args:  # one pass, no list: npm install, npm run build stay cheap
+        if f.text[:1] == "-":
+            options = True
+        elif f.text == "config":
+            config = True
+    printed = config and name in _PKG_CONFIGS and _auth_setting([f.text for f in args])
+    if printed:
+        run.printed.add(Source("secret", name, run.map_span(inv.word.span)))
+    return (login_file_args(name, args) if options else args), printed
 
 
 def login_file_args(name: str, args: list[Field]) -> list[Field]:
