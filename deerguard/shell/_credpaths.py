@@ -48,6 +48,12 @@ TOKEN_FILE_GLOBS = (
     "~/.m2/settings.xml", "~/.gradle/gradle.properties", "~/.ivy2/.credentials",
     "~/.sbt/*credentials*", "~/.nuget/NuGet/NuGet.Config", "~/.config/NuGet/NuGet.Config",
     "~/.config/op/config", "~/.op/config", "~/.wakatime.cfg",
+    # git's XDG credential store, Terraform CLI tokens, registry logins of podman/buildah and
+    # helm, yarn berry's npmAuthToken, CI and error-tracker CLIs, Teleport's keys.
+    "~/.config/git/credentials", "~/.terraformrc", "~/.config/containers/auth.json",
+    "/run/user/*/containers/auth.json", "~/.config/helm/repositories.yaml",
+    "~/.config/helm/registry/config.json", "~/.yarnrc.yml", "~/.circleci/cli.yml",
+    "~/.sentryclirc", "~/.tsh/keys/*",
 )
 """Login tokens of coding agents and developer CLIs, cloud SSO caches, cluster admin
 kubeconfigs and node keys, data platforms' connection profiles, deploy tools' auth, wallets

@@ -60,7 +60,9 @@ _NAME_FRAGMENTS = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".pem", ".key",
                    "pgpass", ".env", "secret", "token", "passw", "shadow", ".npmrc", ".pypirc",
                    "kubeconfig", ".kube", ".aws", ".ssh/", ".gnupg", "wallet", "history",
                    "private", ".vault", "htpasswd", "keyring", "keychain", "login data",
-                   "cookies", "key4.db", "logins.json", ".boto", ".s3cfg", "tfstate")
+                   "cookies", "key4.db", "logins.json", ".boto", ".s3cfg", "tfstate",
+                   # browsers' and apps' token stores (Slack, Discord: leveldb .ldb files)
+                   "leveldb", ".ldb", "local storage", "state.vscdb", "tdata", "web data")
 # Fragments of a content regex that looks for credentials (case kept for the key prefixes).
 _REGEX_FRAGMENTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghs_", "ghu_", "github_pat", "glpat",
                     "xox", "sk-", "sk_live", "rk_live", "AIza", "PRIVATE KEY", "BEGIN RSA",
