@@ -463,6 +463,7 @@ SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("trufflehog", (), False),
     *(("gitleaks", (_w,), False) for _w in ("detect", "protect", "git", "dir", "stdin")),
     ("noseyparker", ("report",), False),
+    *((_age, (_w,), False) for _age in ("age", "rage") for _w in ("-d", "--decrypt")),
     ("getent", ("shadow",), True),
     ("getent", ("gshadow",), True),
     ("history", (), False),

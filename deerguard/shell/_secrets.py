@@ -251,6 +251,8 @@ _LOGIN_FILE_OPTIONS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("npm", "pnpm", "npx", "yarn"), frozenset({"--userconfig",
                                                                 "--globalconfig"})),
     "s3cmd": frozenset({"-c", "--config"}),
+    "gcloud": frozenset({"--key-file", "--cred-file"}),  # gcloud auth activate-service-account
+    **dict.fromkeys(("age", "rage"), frozenset({"-i", "--identity"})),  # age -d -i KEY F
     **dict.fromkeys(("ansible", "ansible-playbook", "ansible-vault", "ansible-pull",
                      "ansible-inventory", "ansible-console"), _ANSIBLE),
 }
