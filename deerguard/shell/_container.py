@@ -94,6 +94,7 @@ def check_mounts(add: Callable[[str, tuple[int, int], str, str | None], None],
     the image reads every key in it, yet ``-v ~/.aws:/root/.aws`` is how the AWS CLI's own
     image is run. What gives the container the host itself (``/``, ``~``, ``/etc``, the
     docker socket) is an escape and blocks (:func:`container_option`)."""
+    from ._credpaths import store_home
     from ._secrets import AGENT_HOMES, SECRET_HOMES, home_form  # late: _secrets -> _remote
 
     for f in mounts:
@@ -101,7 +102,8 @@ def check_mounts(add: Callable[[str, tuple[int, int], str, str | None], None],
             if rules.protected and rules.match(path, "protected"):
                 add("shell.protected-path", f.span, f"{name} mounts the protected path "
                     f"{path}", None)
-            if rules.match(path, "sensitive") or home_form(path) in AGENT_HOMES or (
+            home = home_form(path)
+            if rules.match(path, "sensitive") or home in AGENT_HOMES or store_home(home) or (
                     path in SECRET_HOMES and not is_critical(path)):
                 add("shell.secret-mount", f.span, f"{name} mounts the credential path "
                     f"{path} into a container, whose image can read the keys in it", None)

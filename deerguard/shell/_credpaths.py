@@ -8,7 +8,8 @@ creating a credential folder (``mkdir -p ~/.kube``) or writing a tool's login to
 
 from __future__ import annotations
 
-__all__ = ["CREDENTIAL_DIRS", "TOKEN_FILE_GLOBS", "setup_write"]
+__all__ = ["APP_STORE_GLOBS", "CREDENTIAL_DIRS", "STORE_HOMES", "TOKEN_FILE_GLOBS", "setup_write",
+           "store_home"]
 
 CREDENTIAL_DIRS = ("~/.ssh", "~/.aws", "~/.gnupg", "~/.kube", "~/.docker", "~/.config/gh",
                    "~/.config/gcloud", "~/.azure", "~/.password-store", "~/.aws/sso/cache",
@@ -42,12 +43,77 @@ TOKEN_FILE_GLOBS = (
     "~/.railway/config.json", "~/.config/stripe/config.toml", "~/.composer/auth.json",
     "~/.config/composer/auth.json", "~/.m2/settings-security.xml", "~/.jfrog/jfrog-cli.conf*",
     "~/.electrum/wallets/*", "~/.config/Exodus/exodus.wallet/*",
+    # Build tools' and package registries' logins: Maven's servers, Gradle's publishing and
+    # signing passwords, Ivy/sbt realms, NuGet feeds, the 1Password CLI's session.
+    "~/.m2/settings.xml", "~/.gradle/gradle.properties", "~/.ivy2/.credentials",
+    "~/.sbt/*credentials*", "~/.nuget/NuGet/NuGet.Config", "~/.config/NuGet/NuGet.Config",
+    "~/.config/op/config", "~/.op/config", "~/.wakatime.cfg",
+    # git's XDG credential store, Terraform CLI tokens, registry logins of podman/buildah and
+    # helm, yarn berry's npmAuthToken, CI and error-tracker CLIs, Teleport's keys.
+    "~/.config/git/credentials", "~/.terraformrc", "~/.config/containers/auth.json",
+    "/run/user/*/containers/auth.json", "~/.config/helm/repositories.yaml",
+    "~/.config/helm/registry/config.json", "~/.yarnrc.yml", "~/.circleci/cli.yml",
+    "~/.sentryclirc", "~/.tsh/keys/*",
 )
 """Login tokens of coding agents and developer CLIs, cloud SSO caches, cluster admin
 kubeconfigs and node keys, data platforms' connection profiles, deploy tools' auth, wallets
 and mail password stores. Reading one is a secret read (like ``~/.aws/credentials``);
 writing one is the everyday setup of a tool's login (CI writes ``~/.kaggle/kaggle.json``,
 ``~/.databrickscfg``, ``~/.dbt/profiles.yml``), not a way to run code later."""
+
+_MAC = "~/Library/Application Support/"
+
+APP_STORE_GLOBS = (
+    # Electron and Chromium apps keep their login tokens in Local Storage's leveldb (Slack's
+    # xoxc, Discord's token, Teams, Signal), wallet extensions in Local Extension Settings,
+    # autofill and cards in Web Data; VS Code and its forks keep extension logins (Cursor's
+    # access token) in state.vscdb.
+    "~/.config/*/Local Storage*", "~/.config/*/Local Extension Settings*",
+    "~/.config/*/Web Data", "~/.config/*/User/globalStorage/state.vscdb*",
+    _MAC + "*/Local Storage*", _MAC + "*/Local Extension Settings*", _MAC + "*/Web Data",
+    _MAC + "*/User/globalStorage/state.vscdb*",
+    # Firefox (also macOS and the snap), Safari's cookies, Telegram's session, wallets.
+    _MAC + "Firefox/*/cookies.sqlite", "~/.mozilla/firefox/*/signons.sqlite",
+    "~/.mozilla/firefox/*/key3.db", "~/snap/firefox/common/.mozilla/firefox/*/logins.json",
+    "~/snap/firefox/common/.mozilla/firefox/*/key4.db",
+    "~/snap/firefox/common/.mozilla/firefox/*/cookies.sqlite", "~/Library/Cookies/*",
+    "~/.local/share/TelegramDesktop/tdata*", _MAC + "Telegram Desktop/tdata*",
+    "~/.config/Exodus/exodus.wallet", _MAC + "Exodus", _MAC + "Exodus/*", "~/.electrum/wallets",
+    _MAC + "Electrum/wallets*", _MAC + "Bitcoin/wallet*", "~/.local/share/kwalletd/*",
+)
+"""Token and password stores of browsers and desktop apps: reading one is a secret read."""
+
+STORE_HOMES = frozenset({
+    "~/.mozilla", "~/.mozilla/firefox", "~/.config/google-chrome", "~/.config/chromium",
+    "~/.config/google-chrome-beta", "~/.config/google-chrome-unstable",
+    "~/.config/BraveSoftware", "~/.config/BraveSoftware/Brave-Browser",
+    "~/.config/microsoft-edge", "~/.config/vivaldi", "~/.config/opera", "~/.config/Slack",
+    "~/.config/discord", "~/.config/Signal", "~/.config/Microsoft/Microsoft Teams",
+    "~/.config/Code", "~/.config/Cursor", "~/.config/Exodus", "~/.electrum",
+    "~/.local/share/TelegramDesktop", "~/.thunderbird", "~/snap/firefox",
+    "~/Library", "~/Library/Application Support", "~/Library/Keychains", "~/Library/Cookies",
+    _MAC + "Google", _MAC + "Google/Chrome", _MAC + "BraveSoftware", _MAC + "Firefox",
+    _MAC + "Firefox/Profiles", _MAC + "Microsoft Edge", _MAC + "Slack", _MAC + "discord",
+    _MAC + "Code", _MAC + "Cursor", _MAC + "Signal", _MAC + "Telegram Desktop",
+})
+"""Browser profiles and desktop apps' data folders: settings and caches an agent may list,
+size or clear, and the cookie, password and token stores beside them. Named alone they are
+ordinary; archived, synced or copied out whole to the network they carry those stores."""
+
+# A browser's profile folders one level down (~/.config/google-chrome/Default, Profile 1,
+# ~/.mozilla/firefox/abc.default-release) hold the stores themselves.
+_PROFILE_PARENTS = frozenset({"~/.config/google-chrome", "~/.config/chromium",
+                              "~/.config/BraveSoftware/Brave-Browser", "~/.config/microsoft-edge",
+                              "~/.config/vivaldi", "~/.mozilla/firefox", _MAC + "Google/Chrome",
+                              _MAC + "Firefox/Profiles", _MAC + "Microsoft Edge"})
+
+
+def store_home(path: str) -> bool:
+    """``path`` (in ``~/`` form) is a browser's or desktop app's data folder or profile."""
+    if path in STORE_HOMES:
+        return True
+    parent, slash, _ = path.rpartition("/")
+    return bool(slash) and parent in _PROFILE_PARENTS
 
 
 # mkdir -p ~/.kube (a credential folder) and cp kaggle.json ~/.kaggle/ (a tool's login

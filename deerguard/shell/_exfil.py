@@ -104,7 +104,10 @@ _SHOWN_CREDENTIALS = frozenset({("git", "credential"), ("gh", "auth"), ("glab", 
                                 ("doppler", "secrets"), ("bw", "get"),
                                 ("infisical", "secrets"), ("pass", "show"),
                                 ("kubectl", "get"), ("kubectl", "create"),
-                                ("ansible-vault", "view"), ("aws", "iam")})
+                                ("ansible-vault", "view"), ("aws", "iam"),
+                                ("npm", "config"), ("pnpm", "config"), ("yarn", "config"),
+                                ("secret-tool", "search"), ("lpass", "show"),
+                                ("gopass", "show"), ("keepassxc-cli", "show")})
 
 
 def shown_credential(name: str, texts: list[str]) -> bool:

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._credpaths import store_home
 from ._findargs import find_roots
 from ._flow import Flow
 from ._grepargs import read_grep
 from ._paths import norm_path
 from ._projsecrets import project_found, project_read
+from ._secrets import home_form
 from ._values import Field, Source, Taint, source_order
 
 if TYPE_CHECKING:
@@ -58,7 +60,9 @@ _NAME_FRAGMENTS = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".pem", ".key",
                    "pgpass", ".env", "secret", "token", "passw", "shadow", ".npmrc", ".pypirc",
                    "kubeconfig", ".kube", ".aws", ".ssh/", ".gnupg", "wallet", "history",
                    "private", ".vault", "htpasswd", "keyring", "keychain", "login data",
-                   "cookies", "key4.db", "logins.json", ".boto", ".s3cfg", "tfstate")
+                   "cookies", "key4.db", "logins.json", ".boto", ".s3cfg", "tfstate",
+                   # browsers' and apps' token stores (Slack, Discord: leveldb .ldb files)
+                   "leveldb", ".ldb", "local storage", "state.vscdb", "tdata", "web data")
 # Fragments of a content regex that looks for credentials (case kept for the key prefixes).
 _REGEX_FRAGMENTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghs_", "ghu_", "github_pat", "glpat",
                     "xox", "sk-", "sk_live", "rk_live", "AIza", "PRIVATE KEY", "BEGIN RSA",
@@ -97,7 +101,8 @@ def _root_kind(text: str, cwd: str | None) -> str | None:
         return "secret"
     if path in _WIDE_ROOTS or (path.startswith(("/home/", "/Users/")) and path.count("/") == 2):
         return "wide"
-    return None
+    # grep -r 'xox[bpc]-' ~/.config/Slack: browsers' and apps' folders hold their tokens.
+    return "wide" if store_home(home_form(path)) else None
 
 
 _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",

@@ -167,7 +167,7 @@ class PathRules:
     """Compiled path globs for one policy: sensitive, persistence, system and protected."""
 
     __slots__ = ("sensitive", "persistence", "system", "git_hooks", "package_config",
-                 "protected", "_cache", "_indexed", "_by_depth")
+                 "protected", "_cache", "_indexed", "_by_depth", "_heads")
 
     def __init__(self, protected: Iterable[str]) -> None:
         self.sensitive = _home_variants(R.SENSITIVE_READ_GLOBS)
@@ -180,6 +180,14 @@ class PathRules:
         self._indexed = {kind: tuple((_prefix(g), g) for g in getattr(self, kind))
                          for kind in ("sensitive", "persistence", "system", "git_hooks",
                                       "package_config", "protected")}
+        # By the first 3 characters of their literal prefix (shorter prefixes under ""): a
+        # path is tested only against the globs that can start like it, not all of them.
+        self._heads: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {}
+        for kind, entries in self._indexed.items():
+            heads: dict[str, list[tuple[str, str]]] = {}
+            for p, g in entries:
+                heads.setdefault(p[:3] if len(p) >= 3 else "", []).append((p, g))
+            self._heads[kind] = {h: tuple(e) for h, e in heads.items()}
         # Globs split into components, by component count (for glob arguments).
         self._by_depth: dict[str, dict[int, list[tuple[str, ...]]]] = {}
         for kind in self._indexed:
@@ -201,8 +209,10 @@ class PathRules:
         else:
             globs: tuple[str, ...] = getattr(self, kind)
             # A glob can only match paths starting with its literal prefix: test that first.
+            heads = self._heads[kind]
             hit = any(path.startswith(p) and fnmatchcase(path, g)
-                      for p, g in self._indexed[kind])
+                      for p, g in heads.get(path[:3], ())) or any(
+                path.startswith(p) and fnmatchcase(path, g) for p, g in heads.get("", ()))
             if not hit and any(c in path for c in "*?[") and "/" in path:
                 # The argument is itself a glob (cat /etc/sha*, cat /???/shadow): does it
                 # cover a listed literal path? Compared component by component, as bash's

@@ -26,7 +26,7 @@ from ._digits import NUM
 from ._embedded import OPTION_CODE_PROGRAMS, embedded_code
 from ._expose import EXPOSERS, expose
 from ._extras import PLAIN_EXTRAS, plain_extras
-from ._files import file_taint
+from ._files import dir_key, file_taint
 from ._flow import EMPTY, Flow
 from ._gitabbrev import expand_git_options
 from ._gitpush import git_push
@@ -50,7 +50,15 @@ from ._readvars import mapfile_builtin, printf_v, read_builtin
 from ._remote import parse_remote
 from ._resolve import Invocation
 from ._scripts import awk_program
-from ._secrets import COPY_READERS, SHOWING_FILTERS, copied_sources, socat_paths
+from ._secrets import (
+    COPY_READERS,
+    LOGIN_FILE_TOOLS,
+    SHOWING_FILTERS,
+    copied_sources,
+    login_tool_args,
+    socat_paths,
+    store_copy,
+)
 from ._sedargs import SEDS, sed_path_args
 from ._sinks import (
     AWKS,
@@ -322,9 +330,15 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         name == "socat" or name in VIMS else inv.args
     if name in COPY_READERS:  # cp kaggle.json ~/.kaggle/: the destination is written
         paths = copied_sources(inv)
+    elif name in LOGIN_FILE_TOOLS:  # curl --netrc-file ~/.netrc; npm config get ..:_authToken
+        paths, printed = login_tool_args(run, inv, paths)
+        read = read or printed
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     if name in COPY_TOOLS:
         copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE
+    if name in COPY_READERS and (dest := store_copy(inv, run.cwd)) is not None:
+        run.files[dest] = run.files[dir_key(dest)] = frozenset({Source(  # and what is under it
+            "secret", name, run.map_span(inv.word.span))})
     if name in STREAM_TOOLS:  # cat a > b, cat a | tee b, dd if=a of=b
         return stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
     return output(run, inv, stdin, secret)

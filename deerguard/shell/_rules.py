@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .._result import Verdict
-from ._credpaths import CREDENTIAL_DIRS, TOKEN_FILE_GLOBS
+from ._credpaths import APP_STORE_GLOBS, CREDENTIAL_DIRS, TOKEN_FILE_GLOBS
 
 __all__ = ["RULES", "Rule"]
 
@@ -312,7 +312,7 @@ SENSITIVE_READ_GLOBS = (
     "~/.mozilla/firefox/*/key4.db", "~/.mozilla/firefox/*/cookies.sqlite",
     "~/Library/Application Support/Firefox/*/logins.json",
     "~/Library/Application Support/Firefox/*/key4.db", "~/Library/Keychains/*",
-    "/Library/Keychains/*", "~/.local/share/keyrings/*",
+    "/Library/Keychains/*", "~/.local/share/keyrings/*", *APP_STORE_GLOBS,
     *TOKEN_FILE_GLOBS,
     # Credential folders: archiving, syncing or mounting one carries every key in it.
     *CREDENTIAL_DIRS,
@@ -447,6 +447,27 @@ SECRET_PRINTERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("aws", ("iam", "create-access-key"), False),
     ("heroku", ("config",), False),
     ("heroku", ("config:get",), False),
+    # Password managers' and keyrings' reads and exports, a chart's values and manifests
+    # (its secrets), and secret scanners' findings (trufflehog prints each raw secret;
+    # gitleaks unless --redact: see _secrets). npm's auth settings are in _secrets.
+    ("bw", ("get", "item"), False),
+    ("bw", ("export",), False),
+    ("op", ("document", "get"), False),
+    ("lpass", ("show",), False),
+    ("gopass", ("show",), False),
+    ("gopass", ("cat",), False),
+    ("keepassxc-cli", ("show",), False),
+    ("keepassxc-cli", ("export",), False),
+    ("chamber", ("read",), False),
+    ("chamber", ("export",), False),
+    ("secret-tool", ("search",), False),
+    ("kwallet-query", ("-r",), False),
+    ("kwallet-query", ("--read-password",), False),
+    *(("helm", ("get", _w), False) for _w in ("values", "manifest", "all")),
+    ("trufflehog", (), False),
+    *(("gitleaks", (_w,), False) for _w in ("detect", "protect", "git", "dir", "stdin")),
+    ("noseyparker", ("report",), False),
+    *((_age, (_w,), False) for _age in ("age", "rage") for _w in ("-d", "--decrypt")),
     ("getent", ("shadow",), True),
     ("getent", ("gshadow",), True),
     ("history", (), False),

@@ -10,16 +10,22 @@ given to a network tool as an auth header or option is how it authenticates, not
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import _rules as R
+from ._credpaths import store_home
 from ._dests import copy_dests
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._words import Field
+from ._words import Field, Source
+
+if TYPE_CHECKING:
+    from ._walk import Run
 
 __all__ = ["AGENT_HOMES", "AUTH_FILE_TOOLS", "BULK_READERS", "COPY_READERS", "HTTP_CLIENTS",
-           "PRINTER_NAMES", "SECRET_HOMES", "SHOWING_FILTERS", "auth_files", "bulk_secret_source",
-           "copied_sources", "home_form", "secret_file", "secret_printer", "sent_args",
-           "socat_paths"]
+           "LOGIN_FILE_TOOLS", "PRINTER_NAMES", "SECRET_HOMES", "SHOWING_FILTERS", "auth_files",
+           "bulk_secret_source", "copied_sources", "home_form", "login_tool_args", "secret_file",
+           "secret_printer", "sent_args", "socat_paths", "store_copy"]
 
 _PRINTERS: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
 for _name, _words, _hard in R.SECRET_PRINTERS:
@@ -42,6 +48,8 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
         return False
     if name == "git" and _git_extraheader(texts):
         return False
+    if name == "gitleaks" and any(t.startswith("--redact") for t in texts):
+        return None  # findings with their secrets masked
     if rows is None or (texts and texts[-1] == "help"):
         return None  # aws iam create-access-key help: a manual page
     firsts = _FIRST_WORDS[name]
@@ -53,6 +61,22 @@ def secret_printer(name: str, texts: list[str]) -> bool | None:
         if all(w in present for w in words):
             hard = blocks or bool(hard)
     return hard
+
+
+_PKG_CONFIGS = frozenset({"npm", "pnpm", "yarn"})  # their auth settings (login_tool_args)
+# npm's per-registry login settings (//registry.npmjs.org/:_authToken, _auth, _password)
+# and yarn berry's npmAuthToken / npmAuthIdent.
+_AUTH_KEYS = ("_authtoken", ":_auth", ":_password", "npmauthtoken", "npmauthident")
+
+
+def _auth_setting(texts: list[str]) -> bool:
+    """``npm config get //registry.npmjs.org/:_authToken``, ``yarn config get npmAuthToken``:
+    prints a registry's login token (``npm config get registry`` prints no secret)."""
+    words = [t.lower() for t in texts if t[:1] != "-"]
+    if len(words) < 3 or words[0] != "config" or words[1] != "get":
+        return False
+    return any(w.endswith(_AUTH_KEYS) or w in ("_auth", "_authtoken", "_password")
+               for w in words[2:])
 
 
 _KUBE_FORMATS = ("yaml", "json", "jsonpath", "go-template", "template", "custom-columns")
@@ -213,6 +237,72 @@ def auth_files(name: str, texts: list[str]) -> frozenset[int]:
     return frozenset(out)
 
 
+# Options naming the credential file a tool logs in or decrypts with, as it would read its
+# default one (curl --netrc-file ~/.netrc like curl --netrc, mvn -s ~/.m2/settings.xml,
+# twine --config-file ~/.pypirc, ansible --vault-password-file): the tool uses it, nothing
+# is shown or sent. (ssh and git are metadata-only programs already; aws's options keep
+# what they are given in the account, so they stay read.)
+_ANSIBLE = frozenset({"--vault-password-file", "--vault-pass-file", "--vault-id"})
+_LOGIN_FILE_OPTIONS: dict[str, frozenset[str]] = {
+    **{n: o for n, o in _AUTH_FILE_OPTIONS.items() if n != "aws"},
+    **dict.fromkeys(("mvn", "mvnw", "mvnDebug"), frozenset({
+        "-s", "--settings", "-gs", "--global-settings"})),
+    "twine": frozenset({"--config-file"}),
+    **dict.fromkeys(("npm", "pnpm", "npx", "yarn"), frozenset({"--userconfig",
+                                                                "--globalconfig"})),
+    "s3cmd": frozenset({"-c", "--config"}),
+    "gcloud": frozenset({"--key-file", "--cred-file"}),  # gcloud auth activate-service-account
+    **dict.fromkeys(("age", "rage"), frozenset({"-i", "--identity"})),  # age -d -i KEY F
+    **dict.fromkeys(("ansible", "ansible-playbook", "ansible-vault", "ansible-pull",
+                     "ansible-inventory", "ansible-console"), _ANSIBLE),
+}
+LOGIN_FILE_TOOLS = frozenset(_LOGIN_FILE_OPTIONS)
+"""Tools that log in with a credential file named by an option (:func:`login_file_args`);
+npm, pnpm and yarn also print their registry tokens (:func:`login_tool_args`)."""
+
+
+def login_tool_args(run: Run, inv: Invocation, args: list[Field]) -> tuple[list[Field], bool]:
+    """(the words of a login tool that name files it reads, whether it prints a login token).
+
+    ``npm config get //registry.npmjs.org/:_authToken`` prints the registry's token: its
+    output is secret (a pipe to a network tool blocks) and, left on the terminal, shown
+    (``shell.secret-display``, like ``gh auth token``). Kept off the secret-printer table so
+    that everyday npm commands stay on the cheap output path."""
+    name = inv.name
+    options = config = False
+    for f in args:  # one pass, no list: npm install, npm run build stay cheap
+        if f.text[:1] == "-":
+            options = True
+        elif f.text == "config":
+            config = True
+    printed = config and name in _PKG_CONFIGS and _auth_setting([f.text for f in args])
+    if printed:
+        run.printed.add(Source("secret", name, run.map_span(inv.word.span)))
+    return (login_file_args(name, args) if options else args), printed
+
+
+def login_file_args(name: str, args: list[Field]) -> list[Field]:
+    """``args`` without the words naming a file ``name`` logs in with (``curl --netrc-file
+    ~/.netrc``, ``scp -i ~/.ssh/id_rsa``, ``mvn -s ~/.m2/settings.xml``); the rest are read
+    as any program's arguments are (``curl -d @~/.netrc`` still sends the file)."""
+    opts = _LOGIN_FILE_OPTIONS.get(name)
+    if opts is None:
+        return args
+    out: list[Field] = []
+    skip = False
+    for f in args:
+        t = f.text
+        if skip:
+            skip = False
+            continue
+        if t in opts:
+            skip = True
+        elif not (t[:1] == "-" and (t.split("=", 1)[0] in opts or (
+                t[1:2] != "-" and len(t) > 2 and t[:2] in opts and name != "openssl"))):
+            out.append(f)
+    return out
+
+
 def _git_config(text: str) -> bool:
     path = text.rsplit("@", 1)[-1] if text.startswith("@") or "=@" in text else text
     return path == ".git/config" or path.endswith("/.git/config")
@@ -291,6 +381,8 @@ BULK_READERS = frozenset({"tar", "bsdtar", "gtar", "zip", "7z", "7za", "cpio", "
                            "sftp", "rclone", "gsutil", "s3cmd", "aws", "restic", "borg"})
 SECRET_HOMES = frozenset({"/", "~", "/root", "/etc", "/home", "/Users", "~/.config",
                            "/var/run/secrets", "/run/secrets", "~/.local/share"})
+"""Folders that hold secrets among much else: read whole, their keys go along (browser and
+app data folders are :data:`._credpaths.STORE_HOMES`)."""
 
 
 def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
@@ -307,14 +399,36 @@ def bulk_secret_source(name: str, args: list[Field], cwd: str | None) -> bool:
     operands = [f for f in args if not f.text.startswith("-")]
     if name in ("rsync", "scp", "sftp", "rclone", "gsutil", "s3cmd", "aws") and operands:
         operands = operands[:-1]  # the last operand is the destination
-    for f in operands:
-        path = norm_path(f.text.rstrip("/") or "/", cwd)
-        if path is None:
-            continue
-        if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and
-                                     path.count("/") == 2) or home_form(path) in AGENT_HOMES:
-            return True
-    return False
+    return any(_whole_store(f.text, cwd) for f in operands)
+
+
+def _whole_store(text: str, cwd: str | None) -> bool:
+    """``text`` names a folder holding secrets among much else: a home, ``~/.config``, an
+    agent's home, a browser profile, ``~/Library``."""
+    path = norm_path(text.rstrip("/") or "/", cwd)
+    if path is None:
+        return False
+    if path in SECRET_HOMES or (path.startswith(("/home/", "/Users/")) and path.count("/") == 2):
+        return True
+    home = home_form(path)
+    return home in AGENT_HOMES or home in SECRET_HOMES or store_home(home)
+
+
+def store_copy(inv: Invocation, cwd: str | None) -> str | None:
+    """Where ``cp -r ~/.config/BraveSoftware /tmp/x`` (or ``mv``) puts a whole folder that
+    holds secrets: the copy carries them (sending it later is exfiltration)."""
+    texts = [f.text for f in inv.args]
+    if inv.name not in ("mv", "gmv") and not any(
+            t[:1] == "-" and ("r" in t or "R" in t or "a" in t) for t in texts):
+        return None  # cp without -r/-R/-a copies no folder
+    sources = copied_sources(inv)
+    if not any(_whole_store(f.text, cwd) for f in sources if f.text[:1] != "-"):
+        return None
+    kept = {id(f) for f in sources}
+    rest = [f.text.partition("=")[2] if f.text.startswith("--target-directory=") else f.text
+            for f in inv.args if id(f) not in kept]
+    rest = [t for t in rest if t and t[:1] != "-"]
+    return norm_path(rest[-1], cwd) if rest else None
 
 
 AGENT_HOMES = frozenset({"~/.claude", "~/.codex", "~/.gemini", "~/.config/github-copilot"})
