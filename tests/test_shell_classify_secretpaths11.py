@@ -214,3 +214,19 @@ def test_credential_file_named_as_data_still_blocks(command: str) -> None:
 ])
 def test_everyday_neighbours_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "cat ~/.config/myapp/*",
+    "cp -r ~/.config/nvim/* /tmp/bak/",
+    "grep -r foo ~/.config/myapp/*",
+    "tar czf nvim.tgz ~/.config/nvim/*",
+    "rm -rf ~/.config/myapp/*",
+    "mkdir -p ~/.config/myapp && cp config.toml ~/.config/myapp/",
+    "cp settings.json ~/Library/Application\\ Support/Code/User/",
+])
+def test_a_glob_over_an_app_folder_is_not_a_token_store_read(command: str) -> None:
+    """The store globs (~/.config/*/Local Storage*) match paths that name the store; a
+    glob argument over any app folder (~/.config/nvim/*) does not meet them through the
+    app wildcard (that made every config copy a credential write)."""
+    assert_verdict(command, Verdict.PASS)

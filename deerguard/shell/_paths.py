@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
 from . import _rules as R
+from ._credpaths import APP_STORE_GLOBS
 from ._extglob import plain_glob
 from ._words import DYN
 
@@ -188,11 +189,17 @@ class PathRules:
             for p, g in entries:
                 heads.setdefault(p[:3] if len(p) >= 3 else "", []).append((p, g))
             self._heads[kind] = {h: tuple(e) for h, e in heads.items()}
-        # Globs split into components, by component count (for glob arguments).
+        # Globs split into components, by component count (for glob arguments). An app's
+        # token store (~/.config/*/Local Storage*) is left out: a glob argument meets it
+        # only through its wildcard app folder (~/.config/nvim/* would), while an argument
+        # that names the store (.../Slack/Local Storage/leveldb/*.ldb) matches it as text.
+        stores = frozenset(_home_variants(APP_STORE_GLOBS))
         self._by_depth: dict[str, dict[int, list[tuple[str, ...]]]] = {}
         for kind in self._indexed:
             depth: dict[int, list[tuple[str, ...]]] = {}
             for g in getattr(self, kind):
+                if g in stores:
+                    continue
                 parts = tuple(g.split("/"))
                 depth.setdefault(len(parts), []).append(parts)
             self._by_depth[kind] = depth
