@@ -233,7 +233,8 @@ _SENDERS = frozenset({"urlopen", "Request", "post", "put", "patch", "request", "
                       "sendmail", "send_message", "storbinary", "storlines"})
 _NET_GATE = ("urllib", "urlopen", "requests", "httpx", "http", "fetch(", "axios", "socket",
              "lwp", "LWP", "HTTP::Tiny", "Net::HTTP", "curl_", "got(", "aiohttp", "smtplib",
-             "ftplib", "Net::")
+             "ftplib", "Net::", "dns", "gethostbyname", "getaddrinfo", "Resolv", "inet_aton",
+             "httr", "URI", "download.file")
 _NET_GATE_RE = word_gate(_NET_GATE)
 
 
@@ -269,13 +270,15 @@ def _env_option(before: str) -> bool:
 
 
 def _statement_var(code: str, pos: int) -> str | None:
-    """``NAME = ...<pos>`` on the statement holding ``pos``: NAME."""
+    """``NAME = ...<pos>`` (or R's ``NAME <- ...``) on the statement holding ``pos``: NAME."""
     floor = max(0, pos - 200)
     start = max(code.rfind(";", floor, pos), code.rfind("\n", floor, pos)) + 1
     head = code[start:pos].lstrip(" \t")
     for kw in ("const ", "let ", "var ", "my ", "local "):
         head = head.removeprefix(kw)
-    name, eq, _ = head.partition("=")
+    arrow = head.find("<-")  # R: x <- readLines(".env")
+    name, eq, _ = head.partition("=") if arrow == -1 or "=" in head[:arrow] else \
+        head.partition("<-")
     name = name.strip(" \t")
     if eq and name and all(c.isalnum() or c in "_$" for c in name):
         return name
@@ -363,6 +366,18 @@ def fork_loop(code: str) -> bool:
     return False
 
 
+def _token(text: str, raw: str, name: str) -> tuple[str, str] | None:
+    """A secret environment variable sent by the code (:mod:`._codetoken`; PowerShell's
+    headers: :func:`._pwshenv.header_token`, the rest of PowerShell is translated)."""
+    if name.startswith("pw"):
+        from ._pwshenv import header_token
+
+        return header_token(text)
+    from ._codetoken import token_sent  # late: it imports this module
+
+    return token_sent(text) or (token_sent(raw) if raw != text else None)
+
+
 def api_findings(run: Run, code: Field, text: str, inv: Invocation,
                  markers: list[Marker]) -> None:
     """The environment sent over the network, and fork loops (unless the raw markers
@@ -372,9 +387,12 @@ def api_findings(run: Run, code: Field, text: str, inv: Invocation,
     if env_sent(text) or (inv.name.startswith("pw") and pwsh_env_sent(text)):
         run.add("shell.exfiltration", code.span, f"{inv.name} code sends the whole "
                 "environment over the network", None)
-    elif secret_file_sent(text):  # requests.post(u, data=open('.env').read())
+    elif kind := secret_file_sent(text):  # requests.post(u, data=open('.env').read())
         run.add("shell.exfiltration", code.span, f"{inv.name} code sends a secret file "
-                "over the network", None)
+                "over the network" if kind == "net" else f"{inv.name} code puts a secret "
+                "file's data in a DNS look-up's host name", None)
+    elif (sent := _token(text, code.text, inv.name)) is not None:
+        run.add(sent[0], code.span, f"{inv.name} code {sent[1]}", None)  # _codetoken
     if code_metadata(text, "`" in text):  # urlopen("http://169.254.169.254/../security-cr..")
         run.add("shell.sensitive-read", code.span, f"{inv.name} code asks the cloud metadata "
                 "service for credentials (the instance role's keys or an access token)", None)
