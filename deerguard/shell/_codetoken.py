@@ -101,7 +101,7 @@ def _bindings(code: str, lookups: list[tuple[int, str]], calls: list[tuple[int, 
             if again and again != name and len(again) < 64 and \
                     not any(a < k < e for a, e in calls):
                 names.setdefault(again, var)
-    return names
+    return dict(sorted(names.items())[:32])  # bounded work per sending call
 
 
 def _destructured(code: str) -> dict[str, str]:

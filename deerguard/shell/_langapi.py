@@ -7,7 +7,10 @@ first: ``_langpaths``.)
   (``subprocess.run(['rm', '-rf', x])``, ``execFileSync('rm', ['-rf', dir])``, Perl
   ``system("rm", "-rf", $d)``) and the ``exec*``/``spawn*`` families whose list starts with
   argv[0] (``os.execvp('sh', ['sh', '-c', CMD])``): the argv they run, an unknown argument
-  standing as unknown (``DYN``), so ``rm -rf <unknown>`` warns like ``rm -rf "$x"``.
+  standing as unknown (``DYN``), so ``rm -rf <unknown>`` warns like ``rm -rf "$x"``; a
+  secret-named variable's look-up stands as that variable (``run(["curl", "-d",
+  os.environ["GITHUB_TOKEN"], u])`` is ``curl -d "$GITHUB_TOKEN" u``, judged as such).
+* a secret-named variable sent by a network call (:mod:`._codetoken`) warns or blocks.
 * :func:`env_sent` finds the whole environment (``os.environ``, ``process.env``, ``%ENV``,
   ``ENV.to_h``, ``getenv()``) given to a network call (``urlopen(u, data=..)``,
   ``requests.post``, ``fetch(u, {body: ..})``), directly or through one variable: it blocks
@@ -27,7 +30,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON, literals
-from ._codeenv import pwsh_env_sent
+from ._codeenv import lookup_ends, pwsh_env_sent
 from ._gate import word_gate
 from ._langpaths import name_before
 from ._metadata import code_metadata
@@ -63,6 +66,7 @@ _ARGV_CALLS = {
 # NAME( or, for Perl and Ruby, NAME "literal": one alternation (no nested quantifiers).
 _CALL_RE = re.compile(r"(?<![\w$])(" + "|".join(sorted(_ARGV_CALLS, key=len, reverse=True))
                       + r")(?!\w)[ \t]{0,8}(?:(\()|(?=[\"']))")
+_ENV_REF = "\x00$"  # an argv element that is a secret variable's look-up (then its name)
 _READ = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON)  # lists of literals _code joins itself
 _PY_EXEC_SHELL = frozenset({"exec"})  # Python's exec() runs Python code, not a program
 
@@ -143,6 +147,8 @@ def _join(argv: list[str]) -> str:
     for v in argv:
         if v == DYN:
             out.append(DYN)
+        elif v.startswith(_ENV_REF) and v[2:].isidentifier():
+            out.append(f'"${v[2:]}"')  # the secret variable itself, as the shell sees it
         elif v and all(c.isalnum() or c in "._/~*:=@%+,-" for c in v):
             out.append(v)
         else:
@@ -161,6 +167,8 @@ def argv_commands(code: str, language: str) -> list[str]:
         return []
     raw = literals(code, language in ("perl", "ruby", "php"))[:1024]
     lits = {s: (e, v[1:]) for s, e, v in raw if v[:1] != "`"}
+    if "env" in code or "ENV" in code:  # run(["curl", "-d", os.environ["TOKEN"], u])
+        lits.update({s: (e, _ENV_REF + name) for s, (e, name) in lookup_ends(code).items()})
     out: list[str] = []
     calls = 0  # calls read: bounded work on hostile code
     for m in _CALL_RE.finditer(code, first.start()):
@@ -177,7 +185,7 @@ def argv_commands(code: str, language: str) -> list[str]:
         calls += 1
         argv = _argv(items, _ARGV_CALLS[name])
         if argv is not None and (DYN in argv or _ARGV_CALLS[name] != "list" or
-                                 name not in _READ):
+                                 name not in _READ or any(a[:2] == _ENV_REF for a in argv)):
             out.append(_join(argv))
         if len(out) >= 16 or calls >= 32:
             break
