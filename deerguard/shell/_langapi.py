@@ -238,7 +238,8 @@ _ENV_DUMPS = (("os.environ", ("[", ".get", ".setdefault", ".pop", ".update", "._
 _SENDERS = frozenset({"urlopen", "Request", "post", "put", "patch", "request", "fetch",
                       "sendall", "sendto", "send", "get", "post_form", "ajax", "axios",
                       "got", "file_get_contents", "curl_setopt", "urlencode", "write", "end",
-                      "sendmail", "send_message", "storbinary", "storlines"})
+                      "sendmail", "send_message", "storbinary", "storlines",
+                      "gethostbyname", "gethostbyname_ex", "getaddrinfo", "dns_get_record"})
 _NET_GATE = ("urllib", "urlopen", "requests", "httpx", "http", "fetch(", "axios", "socket",
              "lwp", "LWP", "HTTP::Tiny", "Net::HTTP", "curl_", "got(", "aiohttp", "smtplib",
              "ftplib", "Net::", "dns", "gethostbyname", "getaddrinfo", "Resolv", "inet_aton",
