@@ -256,8 +256,8 @@ def secret_file_sent(code: str) -> str:
             k = code.find(var, k + 1)
     names = {n for n in names if len(n) < 64}
     readers = frozenset(paren for _pos, paren in spots)
-    for at, kind in send_calls(code, readers):  # only the calls named like senders
-        end = _close(code, at)
+    for at, stop, kind in send_calls(code, readers):  # only the calls named like senders
+        end = stop if stop >= 0 else _close(code, at)
         if any(at < pos < end for pos, _paren in spots):
             return kind
         region = code[at:end]

@@ -39,6 +39,8 @@ _HTTP = frozenset({"POST", "GET", "PUT", "PATCH", "VERB", "open", "URI", "parse"
                    "curl_fetch_memory", "curl_fetch_disk", "getURL", "postForm",
                    "req_body_raw", "req_url_query", "get_print", "getstore", "head"})
 _NAMES = _SENDERS | _DNS | _HTTP
+# Ruby's and Perl's calls without brackets (RestClient.post "https://..", k: ENV["T"]).
+_BARE_RE = re.compile(r"(?<![\w$])(post|post_form|put|patch|get)[ \t]+(?=[\"'A-Za-z_$@:])")
 _CALL_RE = re.compile(r"(?<![\w$])(?:" + "|".join(sorted(_NAMES, key=len, reverse=True))
                       + r")[ \t]{0,8}\(")
 # Receivers that make write/send/end/get network calls.
@@ -103,10 +105,14 @@ def _kind(code: str, at: int, name: str) -> str:
     return "net"
 
 
-def send_calls(code: str, skip: frozenset[int] = frozenset()) -> list[tuple[int, str]]:
-    """(position of ``(``, ``net`` or ``dns``) of each sending call in ``code``, in order;
-    calls whose ``(`` is in ``skip`` (a file-reading call) are left out."""
-    out: list[tuple[int, str]] = []
+def send_calls(code: str, skip: frozenset[int] = frozenset()
+               ) -> list[tuple[int, int, str]]:
+    """(start, end or -1, ``net`` or ``dns``) of each sending call in ``code``: a call with
+    brackets starts at its ``(`` (end -1: the caller closes it); Ruby's and Perl's calls
+    without them (``RestClient.post "https://..", ENV["T"]``, ``get "https://.."``) run to
+    the end of the statement. Calls whose ``(`` is in ``skip`` (a file-reading call) are
+    left out."""
+    out: list[tuple[int, int, str]] = []
     for m in _CALL_RE.finditer(code):
         at = m.end() - 1
         if at in skip:
@@ -114,7 +120,22 @@ def send_calls(code: str, skip: frozenset[int] = frozenset()) -> list[tuple[int,
         name, _ = name_before(code, at)
         kind = _kind(code, at, name)
         if kind:
-            out.append((at, kind))
+            out.append((at, -1, kind))
             if len(out) >= _MAX_CALLS:
+                return out
+    if " " in code:
+        for count, m in enumerate(_BARE_RE.finditer(code)):
+            if count >= 16:
                 break
+            at = m.end() - 1
+            if m.group(1) == "get" and not _url_first(code, at):
+                continue  # a JavaScript getter (get token() {..}), not LWP's get "URL"
+            out.append((at, _statement_end(code, at), "net"))
     return out
+
+
+def _statement_end(code: str, at: int) -> int:
+    """The end of the statement holding ``at`` (``;`` or a newline; bounded)."""
+    limit = min(len(code), at + 400)
+    ends = [k for k in (code.find(";", at, limit), code.find("\n", at, limit)) if k != -1]
+    return min(ends) if ends else limit

@@ -42,7 +42,6 @@ __all__ = ["token_sent"]
 _MAX = 20000
 # const {GITHUB_TOKEN, NPM_TOKEN: t} = process.env (bounded: at most 200 characters inside)
 _DESTRUCTURE = re.compile(r"\{([\w \t,:$]{1,200})\}[ \t]*=[ \t]*process\.env(?![\w.\[])")
-_ENV_GATE = ("env", "ENV", "Env")
 
 
 def _is_word(code: str, k: int, var: str) -> bool:
@@ -156,13 +155,14 @@ def _judge(code: str, at: int, end: int, kind: str, var: str, pos: int
 def token_sent(code: str) -> tuple[str, str] | None:
     """(rule id, what) when a secret-named environment variable reaches a network call's
     arguments in ``code`` (module doc); a block rule wins over a warning."""
-    if len(code) > _MAX or not any(g in code for g in _ENV_GATE) or \
-            _NET_GATE_RE.search(code) is None:
+    if len(code) > _MAX or ("env" not in code and "ENV" not in code and "Env" not in code) \
+            or _NET_GATE_RE.search(code) is None:
         return None
     lookups = secret_lookups(code)
     if not lookups and "process.env" not in code:
         return None
-    sends = [(at, _close(code, at), kind) for at, kind in send_calls(code)]
+    sends = [(at, stop if stop >= 0 else _close(code, at), kind)
+             for at, stop, kind in send_calls(code)]
     spans = [(s, e) for s, e, _v in literals(code, "`" in code)[:512]]
     names = _bindings(code, lookups, [(a, e) for a, e, _k in sends], spans)
     found: tuple[str, str] | None = None
