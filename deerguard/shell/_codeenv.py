@@ -23,7 +23,7 @@ import re
 
 from ._values import secret_name
 
-__all__ = ["env_printed", "pwsh_env_dump", "pwsh_env_sent"]
+__all__ = ["env_printed", "lookup_ends", "pwsh_env_dump", "pwsh_env_sent", "secret_lookups"]
 
 _GATE = ("env", "ENV", "Env")
 # One variable looked up by a literal name, in each language's spelling; the name follows
@@ -31,7 +31,8 @@ _GATE = ("env", "ENV", "Env")
 _ONE_VAR = re.compile(
     r"(?<![\w])(?:environ(?:\.get)?|[gG]etenv|process\.env|ENV(?:\.fetch)?|\$_ENV|"
     r"\$_SERVER|env\.get|Env\.get|\$?\{?[eE]nv:|env::var|GetEnvironmentVariable|"
-    r"Deno\.env\.get)[ \t]{0,4}(?:\?\.|[\[({.])?[ \t]{0,4}[\"']?([A-Za-z_][A-Za-z0-9_]{0,80})")
+    r"Deno\.env\.get)[ \t]{0,4}(?:\?\.|[\[({.])?[ \t]{0,4}\\?[\"']?"
+    r"([A-Za-z_][A-Za-z0-9_]{0,80})")
 # PowerShell: the env: drive listed, or the .NET call listing every variable.
 _PWSH_DUMP = re.compile(r"(?<![\w-])(?:gci|get-childitem|dir|ls|get-item|gi|gc|get-content)"
                         r"[ \t]{1,8}(?:-(?:literal)?path[ \t]{1,8})?[\"']?env:[\\/]?\*?"
@@ -63,6 +64,51 @@ def _secret_var(code: str) -> bool:
         if secret_name(m.group(1)):
             return True
     return False
+
+
+def secret_lookups(code: str) -> list[tuple[int, str]]:
+    """(start of the expression, variable name) of each look-up of a secret-named variable
+    (``os.environ["GITHUB_TOKEN"]`` starts at ``os``); at most 8, from the first 64."""
+    out: list[tuple[int, str]] = []
+    for count, m in enumerate(_ONE_VAR.finditer(code)):
+        if count > 64 or len(out) >= 8:
+            break
+        name = m.group(1)
+        if secret_name(name):
+            j = m.start()
+            floor = max(0, j - 40)
+            while j > floor and (code[j - 1].isalnum() or code[j - 1] in "_.$"):
+                j -= 1
+            out.append((j, name))
+    return out
+
+
+def lookup_ends(code: str) -> dict[int, tuple[int, str]]:
+    """{start: (end, name)} of each secret-named look-up that is a whole expression ending
+    right after its name (``os.environ["T"]``, ``os.getenv("T")``, ``process.env.T``), not
+    one with a default (``os.environ.get("T", "")``); at most 8."""
+    out: dict[int, tuple[int, str]] = {}
+    for count, m in enumerate(_ONE_VAR.finditer(code)):
+        if count > 64 or len(out) >= 8:
+            break
+        if not secret_name(m.group(1)):
+            continue
+        j = m.end()
+        if code[j:j + 1] == "\\":
+            j += 1
+        if code[j:j + 1] in ("'", '"'):
+            j += 1
+            if code[j:j + 1] not in ("]", ")", "}"):
+                continue  # environ.get("T", default)
+            j += 1
+        elif code[j:j + 1] in ("]", ")", "}"):
+            j += 1  # $ENV{T}
+        start = m.start()
+        floor = max(0, start - 40)
+        while start > floor and (code[start - 1].isalnum() or code[start - 1] in "_.$"):
+            start -= 1
+        out[start] = (j, m.group(1))
+    return out
 
 
 def env_printed(code: str) -> bool:

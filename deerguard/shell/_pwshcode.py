@@ -20,6 +20,7 @@ level, at most :data:`_MAX_DEPTH` levels: linear, never raises on any text.
 from __future__ import annotations
 
 from ._pwshcmd import UNKNOWN, Tok, command, q
+from ._pwshenv import env_ref, piped_value
 from ._pwshnet import dotnet_command
 from ._pwshwmi import shadow_step
 
@@ -48,10 +49,12 @@ def pwsh_snippets(code: str) -> list[str]:
 
 
 class _Reader:
-    def __init__(self, code: str, out: list[str], depth: int) -> None:
+    def __init__(self, code: str, out: list[str], depth: int,
+                 refs: dict[str, str] | None = None) -> None:
         self.code = code
         self.out = out
         self.depth = depth
+        self.refs: dict[str, str] = {} if refs is None else refs  # $t = $env:X: "$X"
 
     # -- scanning ---------------------------------------------------------------------
 
@@ -76,6 +79,8 @@ class _Reader:
                 cmd = command(words)
                 if cmd is None and words[0].value is None:
                     cmd = dotnet_command(code[first:i], _VARS)  # $wc.DownloadFile(u, p)
+                if cmd is None and words[0].value is None:
+                    cmd = piped_value(words, code[first:i], self.refs)  # $env:TOKEN | irm
                 if cmd is not None:
                     pipeline.append(cmd)
                 words.clear()
@@ -135,7 +140,7 @@ class _Reader:
     def _nested(self, start: int, end: int) -> str:
         if self.depth >= _MAX_DEPTH:
             return ""
-        return _Reader(self.code, self.out, self.depth + 1).script(start, end)
+        return _Reader(self.code, self.out, self.depth + 1, self.refs).script(start, end)
 
     def _word(self, i: int, end: int) -> tuple[Tok, int]:
         """One argument-mode word starting at ``i`` (quotes, ``$`` expansions, ``(...)``)."""
@@ -165,9 +170,11 @@ class _Reader:
                 bash.append(q(text))
                 i = close + 1
             elif c == '"':
-                value, i = self._double(i + 1, end)
+                value, ref, i = self._double(i + 1, end)
                 if value is None:
                     known = False
+                    if ref:  # "https://x/?k=$env:GITHUB_TOKEN": keep the variable's name
+                        bash.append(ref)
                 else:
                     static.append(value)
                     bash.append(q(value))
@@ -196,11 +203,14 @@ class _Reader:
         text = "".join(static)
         return Tok(text, q(text), bare), i
 
-    def _double(self, i: int, end: int) -> tuple[str | None, int]:
-        """A double-quoted string from after its quote: (value or None, index after)."""
+    def _double(self, i: int, end: int) -> tuple[str | None, str, int]:
+        """A double-quoted string from after its quote: (value or None, bash text when the
+        value is not known but holds a secret environment variable, else "", index after)."""
         code = self.code
         parts: list[str] = []
+        pieces: list[str] = []  # bash text: quoted runs of known text and "$SECRET" refs
         known = True
+        secret = False
         while i < end:
             c = code[i]
             if c == '"':
@@ -208,20 +218,24 @@ class _Reader:
                     parts.append('"')
                     i += 2
                     continue
-                return ("".join(parts) if known else None), i + 1
+                return _string(parts, pieces, known, secret, i + 1)
             if c == "`" and i + 1 < end:
                 parts.append(_BACKTICK.get(code[i + 1], code[i + 1]))
                 i += 2
             elif c == "$" and i + 1 < end and (code[i + 1].isalnum() or code[i + 1] in "_{("):
-                value, _, i = self._dollar(i, end)
+                value, bash, i = self._dollar(i, end)
                 if value is None:
                     known = False
+                    secret = secret or bash != UNKNOWN and bash.startswith('"$') and \
+                        not bash.startswith('"$(')
+                    pieces.extend((q("".join(parts)) if parts else "", bash))
+                    parts = []
                 else:
                     parts.append(value)
             else:
                 parts.append(c)
                 i += 1
-        return ("".join(parts) if known else None), end
+        return _string(parts, pieces, known, secret, end)
 
     def _dollar(self, i: int, end: int) -> tuple[str | None, str, int]:
         """``$name``, ``${name}``, ``$env:NAME``, ``$(...)``, ``@(...)`` or ``(...)`` at
@@ -247,7 +261,17 @@ class _Reader:
         value = _VARS.get(name.lower())
         if value is not None:
             return value, q(value), after
-        return None, UNKNOWN, after
+        return None, self.refs.get(name.lower()) or env_ref(name) or UNKNOWN, after
+
+
+def _string(parts: list[str], pieces: list[str], known: bool, secret: bool, after: int
+            ) -> tuple[str | None, str, int]:
+    """The result of :meth:`_Reader._double` (see there)."""
+    if known:
+        return "".join(parts), "", after
+    if not secret:
+        return None, "", after
+    return None, "".join((*pieces, q("".join(parts)) if parts else "")), after
 
 
 _BACKTICK = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "a": "\a", "e": "\x1b"}
