@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ._walk import Run
 
 __all__ = ["CI_KEYS", "ci_edit", "ci_keep", "ci_kind", "ci_template", "devcontainer_commands",
-           "envrc_keep"]
+           "envrc_keep", "secret_env"]
 
 _KEEP = frozenset({"shell.exfiltration", "shell.reverse-shell"})
 # Kind -> the YAML keys whose values are shell commands.
@@ -71,7 +71,18 @@ _EXPR = re.compile(r"\$\{\{([^{}]{0,200})\}\}")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,100}")
 _VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]{0,100})")
 _URL_HOST = re.compile(r"://(?:[^/@\s\"']{0,200}@)?([A-Za-z0-9.-]{1,253})")
-_BARE_HOST = re.compile(r"(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}")
+_BARE_HOST = re.compile(r"(?<![\w./@$-])(?:[A-Za-z0-9-]{1,63}\.){1,8}([A-Za-z]{2,24})"
+                        r"(?=[/:\s\"']|$)")
+# File name endings a bare word has that are no top-level domain (-T app.jar, -o out.json).
+_FILE_ENDS = frozenset({"txt", "json", "yml", "yaml", "jar", "zip", "tar", "gz", "tgz", "sh",
+                        "py", "js", "md", "log", "xml", "html", "csv", "env", "pem", "key",
+                        "lock", "toml", "ini", "cfg", "conf", "whl", "deb", "rpm", "out",
+                        "bin", "exe", "crt", "pub", "sql", "bz2", "xz", "apk", "ipa", "img"})
+_DIRENV = ("allow", "permit", "grant", "deny", "revoke", "block", "disallow")
+_ENV_SECRET = re.compile(r"(?m)^[ \t-]{0,80}([A-Za-z_][A-Za-z0-9_]{0,100})[ \t]{0,8}:[ \t]{0,8}"
+                         r"[\"']?\$\{\{[ \t]{0,8}secrets\.")
+_MACRO = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]{0,100}(?:\.[A-Za-z0-9_]{1,100}){1,4})\)")
+_REF = re.compile(r"\$(\{?)([A-Za-z_][A-Za-z0-9_]{0,100})")
 _HOOK_TEXT = re.compile(r'"(?:initialize|onCreate|updateContent|postCreate|postStart|'
                         r'postAttach)Command"\s*:\s*"((?:[^"\\\n]|\\.){0,2000})"')
 
@@ -94,11 +105,25 @@ def ci_kind(path: str) -> str | None:
     return None
 
 
-def ci_template(text: str) -> str:
+def secret_env(text: str) -> frozenset[str]:
+    """The variables a pipeline maps repository secrets to (``X: ${{ secrets.Y }}`` in an
+    ``env:`` block), whatever their names."""
+    if "secrets" not in text:
+        return frozenset()
+    return frozenset(m.group(1) for m in _ENV_SECRET.finditer(text[:200_000]))
+
+
+def ci_template(text: str, secret_vars: frozenset[str] = frozenset()) -> str:
     """A step's text as the runner runs it: ``${{ secrets.X }}`` becomes the secret
     variable ``$X`` (quoted out of a single-quoted string, where the runner's text still
     lands), ``${{ env.X }}`` ``$X``, ``${{ github.token }}`` ``$GITHUB_TOKEN``; any other
-    expression a plain word."""
+    expression a plain word. The variables of ``secret_vars`` get secret names, and Azure's
+    ``$(System.AccessToken)`` is ``$SYSTEM_ACCESSTOKEN``."""
+    if secret_vars and "$" in text:
+        text = _REF.sub(lambda m: f"${m.group(1)}{m.group(2)}_SECRET" if m.group(2) in
+                        secret_vars and not secret_name(m.group(2)) else m.group(0), text)
+    if "$(" in text:  # Azure Pipelines macros: $(System.AccessToken)
+        text = _MACRO.sub(lambda m: "${" + m.group(1).replace(".", "_").upper() + "}", text)
     if "${{" not in text:
         return text
     out: list[str] = []
@@ -145,13 +170,14 @@ def _expr_var(expr: str) -> str | None:
     return name if head == "env" or secret_name(name) else f"{name}_SECRET"
 
 
-def ci_keep(run: Run, code: Field, owner: str, span: tuple[int, int]) -> bool:
+def ci_keep(run: Run, code: Field, owner: str, span: tuple[int, int],
+            secret_vars: frozenset[str] = frozenset()) -> bool:
     """Classify a CI step's shell code; keep what it finds only when it sends secrets
     away or opens a reverse shell, a secret variable in a request to a foreign host
     included (module doc). True when kept."""
     findings, commands = len(run.findings), len(run.commands)
-    run.run_code(Field(ci_template(code.text), code.span, code.taint), owner, span, None,
-                 positional=[])
+    run.run_code(Field(ci_template(code.text, secret_vars), code.span, code.taint), owner,
+                 span, None, positional=[])
     added = run.findings[findings:]
     if any(f.severity is Verdict.BLOCK and f.rule_id in _KEEP for f in added):
         return True
@@ -176,7 +202,8 @@ def _foreign(message: str, detail: str, code: str) -> bool:
     var = _VAR.search(detail)
     hosts = [h.lower() for h in _URL_HOST.findall(code[:4000])]
     if not hosts:
-        hosts = [h.lower() for h in _BARE_HOST.findall(code[:4000])]
+        hosts = [m.group(0).lower() for m in _BARE_HOST.finditer(code[:4000])
+                 if m.group(1).lower() not in _FILE_ENDS]
     hosts = [h for h in hosts if h not in ("localhost", "127.0.0.1")]
     if var is None or not hosts:
         return False
@@ -238,9 +265,8 @@ def _strip_jsonc(text: str) -> str:
 
 def envrc_keep(run: Run, code: Field, path: str, span: tuple[int, int]) -> None:
     """``.envrc`` code: what would block warns until ``direnv allow`` (module doc)."""
-    if "direnv" in run.source and any(f"direnv {verb}" in run.source for verb in
-                                       ("deny", "revoke", "block", "disallow")):
-        return
+    if "direnv " in run.source and any(f"direnv {verb}" in run.source for verb in _DIRENV):
+        return  # allowed now, _tools ran it; denied, it does not run
     findings, commands = len(run.findings), len(run.commands)
     run.run_code(code, f"the file {path}", span, None, positional=[])
     added = run.findings[findings:]

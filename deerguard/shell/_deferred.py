@@ -52,7 +52,7 @@ from ._buildtext import (
     vscode_tasks,
     yaml_commands,
 )
-from ._ciplant import CI_KEYS, ci_keep, ci_kind, devcontainer_commands, envrc_keep
+from ._ciplant import CI_KEYS, ci_keep, ci_kind, devcontainer_commands, envrc_keep, secret_env
 from ._named import file_span
 from ._resolve import Invocation
 from ._words import DYN, Field, first_source
@@ -254,9 +254,11 @@ def check_deferred(run: Run) -> None:
         owner = Invocation(path.rpartition("/")[2], Field(path, span))
         blocked = False
         skip = frozenset() if auto else _LATER_SKIP
+        aliases = secret_env(text) if kind[0] in CI_KEYS else frozenset()
         for code, language in codes:
             if kind[0] in CI_KEYS:
-                blocked = ci_keep(run, Field(code, span), f"the file {path}", span) or blocked
+                blocked = ci_keep(run, Field(code, span), f"the file {path}", span,
+                                  aliases) or blocked
             elif kind[0] == ".envrc":
                 envrc_keep(run, Field(code, span), path, span)
             elif language == "sh":
