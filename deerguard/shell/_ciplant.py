@@ -3,8 +3,9 @@
 ``_deferred`` classifies the code of files a tool runs later; this module knows three kinds
 of them and how their code is judged:
 
-* CI pipelines (GitHub, Gitea and Forgejo workflows, ``.gitlab-ci.yml``, CircleCI, Azure
-  Pipelines, Bitbucket, Travis, Drone, Woodpecker, Buildkite): a runner is throwaway, so
+* CI pipelines (GitHub, Gitea and Forgejo workflows and local composite actions,
+  ``.gitlab-ci.yml``, CircleCI, Azure Pipelines, Bitbucket, Travis, Drone, Woodpecker,
+  Buildkite, a Jenkinsfile's ``sh`` steps): a runner is throwaway, so
   installing a tool with ``curl u | sh`` there is everyday; what matters is the pipeline's
   secrets leaving. A step's text is read as the runner runs it: the template expressions
   ``${{ secrets.X }}`` (and ``${{ github.token }}``, ``${{ env.X }}``) are put in first, as
@@ -44,8 +45,8 @@ from ._words import Field
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["CI_KEYS", "ci_edit", "ci_keep", "ci_kind", "ci_template", "devcontainer_commands",
-           "envrc_keep", "secret_env"]
+__all__ = ["CI_KEYS", "ci_commands", "ci_edit", "ci_keep", "ci_kind", "ci_template",
+           "devcontainer_commands", "envrc_keep", "secret_env"]
 
 _KEEP = frozenset({"shell.exfiltration", "shell.reverse-shell"})
 # Kind -> the YAML keys whose values are shell commands.
@@ -60,6 +61,7 @@ CI_KEYS: dict[str, frozenset[str]] = {
                          "after_deploy"}),
     "drone": frozenset({"commands"}),
     "buildkite": frozenset({"command", "commands"}),
+    "jenkins": frozenset(),  # a Jenkinsfile's sh steps (Groovy, not YAML)
 }
 _CI_NAMES = {"azure-pipelines.yml": "azure", "azure-pipelines.yaml": "azure",
              "bitbucket-pipelines.yml": "bitbucket", ".travis.yml": "travis",
@@ -81,6 +83,8 @@ _FILE_ENDS = frozenset({"txt", "json", "yml", "yaml", "jar", "zip", "tar", "gz",
 _DIRENV = ("allow", "permit", "grant", "deny", "revoke", "block", "disallow")
 _ENV_SECRET = re.compile(r"(?m)^[ \t-]{0,80}([A-Za-z_][A-Za-z0-9_]{0,100})[ \t]{0,8}:[ \t]{0,8}"
                          r"[\"']?\$\{\{[ \t]{0,8}secrets\.")
+_JENKINS_SH = re.compile(r"\bsh\b[ \t]{0,8}\(?[ \t]{0,8}(?:script[ \t]{0,8}:[ \t]{0,8})?"
+                         r"(\'\'\'|\"\"\"|'|\")")
 _MACRO = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]{0,100}(?:\.[A-Za-z0-9_]{1,100}){1,4})\)")
 _REF = re.compile(r"\$(\{?)([A-Za-z_][A-Za-z0-9_]{0,100})")
 _HOOK_TEXT = re.compile(r'"(?:initialize|onCreate|updateContent|postCreate|postStart|'
@@ -90,11 +94,14 @@ _HOOK_TEXT = re.compile(r'"(?:initialize|onCreate|updateContent|postCreate|postS
 def ci_kind(path: str) -> str | None:
     """The CI system whose pipeline ``path`` is (a key of :data:`CI_KEYS`), else None."""
     folder, _, name = path.rpartition("/")
+    if name.startswith("Jenkinsfile"):
+        return "jenkins"
     if name.endswith((".yml", ".yaml")):
-        if folder.endswith(_WORKFLOW_DIRS):
-            return "workflow"
-        if name == ".gitlab-ci.yml":
-            return name
+        if folder.endswith(_WORKFLOW_DIRS) or (name.startswith("action.") and
+                                                "/.github/actions/" in f"/{folder}"):
+            return "workflow"  # (a local composite action's steps run in the workflow)
+        if name == ".gitlab-ci.yml" or folder.endswith(".gitlab/ci"):
+            return ".gitlab-ci.yml"
         if folder.endswith(".circleci") and name.startswith("config."):
             return "circleci"
         if folder.endswith(".buildkite") and name.startswith("pipeline"):
@@ -111,6 +118,40 @@ def secret_env(text: str) -> frozenset[str]:
     if "secrets" not in text:
         return frozenset()
     return frozenset(m.group(1) for m in _ENV_SECRET.finditer(text[:200_000]))
+
+
+def ci_commands(kind: str, text: str) -> list[str]:
+    """The shell commands of a pipeline of ``kind`` (a key of :data:`CI_KEYS`)."""
+    if kind == "jenkins":
+        return _jenkins_steps(text)
+    from ._buildtext import yaml_commands  # (_buildtext's imports reach _inplace, our caller)
+    return yaml_commands(text, CI_KEYS[kind])
+
+
+def _jenkins_steps(text: str) -> list[str]:
+    """A Jenkinsfile's ``sh 'CMD'``, ``sh "CMD"``, triple-quoted and ``sh(script: 'CMD')``
+    steps; in a double-quoted one, Groovy's ``${env.X}`` is the variable ``$X``."""
+    out: list[str] = []
+    pos = 0
+    text = text[:200_000]
+    while len(out) < 64:
+        m = _JENKINS_SH.search(text, pos)
+        if m is None:
+            break
+        quote = m.group(1)
+        end = m.end()
+        while True:
+            close = text.find(quote, end)
+            if close < 0 or len(quote) == 3 or text[close - 1] != "\\":
+                break
+            end = close + 1
+        if close < 0:
+            break
+        body = text[m.end():close]
+        out.append(body.replace("${env.", "${").replace("\\$", "$") if quote[0] == '"'
+                   else body)
+        pos = close + len(quote)
+    return out
 
 
 def ci_template(text: str, secret_vars: frozenset[str] = frozenset()) -> str:
@@ -218,9 +259,8 @@ def ci_edit(run: Run, path: str, texts: list[str], span: tuple[int, int]) -> boo
     kind = ci_kind(path)
     if kind is None:
         return False
-    from ._buildtext import yaml_commands  # (_buildtext's imports reach _inplace, our caller)
     for text in texts[:16]:
-        codes = yaml_commands(text, CI_KEYS[kind]) or [text.strip()]
+        codes = ci_commands(kind, text) or [text.strip()]
         for code in codes[:16]:
             if code and ci_keep(run, Field(code, span), f"the CI file {path}", span):
                 return True

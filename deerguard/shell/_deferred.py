@@ -52,7 +52,15 @@ from ._buildtext import (
     vscode_tasks,
     yaml_commands,
 )
-from ._ciplant import CI_KEYS, ci_keep, ci_kind, devcontainer_commands, envrc_keep, secret_env
+from ._ciplant import (
+    CI_KEYS,
+    ci_commands,
+    ci_keep,
+    ci_kind,
+    devcontainer_commands,
+    envrc_keep,
+    secret_env,
+)
 from ._named import file_span
 from ._resolve import Invocation
 from ._words import DYN, Field, first_source
@@ -189,7 +197,7 @@ def _shell_codes(kind: str, text: str) -> list[str]:
     if kind == ".pre-commit-config.yaml":
         return yaml_commands(text, frozenset({"entry"}))
     if kind in CI_KEYS:
-        return yaml_commands(text, CI_KEYS[kind])
+        return ci_commands(kind, text)
     if kind in ("devcontainer.json", ".devcontainer.json"):
         return devcontainer_commands(text)
     if kind == "package.json":
