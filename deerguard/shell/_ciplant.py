@@ -21,7 +21,7 @@ of them and how their code is judged:
   the host; ``onCreateCommand``, ``postCreateCommand``... in the container, with the
   workspace and forwarded credentials): string, array and object forms; like a Makefile
   recipe, a command that blocks keeps its findings (``"postCreateCommand": "curl u|sh"``),
-  ``"npm install"`` passes.
+  ``"npm install"`` passes; a ``sed -i`` edit's new text is read the same way.
 * ``.envrc``: direnv runs it when the user enters the folder, but only after ``direnv
   allow`` (a changed file is blocked until then): code that would block warns
   (``shell.deferred-exec``), a human approves it. ``direnv allow`` in the same command
@@ -39,14 +39,15 @@ import shlex
 from typing import TYPE_CHECKING
 
 from .._result import Verdict
+from ._keep import keep_if_blocking
 from ._values import secret_name
 from ._words import Field
 
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["CI_KEYS", "ci_commands", "ci_edit", "ci_keep", "ci_kind", "ci_template",
-           "devcontainer_commands", "envrc_keep", "secret_env"]
+__all__ = ["CI_EDIT_ENDS", "CI_KEYS", "ci_commands", "ci_edit", "ci_keep", "ci_kind", "ci_template",
+           "devcontainer_commands", "devcontainer_file", "envrc_keep", "secret_env"]
 
 _KEEP = frozenset({"shell.exfiltration", "shell.reverse-shell"})
 # Kind -> the YAML keys whose values are shell commands.
@@ -63,6 +64,8 @@ CI_KEYS: dict[str, frozenset[str]] = {
     "buildkite": frozenset({"command", "commands"}),
     "jenkins": frozenset(),  # a Jenkinsfile's sh steps (Groovy, not YAML)
 }
+CI_EDIT_ENDS = (".yml", ".yaml", "devcontainer.json", "Jenkinsfile")
+"""How the names of files :func:`ci_edit` reads end (a cheap gate for its caller)."""
 _CI_NAMES = {"azure-pipelines.yml": "azure", "azure-pipelines.yaml": "azure",
              "bitbucket-pipelines.yml": "bitbucket", ".travis.yml": "travis",
              ".drone.yml": "drone", ".woodpecker.yml": "drone", ".woodpecker.yaml": "drone"}
@@ -252,13 +255,28 @@ def _foreign(message: str, detail: str, code: str) -> bool:
     return len(word) < 3 or not all(word in h for h in hosts)
 
 
+def devcontainer_file(folder: str, name: str) -> bool:
+    """Whether ``folder/name`` is a dev container definition."""
+    return name == ".devcontainer.json" or (name == "devcontainer.json" and
+                                            "/.devcontainer/" in f"/{folder}/")
+
+
 def ci_edit(run: Run, path: str, texts: list[str], span: tuple[int, int]) -> bool:
     """Lines and replacement pieces an in-place edit puts into the CI pipeline ``path``:
-    their commands (a ``run:`` line's value, else the text itself) are CI step code.
-    False when ``path`` is no CI pipeline."""
+    their commands (a ``run:`` line's value, else the text itself) are CI step code; in a
+    ``devcontainer.json``, a hook command's text (kept when it blocks). False when
+    ``path`` is neither."""
     kind = ci_kind(path)
     if kind is None:
-        return False
+        folder, _, name = path.rpartition("/")
+        if not devcontainer_file(folder, name):
+            return False
+        for text in texts[:16]:
+            code = text.strip().strip('",').replace('\\"', '"')
+            if code and keep_if_blocking(run, run.run_code, Field(code, span),
+                                         f"the file {path}", span, None, positional=[]):
+                break
+        return True
     for text in texts[:16]:
         codes = ci_commands(kind, text) or [text.strip()]
         for code in codes[:16]:

@@ -58,6 +58,7 @@ from ._ciplant import (
     ci_keep,
     ci_kind,
     devcontainer_commands,
+    devcontainer_file,
     envrc_keep,
     secret_env,
 )
@@ -131,8 +132,7 @@ def _kind(path: str) -> tuple[str, bool, str] | None:
     ci = ci_kind(path)
     if ci is not None:
         return ci, False, "warn"
-    if name == ".envrc" or name == ".devcontainer.json" or (
-            name == "devcontainer.json" and "/.devcontainer/" in f"/{folder}/"):
+    if name == ".envrc" or devcontainer_file(folder, name):
         return name, False, "warn"  # direnv (once allowed), a dev container's hooks
     if any(mark in f"/{folder}/" for mark in _AUTOSTART):
         return "autostart", True, "block"
