@@ -141,6 +141,11 @@ def test_ci_step_opening_a_reverse_shell_blocks(command: str) -> None:
     "        with:\n          node-version: ${{ matrix.node }}\n      - run: npm ci && npm test"
     "\n      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN"
     " }}\nEOF",
+    # GitLab's job token triggering a pipeline on its own server
+    "echo '  script: curl -X POST -F token=$CI_JOB_TOKEN -F ref=main "
+    "https://gitlab.example.com/api/v4/projects/1/trigger/pipeline' >> .gitlab-ci.yml",
+    "echo '  script: curl -X POST -F token=$CI_JOB_TOKEN -F ref=main "
+    "\"$CI_API_V4_URL/projects/1/trigger/pipeline\"' >> .gitlab-ci.yml",
     # a host the text does not name: not known to be foreign (a file name is no host)
     f"echo '      - run: curl -d \"$NPM_TOKEN\" -T app.jar \"$URL\"' >> {W}",
     f"sed -i 's/node-version: 18/node-version: 20/' {W}",

@@ -46,8 +46,8 @@ from ._words import Field
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["CI_EDIT_ENDS", "CI_KEYS", "ci_commands", "ci_edit", "ci_keep", "ci_kind", "ci_template",
-           "devcontainer_commands", "devcontainer_file", "envrc_keep", "secret_env"]
+__all__ = ["CI_EDIT_ENDS", "CI_KEYS", "ci_commands", "ci_edit", "ci_keep", "ci_kind",
+           "ci_template", "devcontainer_commands", "devcontainer_file", "envrc_keep", "secret_env"]
 
 _KEEP = frozenset({"shell.exfiltration", "shell.reverse-shell"})
 # Kind -> the YAML keys whose values are shell commands.
@@ -83,6 +83,10 @@ _FILE_ENDS = frozenset({"txt", "json", "yml", "yaml", "jar", "zip", "tar", "gz",
                         "py", "js", "md", "log", "xml", "html", "csv", "env", "pem", "key",
                         "lock", "toml", "ini", "cfg", "conf", "whl", "deb", "rpm", "out",
                         "bin", "exe", "crt", "pub", "sql", "bz2", "xz", "apk", "ipa", "img"})
+# Variables whose first word is not their service's name (GitLab's $CI_JOB_TOKEN triggers
+# pipelines on its own server, Azure's $(System.AccessToken)).
+_SERVICES = {"CI": ("gitlab",), "GH": ("github",), "HF": ("huggingface", "hf.co"),
+             "SYSTEM": ("azure", "visualstudio")}
 _DIRENV = ("allow", "permit", "grant", "deny", "revoke", "block", "disallow")
 _ENV_SECRET = re.compile(r"(?m)^[ \t-]{0,80}([A-Za-z_][A-Za-z0-9_]{0,100})[ \t]{0,8}:[ \t]{0,8}"
                          r"[\"']?\$\{\{[ \t]{0,8}secrets\.")
@@ -251,8 +255,9 @@ def _foreign(message: str, detail: str, code: str) -> bool:
     hosts = [h for h in hosts if h not in ("localhost", "127.0.0.1")]
     if var is None or not hosts:
         return False
-    word = var.group(1).split("_")[0].lower()
-    return len(word) < 3 or not all(word in h for h in hosts)
+    head = var.group(1).split("_")[0].upper()
+    words = _SERVICES.get(head, (head.lower(),))
+    return len(words[0]) < 3 or not all(any(w in h for w in words) for h in hosts)
 
 
 def devcontainer_file(folder: str, name: str) -> bool:
