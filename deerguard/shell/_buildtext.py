@@ -20,6 +20,7 @@ __all__ = ["cargo_config_commands", "just_recipes", "make_commands", "package_sc
 
 _MAX_LINES = 512
 _MAX_OUT = 64
+_BLOCKS = ("|", ">", "|-", ">-", "|+", ">+")
 _JUST_INTERP = re.compile(r"\{\{[^{}]{0,200}\}\}")
 
 
@@ -65,25 +66,48 @@ def yaml_commands(text: str, keys: frozenset[str]) -> list[str]:
     lines = unescape_echo(text).splitlines()[:_MAX_LINES]
     block_indent = -1  # inside a list or block scalar of a command key: its key's indent
     scalar = False
+    inner = -1  # inside a block scalar of a mapping's command key within that list
+    chunk: list[str] = []  # a block scalar's lines: one script, run as a whole
     for line in lines:
         body = line.lstrip(" ")
         indent = len(line) - len(body)
         if not body.strip() or body.startswith("#"):
             continue
+        if 0 <= inner < indent:
+            chunk.append(body.rstrip())
+            continue
+        if inner >= 0:
+            out.append("\n".join(chunk))
+            chunk = []
+            inner = -1
         if block_indent >= 0 and (indent > block_indent or (
                 indent == block_indent and body.startswith("- ") and not scalar)):
             if scalar:
-                out.append(body.rstrip())
+                chunk.append(body.rstrip())
                 continue
-            item = body[2:] if body.startswith("- ") else ""
+            # - cmd: X list items, and a mapping's command key (CircleCI's
+            # - run: / command: X, a Taskfile's - for: [..] / cmd: X); block scalars below
+            # either (- |, - run: |, command: |) are read as one script.
+            dash = body.startswith("- ")
+            item = body[2:] if dash else body
             key, sep, value = item.partition(":")
-            if sep and key.strip() in ("cmd", "run", "script", "entry"):
+            if not dash:
+                if not sep or key.strip() not in keys:
+                    continue
+                item = value
+            elif sep and key.strip() in ("cmd", "run", "script", "entry", "command"):
                 item = value
             elif sep and key.strip() in ("task", "name", "id"):
                 item = ""
+            if item.strip() in _BLOCKS:
+                inner = indent + 2 if dash and sep else indent
+                continue
             if item.strip() and item.strip() not in ("|", ">", "|-", ">-"):
                 out.append(_scalar(item))
             continue
+        if chunk:
+            out.append("\n".join(chunk))
+            chunk = []
         block_indent = -1
         scalar = False
         head = body[2:] if body.startswith("- ") else body
@@ -100,6 +124,8 @@ def yaml_commands(text: str, keys: frozenset[str]) -> list[str]:
             out.append(_scalar(value))
         if len(out) >= _MAX_OUT:
             break
+    if chunk:
+        out.append("\n".join(chunk))
     return [c for c in out if c.strip()][:_MAX_OUT]
 
 

@@ -10,7 +10,9 @@ Once the command is walked, every file it wrote is looked at (like git hooks, ``
   tool runs in the same command, ``_buildfiles`` already made it a download run); written with
   known text, the commands the tool would run from it are classified and kept when they block
   (``printf 'all:\\n\\tcurl u | sh' > Makefile``), while ``echo 'all: build' > Makefile``
-  passes;
+  passes; CI pipelines keep only a step that sends secrets away or opens a reverse shell,
+  ``devcontainer.json`` hooks are read like recipes, and a written ``.envrc`` whose code
+  would block warns until ``direnv allow`` (``_ciplant``);
 * files run automatically, without any tool being asked (``sitecustomize.py`` and ``.pth``
   files in site-packages on every Python start, direnv's ``direnvrc``, desktop autostart
   scripts, a ``.vscode/tasks.json`` task run on ``folderOpen``, and scripts every shell
@@ -50,6 +52,16 @@ from ._buildtext import (
     vscode_tasks,
     yaml_commands,
 )
+from ._ciplant import (
+    CI_KEYS,
+    ci_commands,
+    ci_keep,
+    ci_kind,
+    devcontainer_commands,
+    devcontainer_file,
+    envrc_keep,
+    secret_env,
+)
 from ._named import file_span
 from ._resolve import Invocation
 from ._words import DYN, Field, first_source
@@ -73,16 +85,14 @@ _FETCH_ONLY = frozenset({"build.gradle", "build.gradle.kts", "settings.gradle",
                          "settings.gradle.kts", "CMakeLists.txt", "meson.build", "tox.ini",
                          "composer.json", "deno.json", "deno.jsonc"})
 _OTHER = _RUBY_PROJECT | _FETCH_ONLY | frozenset({
-    "package.json", "build.rs", ".pre-commit-config.yaml", ".gitlab-ci.yml", "sitecustomize.py",
+    "package.json", "build.rs", ".pre-commit-config.yaml", "sitecustomize.py",
     "usercustomize.py", "direnvrc"})
-# Not .envrc: direnv revokes its allow whenever the file changes, so a written .envrc runs
-# only after `direnv allow` (_tools checks that one).
+# .envrc is read apart (_ciplant): direnv revokes its allow whenever the file changes, so a
+# written .envrc runs only after `direnv allow` (_tools runs it when that is in the command).
 _NAMES = _MAKEFILES | _JUSTFILES | _TASKFILES | _PYTHON | _RUBY | _NODE | _OTHER
 _AUTO_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "direnvrc"})
 # A CI pipeline runs on a throwaway runner: installing tools with `curl u | sh` there is
-# everyday; sending its secrets away is the risk.
-_CI = frozenset({".gitlab-ci.yml", "workflow"})
-_CI_RULES = frozenset({"shell.exfiltration", "shell.reverse-shell"})
+# everyday; sending its secrets away is the risk (_ciplant).
 # A project's install recipe copies its program to /usr/local/bin or a unit to /etc/systemd:
 # written down for a later `make install`, that is everyday (run now, it still blocks).
 _LATER_SKIP = frozenset({"shell.system-write"})
@@ -119,8 +129,11 @@ def _kind(path: str) -> tuple[str, bool, str] | None:
         return "cargo", False, "warn"
     if folder.endswith(".vscode") and name == "tasks.json":
         return "vscode", False, "warn"
-    if folder.endswith(".github/workflows") and name.endswith((".yml", ".yaml")):
-        return "workflow", False, "warn"
+    ci = ci_kind(path)
+    if ci is not None:
+        return ci, False, "warn"
+    if name == ".envrc" or devcontainer_file(folder, name):
+        return name, False, "warn"  # direnv (once allowed), a dev container's hooks
     if any(mark in f"/{folder}/" for mark in _AUTOSTART):
         return "autostart", True, "block"
     return _more_kind(path, folder, name)
@@ -183,15 +196,15 @@ def _shell_codes(kind: str, text: str) -> list[str]:
         return yaml_commands(text, frozenset({"cmds", "cmd"}))
     if kind == ".pre-commit-config.yaml":
         return yaml_commands(text, frozenset({"entry"}))
-    if kind == ".gitlab-ci.yml":
-        return yaml_commands(text, frozenset({"script", "before_script", "after_script"}))
-    if kind == "workflow":
-        return yaml_commands(text, frozenset({"run"}))
+    if kind in CI_KEYS:
+        return ci_commands(kind, text)
+    if kind in ("devcontainer.json", ".devcontainer.json"):
+        return devcontainer_commands(text)
     if kind == "package.json":
         return list((package_scripts(text) or {}).values())
     if kind == "cargo":
         return cargo_config_commands(text)
-    if kind in ("direnvrc", "sourced"):
+    if kind in ("direnvrc", "sourced", ".envrc"):
         return [text]
     if kind == "autostart":
         if "[Desktop Entry]" in text:
@@ -248,12 +261,17 @@ def check_deferred(run: Run) -> None:
         span = file_span(run, path)
         owner = Invocation(path.rpartition("/")[2], Field(path, span))
         blocked = False
-        rules = _CI_RULES if kind[0] in _CI else None
         skip = frozenset() if auto else _LATER_SKIP
+        aliases = secret_env(text) if kind[0] in CI_KEYS else frozenset()
         for code, language in codes:
-            if language == "sh":
+            if kind[0] in CI_KEYS:
+                blocked = ci_keep(run, Field(code, span), f"the file {path}", span,
+                                  aliases) or blocked
+            elif kind[0] == ".envrc":
+                envrc_keep(run, Field(code, span), path, span)
+            elif language == "sh":
                 blocked = keep_blocking(run, Field(code, span), f"the file {path}", span,
-                                        rules=rules, skip=skip) or blocked
+                                        skip=skip) or blocked
             else:
                 blocked = keep_blocking(run, Field(code, span), f"the file {path}", span,
                                         language, owner, skip=skip) or blocked

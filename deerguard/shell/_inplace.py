@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .._result import Verdict
+from ._ciplant import CI_EDIT_ENDS, ci_edit
 from ._copies import appended, land
 from ._interpcode import interp_code
 from ._paths import norm_path
@@ -117,6 +118,9 @@ def record_inserted(run: Run, tool: str, lines: list[str], pieces: list[str],
                     if any(m in code.lower() for m in _NET_MARKS):
                         _blocks(run, tool, code, language, span, keep=_IMPLANT)
                 tried[language] = kept
+            if path is not None and path.endswith(CI_EDIT_ENDS) and "ci" not in tried \
+                    and ci_edit(run, path, [*lines, *pieces], span):  # a CI step's new text
+                tried["ci"] = []  # (once per edit: the texts are the same for every file)
             if path is not None and path.rpartition("/")[2] == "package.json" and \
                     "package.json" not in tried:
                 tried["package.json"] = []  # "prepare": "CODE" added: a script npm runs later
