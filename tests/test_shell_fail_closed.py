@@ -36,3 +36,15 @@ def test_policy_cannot_lower_internal_error(severity: str) -> None:
     with pytest.raises(PolicyError, match="internal-error") as info:
         parse_policy(f'[rules]\n"internal-error" = "{severity}"\n', file="p.toml")
     assert info.value.line == 2
+
+
+@pytest.mark.parametrize("command", [
+    "chmod ²755 x", "chmod 7²55 x", "umask ²2", "xargs --max-args=²² rm -f",
+    "chmod ٧٧٧ x", "printf '%²d' 1", "sed 's/a/\\²/' f", "kill -²² 1",
+])
+def test_unicode_digits_in_number_positions_are_a_decision_not_an_internal_error(
+        command: str) -> None:
+    """str.isdigit() accepts superscripts ("²") that int() rejects; the readers test
+    str.isdecimal() so such text never raises (it became an internal-error block)."""
+    result = classify(command)
+    assert "internal-error" not in result.rule_ids

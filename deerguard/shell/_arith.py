@@ -89,7 +89,7 @@ def _value(run: Run, name: str, span: tuple[int, int], depth: int, seen: set[str
     if var.taint and first_source(var.taint) is not None:
         _tainted(run, var.taint, span)
     for value in (var.items if var.items is not None else var.alts)[:8]:
-        if value and not value.isdigit() and value != DYN:
+        if value and not value.isdecimal() and value != DYN:
             _scan(run, value, span, depth + 1, seen)
 
 
@@ -110,7 +110,7 @@ def _known_assignment(run: Run, text: str) -> tuple[str, str] | None:
                                                        body[end] == "_"):
         end += 1
     name, rest = body[:end], body[end:].strip()
-    if not name or name[0].isdigit():
+    if not name or name[0].isdecimal():
         return None
     if step:
         expr = f"{name} {step[0]} 1" if not rest else None
@@ -247,7 +247,7 @@ def test_words(run: Run, fields: list[Field]) -> None:
             name_slot(run, other.text, other.taint, other.span)
         elif text in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
             for other in fields[max(0, index - 1):index + 2:2]:
-                if not other.text.isdigit():
+                if not other.text.isdecimal():
                     arith_text(run, other.text, NO_TAINT, other.span)
 
 

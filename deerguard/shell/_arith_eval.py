@@ -157,7 +157,7 @@ class _Parser:
             if token == "!":
                 return int(not value)
             return _signed(~value) if token == "~" else value
-        if token[0].isdigit():
+        if token[0].isdecimal():
             return _signed(_number(token))
         if token[0].isalpha() or token[0] == "_":
             return self.variable(token)

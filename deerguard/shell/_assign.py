@@ -348,7 +348,7 @@ def declare_names(run: Run, inv: Invocation, array: object) -> bool:
             if inv.name in ("export", "readonly"):
                 continue  # these reject a subscript: nothing is evaluated
             head, sub = name_slot(run, head, f.taint, f.span)
-        if not head.replace("_", "a").isalnum() or not head.isascii() or head[0].isdigit():
+        if not head.replace("_", "a").isalnum() or not head.isascii() or head[0].isdecimal():
             continue
         plus = "".join(add)
         if eq and value.startswith("(") and sub is None and "n" not in plus:

@@ -36,7 +36,7 @@ def awk_pipe_names(code: str) -> list[str]:
             k += 1
         name = code[j:k]
         spaced = j > nxt or (at > 0 and code[at - 1] in " \t\"')")
-        if name and not name[0].isdigit() and name != "getline" and spaced and \
+        if name and not name[0].isdecimal() and name != "getline" and spaced and \
                 _in_print(code, at):
             out.append(name)
         at = code.find("|", nxt)

@@ -227,7 +227,7 @@ _DRY_RUN = frozenset({"--dry-run", "--dryrun", "--simulate", "--just-print", "--
 
 def check_package(add: Add, inv: Invocation) -> None:
     name = inv.name
-    if name.startswith("pip") and all(c.isdigit() or c == "." for c in name[3:]):
+    if name.startswith("pip") and all(c.isdecimal() or c == "." for c in name[3:]):
         name = "pip"  # pip3.11
     subs = R.PACKAGE_MANAGERS.get(name)
     if subs is None:
@@ -438,6 +438,6 @@ def interpreter_family(name: str) -> str | None:
     if base in R.INTERPRETER_CODE_FLAGS:
         return base
     for fam in ("python", "perl", "ruby", "php", "lua", "node", "pypy"):
-        if base.startswith(fam) and all(c.isdigit() or c == "." for c in base[len(fam):]):
+        if base.startswith(fam) and all(c.isdecimal() or c == "." for c in base[len(fam):]):
             return "python" if fam == "pypy" else fam
     return None

@@ -160,7 +160,7 @@ def _lex(code: str) -> list[_Tok]:
             flush()
             op = code[i:i + 2] if code[i:i + 2] in (">>", ">&", "<&") else c
             i += len(op) - 1
-            if op.endswith("&") and i + 1 < n and code[i + 1].isdigit():
+            if op.endswith("&") and i + 1 < n and code[i + 1].isdecimal():
                 op += code[i + 1]  # 2>&1
                 i += 1
             out.append(("r", fd + op, None))
@@ -378,7 +378,7 @@ def cmd_bash(code: Field) -> Field:
             else:
                 words.append(w)
         elif kind == "r":
-            if op[-1].isdigit():
+            if op[-1].isdecimal():
                 out.append(op)  # 2>&1
             else:
                 redirect = op

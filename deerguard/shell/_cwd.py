@@ -74,7 +74,7 @@ def change_dir(run: Run, inv: Invocation) -> None:
             return  # pushd with an empty stack fails: nothing changes
         new = run.dirstack.pop()
         run.dirstack.append(prev)  # the top two entries swap
-    elif name == "pushd" and operands[-1][:1] in "+" and operands[-1][1:].isdigit():
+    elif name == "pushd" and operands[-1][:1] in "+" and operands[-1][1:].isdecimal():
         new = None  # pushd +N rotates the stack: not followed
     else:
         operand = operands[-1] if operands else "~"

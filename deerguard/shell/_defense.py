@@ -171,7 +171,7 @@ def _killers(run: Run, inv: Invocation) -> None:
         elif t.startswith("--signal="):
             signal = t[len("--signal="):]
         elif t.startswith("-") and len(t) > 1:
-            if t[1:].isdigit() or t[1:].isupper():
+            if t[1:].isdecimal() or t[1:].isupper():
                 signal = t[1:]
             elif len(t) == 2 and t[1] in values:
                 skip = t[1]

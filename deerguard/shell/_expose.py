@@ -139,7 +139,7 @@ def _option_value(texts: list[str], options: tuple[str, ...]) -> str | None:
 def _operand(texts: list[str]) -> str | None:
     """The first operand that is not an option's value (ports are numbers, not folders)."""
     for t in texts:
-        if not t.startswith("-") and not t.isdigit():
+        if not t.startswith("-") and not t.isdecimal():
             return t
     return None
 

@@ -39,7 +39,7 @@ def open_fd(run: Run, r: ast.Redirect,
         if named is None:
             return
         fd = named
-    elif not fd.isdigit():
+    elif not fd.isdecimal():
         return
     run.fds[fd] = opened
     for path in ("/dev/fd/" + fd, "/proc/self/fd/" + fd):
@@ -71,11 +71,11 @@ def open_out_fd(run: Run, fd: str | None, path: str) -> None:
     if fd.startswith("{"):
         value = run.env.get(fd[1:-1])
         fd = value.alts[0] if value is not None and len(value.alts) == 1 else ""
-    if fd.isdigit():
+    if fd.isdecimal():
         run.links["/dev/fd/" + fd] = path
 
 
 def out_fd_target(run: Run, target: str) -> str | None:
     """``>&3``: the ``/dev/fd/3`` path when descriptor 3 was opened for writing a file."""
     path = "/dev/fd/" + target
-    return path if target.isdigit() and path in run.links else None
+    return path if target.isdecimal() and path in run.links else None

@@ -81,7 +81,7 @@ def near_bind(text: str, pos: int, floor: int) -> str | None:
     elif j > lo and text[j - 1] in "=!<>":
         return None
     name, _k = word_before(text, j, lo)
-    return name if name and not name[0].isdigit() and name != "$" else None
+    return name if name and not name[0].isdecimal() and name != "$" else None
 
 
 class FetchFlow:

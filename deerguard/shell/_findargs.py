@@ -25,7 +25,7 @@ def root_start(args: list[Field]) -> int:
     n = len(args)
     while i < n:
         t = args[i].text
-        if t in _FLAGS or (t.startswith("-O") and t[2:].isdigit()):
+        if t in _FLAGS or (t.startswith("-O") and t[2:].isdecimal()):
             i += 1
         elif t == "-D":
             i += 2  # -D tree,search: the debug options are its argument

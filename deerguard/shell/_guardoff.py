@@ -199,7 +199,7 @@ def _emptied(run: Run, f: Field, name: str) -> None:
 
 def _drops_exec(mode: str) -> bool:
     """A chmod mode that takes the owner's execute bit away (000, 644, -x, a-x, u=rw)."""
-    if mode.isascii() and mode.isdigit():
+    if mode.isascii() and mode.isdecimal():
         return len(mode) >= 3 and int(mode[-3]) % 2 == 0
     for clause in mode.split(","):
         who, op, perms = clause.partition("-") if "-" in clause else clause.partition("=")

@@ -82,7 +82,7 @@ def _host(text: str) -> str | None:
         if "." not in host or not all(c.isalnum() or c in ".-" for c in host):
             return None
         tld = host.rpartition(".")[2]
-        if not tld.isalpha() and not all(p.isdigit() for p in host.split(".")):
+        if not tld.isalpha() and not all(p.isdecimal() for p in host.split(".")):
             return None
     return host or None
 
@@ -93,7 +93,7 @@ def _local(host: str) -> bool:
             (".localhost", ".local", ".internal")):
         return True
     parts = host.split(".")
-    if len(parts) == 4 and all(p.isdigit() for p in parts):
+    if len(parts) == 4 and all(p.isdecimal() for p in parts):
         a, b = int(parts[0]), int(parts[1])
         return a in (10, 127) or (a, b) == (192, 168) or (a == 172 and 16 <= b <= 31)
     return False

@@ -196,7 +196,7 @@ def _creates(url: str) -> bool:
     ``/services/create``, ``/services/ID/update``."""
     path = url.split("://", 1)[-1].partition("/")[2].partition("?")[0]
     segs = [s for s in path.split("/") if s][:8]
-    if segs and segs[0].startswith("v") and segs[0][1:2].isdigit():
+    if segs and segs[0].startswith("v") and segs[0][1:2].isdecimal():
         segs = segs[1:]
     if len(segs) < 2 or segs[0] not in ("containers", "services"):
         return False

@@ -46,7 +46,7 @@ def _part(text: str) -> int | None:
         if not all(c in _HEX for c in digits):
             return None
         return int(digits, 16) if digits else 0
-    if not text.isascii() or not text.isdigit():
+    if not text.isascii() or not text.isdecimal():
         return None
     if len(text) > 1 and text[0] == "0":
         return int(text, 8) if all(c in "01234567" for c in text) else None
@@ -91,7 +91,7 @@ def _wildcard_value(host: str) -> int | None:
     name = next((host[:-len(s)] for s in _WILDCARD_DNS if host.endswith(s)), "")
     tokens = name.replace("-", ".").split(".")[-64:]
     for end in range(len(tokens), 0, -1):
-        if end >= 4 and all(t.isascii() and t.isdigit() for t in tokens[end - 4:end]):
+        if end >= 4 and all(t.isascii() and t.isdecimal() for t in tokens[end - 4:end]):
             value = ipv4_value(".".join(str(int(t)) for t in tokens[end - 4:end]))
             if value is not None:
                 return value

@@ -118,7 +118,7 @@ def module_main(run: Run, inv: Invocation, module: Field) -> None:
 
 def _is_module(name: str) -> bool:
     return bool(name) and len(name) <= 200 and name.replace(".", "_").replace(
-        "_", "a").isalnum() and not name[0].isdigit() and ".." not in name
+        "_", "a").isalnum() and not name[0].isdecimal() and ".." not in name
 
 
 def _load(run: Run, code: Field, path: str, exact: bool, language: str, inv: Invocation

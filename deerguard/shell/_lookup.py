@@ -71,7 +71,7 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
         if var is None and name in _LIST:
             var = _NO_ARGS
         elif var is None and name not in _ALWAYS_SET and (
-                name.isdigit() or name[:1].isalpha() or name[:1] == "_"):
+                name.isdecimal() or name[:1].isalpha() or name[:1] == "_"):
             # An unknown variable may be unset, hence empty: c${x}at /etc/sha${x}dow
             # is cat /etc/shadow, rm -rf $DIR/ may be rm -rf /. An agent's `bash -c`
             # has no arguments either ($1.. empty). Both worlds are checked.
@@ -116,14 +116,14 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
             taint = taint | default.taint
             if choice == 0:  # rm -rf "${TMPDIR:-/tmp}/x": the unknown value stands in for
                 taint = taint | default_source(op, default, pe.span, name)  # (_defaultpath)
-            if op in (":=", "=") and _valid_name(name) and not name.isdigit():
+            if op in (":=", "=") and _valid_name(name) and not name.isdecimal():
                 exp.assign(name, Field(default.text, pe.span, default.taint),
                            Var(alts=(DYN, default.text), taint=taint))
         elif absent:
             default = exp.expand_one(pe.args[0], choice)
             values = (default.text,)
             taint = taint | default.taint
-            if op in (":=", "=") and _valid_name(name) and not name.isdigit():
+            if op in (":=", "=") and _valid_name(name) and not name.isdecimal():
                 exp.assign(name, Field(default.text, pe.span, default.taint),
                            Var(alts=(default.text,), taint=default.taint))
     elif op in (":+", "+") and pe.args:
@@ -335,7 +335,7 @@ def _named(exp: Expander, pe: ast.ParamExp, target: str, taint: Taint, choice: i
 
 
 def _valid_name(name: str) -> bool:
-    if name.isdigit() or name in ("@", "*", "#", "?", "-", "$", "!"):
+    if name.isdecimal() or name in ("@", "*", "#", "?", "-", "$", "!"):
         return True
     return bool(name) and (name[0].isalpha() or name[0] == "_") and \
         name.replace("_", "a").isalnum() and name.isascii()

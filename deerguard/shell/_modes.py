@@ -18,8 +18,8 @@ def mode_risk(text: str) -> tuple[bool, bool] | None:
     """``(world_writable, setuid)`` for a mode string, or None when it is not a mode."""
     if not text:
         return None
-    if text.isdigit():
-        if len(text) > 8 or any(c in "89" for c in text):
+    if text.isdecimal():  # "²755", "٧٧٧": digits to str.isdigit, not to chmod (not a mode)
+        if not text.isascii() or len(text) > 8 or any(c in "89" for c in text):
             return None
         value = int(text, 8)
         return bool(value & _WORLD_WRITE), bool(value & _SETUID)
@@ -82,8 +82,8 @@ def umask_world_writable(text: str) -> bool:
     """Whether ``umask TEXT`` lets new files be written by every user: an octal mask
     without the others-write bit (``000``, ``0``, ``020``), or a symbolic mask that allows
     it (``o+w``, ``a=rwx``)."""
-    if text.isdigit():
-        if len(text) > 4 or any(c in "89" for c in text):
+    if text.isdecimal():
+        if not text.isascii() or len(text) > 4 or any(c in "89" for c in text):
             return False
         return not int(text, 8) & _WORLD_WRITE
     risk = _symbolic(text)

@@ -80,7 +80,7 @@ def _proxy_host(url: str) -> str:
 def _local_host(host: str) -> bool:
     """A host on this machine or the local network, or one not known statically."""
     if not host or DYN in host or ("." not in host and not host.startswith("[")
-                                   and not host[0].isdigit()):
+                                   and not host[0].isdecimal()):
         return True  # $PROXY, or a one-label name (proxy, squid): the local network
     if host == "localhost" or host.endswith(_LOCAL_SUFFIXES):
         return True

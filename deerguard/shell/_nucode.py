@@ -133,7 +133,7 @@ class _Reader:
             low = raw
         if kind == "ext":
             words.append(bash)
-        elif kind != "bare" or raw[:1].isdigit() or raw[:1] in "-+":
+        elif kind != "bare" or raw[:1].isdecimal() or raw[:1] in "-+":
             words.append("echo")  # a value: $f.name, 'text', [1 2], (expr), 42
             k = 0
         elif low in _LET and len(tokens) >= 4 and tokens[2][2] == "=" \

@@ -365,7 +365,7 @@ class WordParser(Base):
         if m:
             self.i = m.end()
             return new_param(self.sp(i, m.end()), m.group(), True)
-        if nxt.isdigit() and nxt.isascii() or nxt in _SPECIAL_PARAMS and nxt:
+        if nxt.isdecimal() and nxt.isascii() or nxt in _SPECIAL_PARAMS and nxt:
             self.i = i + 2
             return new_param(self.sp(i, i + 2), nxt, True)
         self.i = i + 1

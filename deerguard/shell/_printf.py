@@ -188,6 +188,6 @@ def _integer(arg: str) -> int | None:
             return sign * int(body[2:], 16)
         if body.startswith("0") and len(body) > 1:
             return sign * int(body, 8)
-        return sign * int(body, 10) if body.isdigit() else None
+        return sign * int(body, 10) if body.isdecimal() else None
     except ValueError:
         return None

@@ -70,7 +70,7 @@ def _bind(spec: _Spec, args: list[Tok]) -> _Bound:
         k += 1
         text = tok.value
         if tok.bare and text and text.startswith("-") and len(text) > 1 and \
-                not text[1].isdigit():
+                not text[1].isdecimal():
             name, colon, attached = text[1:].partition(":")
             full = _resolve(name.lower(), values + switches)
             if full in switches:
@@ -372,7 +372,7 @@ def command(words: list[Tok]) -> str | None:
         if words[0].value == "." and head.value is not None:
             return " ".join(["source", _native(head), *(a.bash for a in args)])
     elif head.value is None or not head.bare or not head.value or \
-            head.value[0] in "$[-@" or head.value[0].isdigit():
+            head.value[0] in "$[-@" or head.value[0].isdecimal():
         return None  # $x = ..., [IO.File]::Delete(...), "text", 1..10: expressions
     if head.value is None:
         return " ".join([head.bash, *(a.bash for a in args)])  # & $cmd: not known

@@ -115,7 +115,7 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
             to_fd = r.op == ">&" and bool(run.links) and out_fd_target(run, f.text) is not None
             if to_fd:
                 f = Field(out_fd_target(run, f.text) or "", f.span, f.taint)
-            elif r.op == ">&" and (f.text.isdigit() or f.text == "-"):
+            elif r.op == ">&" and (f.text.isdecimal() or f.text == "-"):
                 continue
             check_write(run.add, run.cp.paths, f, run.cwd, "redirection writes",
                         out.text if r.fd in (None, "1") or r.op.startswith("&") else None)

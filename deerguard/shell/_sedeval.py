@@ -79,7 +79,7 @@ def _regex(pattern: str, extended: bool) -> re.Pattern[str]:
         if c == "\\" and i + 1 < n:
             nxt = pattern[i + 1]
             i += 2
-            if nxt.isdigit():
+            if nxt.isdecimal():
                 raise ValueError("back-reference")
             if not extended and nxt in "(){}+?|":
                 out.append(nxt)
@@ -112,7 +112,7 @@ def _replacement(repl: str) -> Callable[[re.Match[str]], str]:
         c = repl[i]
         if c == "\\" and i + 1 < len(repl):
             nxt = repl[i + 1]
-            parts.append(int(nxt) if nxt.isdigit() else "\n" if nxt == "n" else
+            parts.append(int(nxt) if nxt.isdecimal() else "\n" if nxt == "n" else
                          "\t" if nxt == "t" else nxt)
             i += 2
             continue
@@ -133,10 +133,10 @@ def _sed_script(script: str, extended: bool, out: list[_Command]) -> None:
             i += 1
             continue
         addr = ""
-        while i < n and (script[i].isdigit() or script[i] == "$"):
+        while i < n and (script[i].isdecimal() or script[i] == "$"):
             addr += script[i]
             i += 1
-        if addr and not (addr == "$" or addr.isdigit()):
+        if addr and not (addr == "$" or addr.isdecimal()):
             raise ValueError(addr)
         if i >= n:
             raise ValueError("no command")
@@ -165,7 +165,7 @@ def _sed_script(script: str, extended: bool, out: list[_Command]) -> None:
             regex = re.compile(_regex(left, extended).pattern, re.I) if "i" in flags.lower() \
                 else _regex(left, extended)
             fill = _replacement(right)
-            digits = "".join(ch for ch in flags if ch.isdigit())
+            digits = "".join(ch for ch in flags if ch.isdecimal())
             count = 0 if "g" in flags else 1
             nth = int(digits) if digits else 0
             out.append((addr, "s", _nth(regex, fill, nth) if nth else

@@ -98,7 +98,7 @@ def replacement(repl: str, delim: str, regex: str) -> str:
                 out.append("\n")
             elif nxt == "t":
                 out.append("\t")
-            elif nxt.isdigit():
+            elif nxt.isdecimal():
                 out.append("true")  # \1: matched text not known (a word keeps \1; CMD valid)
             elif nxt not in "ULulE":
                 out.append(nxt)  # \/ \& \\ : the character itself

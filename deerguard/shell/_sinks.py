@@ -389,7 +389,7 @@ def _cluster_code(t: str, family: str, flags: frozenset[str]) -> str | None:
             return "" if all("-" + c in flags for c in rest) else rest
         if letter in "l0" and family in ("perl", "ruby"):
             k += 1
-            while k < len(t) and t[k].isdigit():
+            while k < len(t) and t[k].isdecimal():
                 k += 1  # -l and -0 take optional digits only: -l0ne is -l0 -n -e
             continue
         if letter in attached or not letter.isalnum():

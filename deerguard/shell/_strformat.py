@@ -118,7 +118,7 @@ def format_fields(fmt: str, args: list[Val], kwargs: dict[str, Val]) -> str | No
         if field == "":
             value = args[auto] if auto < len(args) and not numbered else None
             auto += 1
-        elif field.isascii() and field.isdigit():
+        elif field.isascii() and field.isdecimal():
             numbered = True  # with automatic fields too, Python raises
             value = args[int(field)] if int(field) < len(args) and not auto else None
         elif field.isidentifier():

@@ -69,7 +69,7 @@ def _head_tail(name: str, texts: list[str], stdin: str | None) -> str | None:
             mode, value = t[2], t.partition("=")[2]
         elif t[:2] in ("-n", "-c") and len(t) > 2:
             mode, value = t[1], t[2:]
-        elif t[:1] == "-" and t[1:].isdigit():
+        elif t[:1] == "-" and t[1:].isdecimal():
             value = t[1:]
         elif t in ("-q", "-s", "--quiet", "--silent", "-"):
             pass

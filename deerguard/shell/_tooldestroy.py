@@ -181,7 +181,7 @@ def _archive_deletes(add: Add, inv: Invocation, cwd: str | None) -> None:
             elif t in _ZIP_ARG:
                 k += 1
             elif t.startswith("-") and len(t) > 1 and not t.startswith("--"):
-                if "m" in t[1:] and all(c.isdigit() or c in "rRmqvjJDylkgfuodAFSe@"
+                if "m" in t[1:] and all(c.isdecimal() or c in "rRmqvjJDylkgfuodAFSe@"
                                         for c in t[1:]):
                     move = True
             elif not t.startswith("--"):

@@ -95,7 +95,7 @@ class Var(NamedTuple):
 def to_int(text: str) -> int | None:
     """A decimal number written in ASCII (an optional ``-``), else None (never raises)."""
     body = text[1:] if text.startswith("-") else text
-    if not body or not body.isascii() or not body.isdigit() or len(body) > 18:
+    if not body or not body.isascii() or not body.isdecimal() or len(body) > 18:
         return None
     return -int(body) if text.startswith("-") else int(body)
 

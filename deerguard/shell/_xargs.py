@@ -132,7 +132,7 @@ def _batch_size(args: list[Field]) -> tuple[str, int] | None:
     out: tuple[str, int] | None = None
     for name, value in _own_options(args):
         text = value.text if value is not None else ""
-        count = int(text) if text.isdigit() else 1
+        count = int(text) if text.isdecimal() else 1
         if name == "n" or name == "--max-args":
             out = ("n", count)
         elif name == "L" or name == "l" or name == "--max-lines":
