@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from ._agentcli import unknown_server
 from ._agentnotes import planted_instructions
 from ._agentperms import policy_findings, settings_file, text_findings
+from ._gate import word_gate
 from ._keep import keep_if_blocking
 from ._named import file_span
 from ._words import DYN, Field, first_source
@@ -74,14 +75,14 @@ _INSTRUCTION_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AG
 _INSTRUCTION_DIRS = ("/.cursor/rules/", "/.clinerules/", "/.claude/commands/",
                      "/.claude/agents/", "/.claude/skills/", "/.github/instructions/",
                      "/.windsurf/rules/")
+_INSTRUCTION_DIRS_RE = word_gate(_INSTRUCTION_DIRS)
 
 
 def _instructions(path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     if name in _INSTRUCTION_NAMES:
         return True
-    slashed = "/" + path
-    return any(d in slashed for d in _INSTRUCTION_DIRS)
+    return _INSTRUCTION_DIRS_RE.search("/" + path) is not None
 
 
 def agent_config_written(run: Run) -> None:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from ._agentcli import AGENT_CLIS, agent_cli
 from ._agentperms import filter_findings, hooks_file, settings_file
+from ._gate import word_gate
 from ._optwalk import walk_options
 from ._paths import norm_path
 from ._sedargs import SED_LONG, SED_SHORT, SEDS
@@ -117,11 +118,13 @@ def guard_tool(run: Run, inv: Invocation) -> None:
             agent_cli(run, inv)  # claude --dangerously-skip-permissions, claude mcp add
         return
     if inv.name in _JQS:
-        _jq(run, inv)  # jq runs are rare: no gate needed (settings may come on stdin)
+        # jq reads a settings file (every one ends .json, .toml or .code-workspace), one not
+        # known statically, or a filter that edits hooks or permissions (settings on stdin):
+        # jq in an everyday pipeline (curl ... | jq .) costs one search per argument.
+        if any(_JQ_GATE.search(f.text) is not None for f in args):
+            _jq(run, inv)
         return
-    if not any(_GUARD in f.text or DYN in f.text or "settings" in f.text or
-               "config" in f.text or "claude" in f.text or ".json" in f.text or
-               ".toml" in f.text for f in args):
+    if not any(_ARG_GATE.search(f.text) is not None for f in args):
         return  # the common case: nothing here names the guard or an agent's settings
     name = inv.name
     if name in _CODERS and not any(f.text == "pip" for f in args):
@@ -300,6 +303,10 @@ def _code(run: Run, inv: Invocation) -> None:
 
 
 _STDIN_GATE = ("hooks", "PreToolUse", "ermissions", "defaultMode", "autoApprove")
+_JQ_GATE = word_gate((*_STDIN_GATE, ".json", ".toml", ".code-workspace", DYN))
+# What an argument of a copier, editor, installer or interpreter must hold for guard_tool
+# to read it: the guard's name, an agent's settings or config, or an unknown value.
+_ARG_GATE = word_gate((_GUARD, DYN, "settings", "config", "claude", ".json", ".toml"))
 _SETTINGS_NAMES = (".claude/settings.json", ".claude/settings.local.json", "settings.json",
                    ".codex/config.toml", "config.toml", "mcp.json", "hooks.json")
 
