@@ -32,8 +32,8 @@ import json
 import re
 import tomllib
 
-__all__ = ["Finding", "allow_entry", "filter_findings", "hooks_file", "policy_findings",
-           "settings_file", "text_findings"]
+__all__ = ["SETTINGS_SUFFIXES", "Finding", "allow_entry", "filter_findings", "hooks_file",
+           "policy_findings", "settings_file", "text_findings"]
 
 Finding = tuple[bool, str]  # (blocks, what the settings do)
 
@@ -65,6 +65,10 @@ _HOOK_WORDS = ("hooks", "PreToolUse", "deerguard", "beforeShellExecution", "Befo
                "matcher")
 _EMPTYING = re.compile(r"del\(|delpaths|(?<![=!<>])=(?:null|\{\}|\[\]|empty|false)|-=|"
                        r"\|=.{0,40}(?:select\(|with_entries|to_entries|map_values\(empty)")
+
+
+SETTINGS_SUFFIXES = _SETTINGS
+"""How an agent's settings file's path ends (:func:`settings_file`)."""
 
 
 def settings_file(path: str) -> bool:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._agentcli import AGENT_CLIS, agent_cli
-from ._agentperms import filter_findings, hooks_file, settings_file
+from ._agentperms import SETTINGS_SUFFIXES, filter_findings, hooks_file, settings_file
 from ._gate import word_gate
 from ._optwalk import walk_options
 from ._paths import norm_path
@@ -118,10 +118,13 @@ def guard_tool(run: Run, inv: Invocation) -> None:
             agent_cli(run, inv)  # claude --dangerously-skip-permissions, claude mcp add
         return
     if inv.name in _JQS:
-        # jq reads a settings file (every one ends .json, .toml or .code-workspace), one not
+        # jq reads a settings file (by its name; any .json/.toml file after a cd), one not
         # known statically, or a filter that edits hooks or permissions (settings on stdin):
-        # jq in an everyday pipeline (curl ... | jq .) costs one search per argument.
-        if any(_JQ_GATE.search(f.text) is not None for f in args):
+        # jq in an everyday pipeline (curl ... | jq .) or on package.json costs one search
+        # per argument.
+        if any(_JQ_GATE.search(f.text) is not None or f.text.endswith(SETTINGS_SUFFIXES)
+               for f in args) or (run.cwd is not None and any(
+                   f.text.endswith((".json", ".toml")) for f in args)):
             _jq(run, inv)
         return
     if not any(_ARG_GATE.search(f.text) is not None for f in args):
@@ -303,7 +306,7 @@ def _code(run: Run, inv: Invocation) -> None:
 
 
 _STDIN_GATE = ("hooks", "PreToolUse", "ermissions", "defaultMode", "autoApprove")
-_JQ_GATE = word_gate((*_STDIN_GATE, ".json", ".toml", ".code-workspace", DYN))
+_JQ_GATE = word_gate((*_STDIN_GATE, DYN))
 # What an argument of a copier, editor, installer or interpreter must hold for guard_tool
 # to read it: the guard's name, an agent's settings or config, or an unknown value.
 _ARG_GATE = word_gate((_GUARD, DYN, "settings", "config", "claude", ".json", ".toml"))
