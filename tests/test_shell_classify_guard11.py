@@ -252,3 +252,22 @@ def test_planted_instruction_warns(command: str) -> None:
 ])
 def test_everyday_agent_settings_and_notes_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+def test_jq_argument_scanner_separates_filter_files_and_arg_values() -> None:
+    """One scanner (_jqenv.jq_parts) serves the settings-edit and npm-script readers:
+    options with values are skipped, --arg pairs kept, and with -f FILE the filter is in
+    FILE (every positional is an input)."""
+    from deerguard.shell._jqenv import jq_parts
+    from deerguard.shell._words import Field
+
+    def fields(*texts: str) -> list[Field]:
+        return [Field(t, (0, 0)) for t in texts]
+
+    filt, files, pairs = jq_parts(fields("--indent", "2", "--arg", "m", "x", "del(.hooks)",
+                                         "a.json", "b.json"))
+    assert filt is not None and filt.text == "del(.hooks)"
+    assert [f.text for f in files] == ["a.json", "b.json"]
+    assert pairs == [("--arg", "m", "x")]
+    filt, files, _ = jq_parts(fields("-f", "edit.jq", "settings.json"))
+    assert filt is None and [f.text for f in files] == ["settings.json"]

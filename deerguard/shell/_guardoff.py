@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from ._agentcli import AGENT_CLIS, agent_cli
 from ._agentperms import SETTINGS_SUFFIXES, filter_findings, hooks_file, settings_file
 from ._gate import word_gate
+from ._jqenv import jq_parts
 from ._optwalk import walk_options
 from ._paths import norm_path
 from ._sedargs import SED_LONG, SED_SHORT, SEDS
@@ -66,10 +67,6 @@ _LOOKUPS = ("which", "command -v", "command -V", "type -p", "type -P", "whereis"
 _INSTALL_DIRS = ("-packages/deerguard", "/pipx/venvs/deerguard", "/uv/tools/deerguard")
 _UNINSTALL = frozenset({"uninstall", "remove", "rm", "erase"})
 
-# jq/yq options with one or two values.
-_JQ_ONE = frozenset({"--indent", "-L", "--library-path", "-o", "--output-format", "-p",
-                     "--input-format", "-I", "--front-matter"})
-_JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 
 
 def _source(run: Run, f: Field) -> str:
@@ -216,27 +213,8 @@ def _drops_exec(mode: str) -> bool:
 
 
 def _jq(run: Run, inv: Invocation) -> None:
-    args = inv.args
-    texts: list[str] = []
-    files: list[Field] = []
-    filt: Field | None = None
-    k, n = 0, len(args)
-    while k < n:
-        t = args[k].text
-        if t in _JQ_TWO and k + 2 < n:
-            texts.append(args[k + 2].text)
-            k += 3
-            continue
-        if t in ("--args", "--jsonargs"):
-            break
-        if t.startswith("-") and len(t) > 1:
-            k += 2 if t in _JQ_ONE else 1
-            continue
-        if filt is None:
-            filt = args[k]
-        else:
-            files.append(args[k])
-        k += 1
+    filt, files, pairs = jq_parts(inv.args)
+    texts = [value for _opt, _name, value in pairs]
     if filt is None:
         return
     for f in files:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["JQS", "jq_env", "jq_files"]
+__all__ = ["JQS", "jq_env", "jq_files", "jq_parts"]
 
 JQS = frozenset({"jq", "gojq", "jaq", "yq"})
 """jq and its reimplementations (python yq passes its filter to jq)."""
@@ -163,6 +163,48 @@ def jq_env(run: Run, inv: Invocation) -> Taint:
     if not _reads_env(code):
         return NO_TAINT
     return frozenset({Source("secret", inv.name, run.map_span(inv.word.span))})
+
+
+# jq/yq options with one value and with two (``--arg NAME VALUE``), for :func:`jq_parts`.
+_PART_ONE = frozenset({"--indent", "-L", "--library-path", "-o", "--output-format", "-p",
+                       "--input-format", "-I", "--front-matter", "--expression",
+                       "--split-exp", "--xml-attribute-prefix"})
+_FROM_FILE = frozenset({"-f", "--from-file"})
+
+
+def jq_parts(args: list[Field]) -> tuple[Field | None, list[Field],
+                                         list[tuple[str, str, str]]]:
+    """(the filter, the input files, the ``(option, name, value)`` of each ``--arg``-like
+    option) of ``jq``/``yq`` ``args``. With ``-f FILE`` the filter is in FILE: None, and
+    every positional is an input. Arguments after ``--args``/``--jsonargs`` are values."""
+    filt: Field | None = None
+    files: list[Field] = []
+    pairs: list[tuple[str, str, str]] = []
+    from_file = False
+    k, n = 0, len(args)
+    while k < n:
+        t = args[k].text
+        if t in _TWO_VALUES and k + 2 < n:
+            pairs.append((t, args[k + 1].text, args[k + 2].text))
+            k += 3
+            continue
+        if t in ("--args", "--jsonargs"):
+            break
+        if t in _FROM_FILE:
+            from_file = True
+            k += 1  # its FILE is read as the filter: not an input
+            if k < n:
+                k += 1
+            continue
+        if t.startswith("-") and len(t) > 1:
+            k += 2 if t in _PART_ONE else 1
+            continue
+        if filt is None and not from_file:
+            filt = args[k]
+        else:
+            files.append(args[k])
+        k += 1
+    return filt, files, pairs
 
 
 def jq_files(args: list[Field]) -> list[Field]:

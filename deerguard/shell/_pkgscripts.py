@@ -31,6 +31,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ._gate import word_gate
+from ._jqenv import jq_parts
 from ._keep import keep_if_blocking
 from ._paths import norm_path
 from ._resolve import Invocation
@@ -46,11 +47,6 @@ PKG_JSON_EDITORS = frozenset({"jq", "gojq", "jaq", "yq"})
 PKG_JSON_CODERS = frozenset({"pyth", "node", "bun", "deno"})  # program names' first 4
 _MAX_CODE = 20000
 _MAX_STRINGS = 32
-# jq/yq options with one or two values.
-_JQ_ONE = frozenset({"--indent", "-L", "--library-path", "-f", "--from-file", "-o",
-                     "--output-format", "-p", "--input-format", "-I", "--front-matter",
-                     "--expression", "--split-exp", "--xml-attribute-prefix"})
-_JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 # A string that could be a command line (not a name like "postinstall" or "utf8").
 _CODE_CHARS = frozenset(" |;&$`(<>")
 _PAIR = re.compile(r'"([^"\\\n]{1,200})"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"')
@@ -92,26 +88,8 @@ def _candidate(run: Run, code: str, span: tuple[int, int], owner: str) -> None:
 
 
 def _jq(run: Run, inv: Invocation) -> None:
-    args = inv.args
-    values: dict[str, str] = {}
-    program: Field | None = None
-    k = 0
-    n = len(args)
-    while k < n:
-        t = args[k].text
-        if t in _JQ_TWO and k + 2 < n:
-            if t == "--arg":
-                values[args[k + 1].text] = args[k + 2].text
-            k += 3
-            continue
-        if t in ("--args", "--jsonargs"):
-            break
-        if t.startswith("-") and len(t) > 1:
-            k += 2 if t in _JQ_ONE else 1
-            continue
-        if program is None:
-            program = args[k]
-        k += 1
+    program, _files, pairs = jq_parts(inv.args)
+    values = {name: value for opt, name, value in pairs if opt == "--arg"}
     if program is None or not any(w in program.text for w in _JQ_GATE):
         return
     span = program.span
