@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import check_write
 from ._copies import write_links
-from ._embedded import decode_escapes
+from ._embedded import decode_escapes, git_sub_index
 from ._exfil import EXFIL_NAMES, exfil_output, never_sent, shown_credential
 from ._fetchtools import RENDERERS, rendered
 from ._files import (
@@ -33,7 +33,7 @@ from ._metadata import metadata_secret
 from ._paths import candidate_paths, norm_path
 from ._pidlists import PID_LISTERS, pid_listing
 from ._printf import printf_format
-from ._projdata import PROJECT_PRINTERS, project_source
+from ._projdata import GIT_CODE_PRINTERS, PROJECT_PRINTERS, project_source
 from ._projsecrets import project_upload
 from ._resolve import Invocation
 from ._secrets import (
@@ -124,10 +124,18 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
         taint.update(rendered(run, inv))
     if name in EXFIL_NAMES:  # searches for secrets, gh uploads, docker cp, cloud metadata
         taint.update(exfil_output(run, inv, stdin))
-    if name in TREE_ARCHIVERS:  # tar czf - ., git archive HEAD: the project's tree
-        taint.update(tree_source(run, inv))
-    if name in PROJECT_PRINTERS:  # git diff, git format-patch --stdout, docker save: code
-        taint.update(project_source(run, inv))
+    if name == "git":  # one subcommand test for both readers (git is the commonest name)
+        i = git_sub_index(args)
+        sub = args[i].text if i < len(args) else ""
+        if sub in ("archive", "bundle"):  # git archive HEAD: the project's tree
+            taint.update(tree_source(run, inv))
+        elif sub in GIT_CODE_PRINTERS:  # git diff, git format-patch --stdout: code
+            taint.update(project_source(run, inv))
+    else:
+        if name in TREE_ARCHIVERS:  # tar czf - ., zip -r - .: the project's tree
+            taint.update(tree_source(run, inv))
+        if name in PROJECT_PRINTERS:  # docker save: an image
+            taint.update(project_source(run, inv))
     if not taint and name in SHELL_INIT and prints_shell_init(name, [f.text for f in args]):
         return Flow(NO_TAINT, name, inv.word.span, "")  # eval "$(pyenv init -)": see module
     if name in _OUTPUT_NAMED:

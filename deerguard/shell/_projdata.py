@@ -38,14 +38,15 @@ if TYPE_CHECKING:
     from ._walk import Run
     from ._words import Field
 
-__all__ = ["PROJECT_PRINTERS", "project_source"]
+__all__ = ["GIT_CODE_PRINTERS", "PROJECT_PRINTERS", "project_source"]
 
 _KIND = "tree"  # as _treeexport's archives of the working tree
 _ENGINES = frozenset({"docker", "podman", "nerdctl"})
 PROJECT_PRINTERS = _ENGINES | {"git"}
 """Programs :func:`project_source` looks at."""
 
-_CODE_PRINTERS = frozenset({"diff", "show", "log", "format-patch", "stash"})
+GIT_CODE_PRINTERS = frozenset({"diff", "show", "log", "format-patch", "stash"})
+"""git subcommands that can print code (:func:`project_source` reads their options)."""
 # Options that make git diff/show/log print names or counts instead of code.
 _NO_CODE = frozenset({"--stat", "--name-only", "--name-status", "--numstat", "--shortstat",
                       "--quiet", "--exit-code", "--summary", "--dirstat", "-s", "--no-patch",
@@ -66,7 +67,7 @@ def project_source(run: Run, inv: Invocation) -> Taint:
     else:
         i = git_sub_index(args)
         sub = args[i].text if i < len(args) else ""
-        if sub not in _CODE_PRINTERS:
+        if sub not in GIT_CODE_PRINTERS:
             return NO_TAINT
         rest = [f.text for f in args[i + 1:i + 65]]
         if any(t in _NO_CODE or t.startswith(("--stat=", "--dirstat=")) for t in rest):
