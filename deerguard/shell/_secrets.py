@@ -269,11 +269,15 @@ def login_tool_args(run: Run, inv: Invocation, args: list[Field]) -> tuple[list[
     (``shell.secret-display``, like ``gh auth token``). Kept off the secret-printer table so
     that everyday npm commands stay on the cheap output path."""
     name = inv.name
+    opts = _LOGIN_FILE_OPTIONS.get(name, frozenset())
     options = config = False
-    for f in args:  # one pass, no list: npm install, npm run build stay cheap
-        if f.text[:1] == "-":
-            options = True
-        elif f.text == "config":
+    for f in args:  # one pass, no list: npm install, curl -s URL stay cheap
+        t = f.text
+        if t[:1] == "-":
+            # One of the tool's login-file options (--netrc-file F, -iKEY, --key=F): the
+            # precise reading is login_file_args'; any other option needs none.
+            options = options or t in opts or t.partition("=")[0] in opts or t[:2] in opts
+        elif t == "config":
             config = True
     printed = config and name in _PKG_CONFIGS and _auth_setting([f.text for f in args])
     if printed:
