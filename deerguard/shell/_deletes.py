@@ -107,6 +107,8 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
             add("shell.recursive-delete", t.span, f"recursive delete of {path}", None)
         elif recursive and (data := data_dir_delete(path)) is not None:
             add(data[0], t.span, data[1], None)  # /var/lib/postgresql, /srv/data
+        elif recursive and (path == ".git" or path.endswith("/.git")):
+            add("shell.git-destructive", t.span, _GIT_LOSS.format(path), None)
         elif recursive and cwd is None and path == ".":
             # rm -rf "$PWD", rm -rf "$(pwd)", rm -rf .: the working directory itself, whose
             # location is not known (it may be ~).
@@ -120,6 +122,10 @@ def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
                 path.startswith(("/etc/", "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/",
                                  "/boot/", "/lib/", "/usr/lib/"))):
             add("shell.system-write", t.span, f"deletes the system file {path}", None)
+
+
+_GIT_LOSS = ("recursive delete of {}: the repository's history, branches and stashes go "
+             "with it (commits not pushed are lost)")
 
 
 TRASHERS = frozenset({"trash-put", "trash", "gomi", "rmtrash", "trash-cli"})
@@ -183,6 +189,7 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     subs: list[list[Field]] = []
     narrowed = False  # a test before the action (-name '*.log', -mtime +7): not every file
     found: Taint | None = None
+    git_named = False  # -name .git: the folders found are repositories' histories
     while i < len(args):
         t = args[i].text
         if t == "-delete" and critical is not None:
@@ -205,6 +212,8 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
             if data is not None:
                 add(data[0], args[i].span, f"find deletes every file: {data[1]}", None)
         narrowed = narrowed or t in _NARROWING
+        if t in ("-name", "-iname") and i + 1 < len(args) and args[i + 1].text == ".git":
+            git_named = True
         if t in ("-exec", "-execdir", "-ok", "-okdir"):
             j = i + 1
             cmd: list[Field] = []
@@ -218,6 +227,9 @@ def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
                            if "{}" in f.text else f)
                 j += 1
             tool = program_name(cmd[0].text) if cmd else ""
+            if git_named and tool == "rm":  # find ~/src -name .git -exec rm -rf {} +
+                add("shell.git-destructive", cmd[0].span, _GIT_LOSS.format(
+                    "every .git folder find finds"), None)
             if critical is not None and tool in _FILE_DESTROYERS:
                 # find walks the whole tree: rm -f (or shred) on each file it finds is a
                 # recursive delete of the root even without -r.

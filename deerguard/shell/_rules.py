@@ -185,7 +185,9 @@ NETWORK_SENDERS = _fs("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet",
                       # A name looked up in DNS reaches the resolver and the domain's
                       # nameserver: $(cat secret).evil.com is exfiltration.
                       "dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6",
-                      "traceroute", "traceroute6", "tracepath", "mtr", "whois", "getent")
+                      "traceroute", "traceroute6", "tracepath", "mtr", "whois", "getent",
+                      "resolvectl", "systemd-resolve", "dog", "doggo", "fping", "nping",
+                      "hping3", "lftp", "smbclient")
 """Programs that can send what they read (or are given) to another machine."""
 
 DECODERS = _fs("base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg", "rev",

@@ -4,22 +4,24 @@ Dispatch for the tools with a script language (sed, make, editors: ``_scripts``)
 ``parallel``/``script`` with no command run a shell reading stdin; ``gdb -ex 'python ...'``
 runs Python; ``strace -o '|cmd'`` pipes its log to a command; ``defaults write`` of a macOS
 login hook, ``git config --file F`` of a key that runs programs, and ``find -fprintf F``
-write files; ``sftp`` batch ``put`` uploads; ``xterm -display HOST:0`` and ``ztcp`` connect
-shells to other machines; ``dpkg -i``/``rpm -i`` of a downloaded package runs it. Each
-handler only looks at its own program's arguments: ordinary runs cost one set lookup.
+write files; sftp/ftp/lftp batch ``put`` uploads (``_filexfer``); ``xterm -display HOST:0``
+and ``ztcp`` connect shells to other machines; ``dpkg -i``/``rpm -i`` of a downloaded
+package runs it. Each handler only looks at its own program's arguments: ordinary runs
+cost one set lookup.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._checks import check_args, check_write
+from ._checks import check_write
 from ._confload import CONF_TOOLS, conf_tool
 from ._dbconf import client_startup
 from ._embedded import _git_value as git_exec_value
 from ._embedded import decode_escapes
 from ._fetchtools import FETCH_TOOLS, fetch_tool
 from ._files import file_taint
+from ._filexfer import XFER_CLIENTS, xfer_client
 from ._flow import Flow
 from ._githooks import note_hooks_path
 from ._gitreads import git_reads
@@ -29,10 +31,10 @@ from ._optexec import RUNNER_NAMES, TAR_NAMES, emacs_eval, tar_filters
 from ._parallel import parallel_tool
 from ._paths import norm_path
 from ._resolve import Invocation
-from ._scripts import ed_tool, run_stdin, script_text, sed_tool, vim_tool
+from ._scripts import ed_tool, run_stdin, sed_tool, vim_tool
 from ._sinks import download_exec, interp_code
 from ._sqlclients import SQL_CLIENTS, sql_client
-from ._words import Field
+from ._words import DYN, Field
 from ._written import read_written
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ _MAKES = frozenset({"make", "gmake", "bmake"})
 _VIMS = frozenset({"vi", "vim", "nvim", "view", "ex", "vim.basic", "vim.tiny", "gvim"})
 _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "sem", "script", "gdb",
-                                                        "defaults", "sftp", "ztcp"}) | \
+                                                        "defaults", "ztcp"}) | XFER_CLIENTS | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
                "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS | SQL_CLIENTS | \
     CONF_TOOLS | FETCH_TOOLS
@@ -85,8 +87,8 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
         _gdb(run, inv)
     elif name == "defaults":
         _defaults(run, inv)
-    elif name == "sftp":
-        _sftp(run, inv, stdin)
+    elif name in XFER_CLIENTS:
+        xfer_client(run, inv, stdin)  # sftp/ftp/lftp batch put .env (_filexfer)
     elif name == "xterm":
         _xterm(run, inv)
     elif name == "find":
@@ -198,28 +200,6 @@ def _git_config_file(run: Run, inv: Invocation) -> None:
         check_write(run.add, run.cp.paths, target, run.cwd, "git config writes")
 
 
-def _sftp(run: Run, inv: Invocation, stdin: Flow | None) -> None:
-    """sftp batch commands (stdin or ``-b FILE``): ``put LOCAL`` uploads a local file, so a
-    secret file put is exfiltration."""
-    batch: Field | None = None
-    args = inv.args
-    for index, f in enumerate(args[:-1]):
-        if f.text == "-b":
-            batch = script_text(run, inv, args[index + 1], stdin)
-    if batch is None and stdin is not None and stdin.text is not None:
-        batch = Field(stdin.text, stdin.span, stdin.taint)
-    if batch is None:
-        return
-    for line in batch.text.splitlines()[:256]:
-        words = line.split()
-        if not words or words[0].lstrip("-@") not in ("put", "mput", "reput"):
-            continue
-        local = [Field(w, batch.span) for w in words[1:] if not w.startswith("-")][:1]
-        if local and check_args(run.add, run.cp.paths, inv.name, local, run.cwd):
-            run.add("shell.exfiltration", batch.span, f"{inv.name} uploads the secret file "
-                    f"{local[0].text}", None)
-
-
 # macOS login/logout hooks: a script loginwindow runs as root at every login.
 _LOGIN_HOOKS = frozenset({"loginhook", "logouthook"})
 
@@ -235,15 +215,50 @@ def _defaults(run: Run, inv: Invocation) -> None:
 
 # --- debuggers and tracers ------------------------------------------------------------------
 
+_GDB_EVALS = frozenset({"call", "print", "p", "output", "call/x", "print/x", "p/x"})
+
+
 def _gdb(run: Run, inv: Invocation) -> None:
-    """``gdb -ex 'python CODE'``: Python run inside gdb (``shell``/``!`` are in _embedded)."""
+    """``gdb -ex 'python CODE'``: Python run inside gdb (``shell``/``!`` are in _embedded).
+    ``-ex 'call system("CMD")'`` makes the debugged process run CMD: it is classified as
+    shell code, and attached to a running process (``-p PID``) it is code injection, which
+    runs CMD as that process's user (``gdb -p 1``: root)."""
     args = inv.args
+    attached = any(f.text in ("-p", "--pid") or f.text.startswith("--pid=") for f in args)
     for index, f in enumerate(args[:-1]):
         if f.text in ("-ex", "-iex", "--eval-command", "-eval-command"):
             value = args[index + 1]
             head, _, rest = value.text.strip().partition(" ")
             if head in ("python", "py", "pi", "python-interactive") and rest:
                 interp_code(run, Field(rest, value.span, value.taint), "python", inv)
+            elif head in _GDB_EVALS and "system" in rest:
+                for command in _c_system_calls(rest):
+                    if attached:
+                        run.add("shell.privilege", value.span, "gdb makes the process it is "
+                                "attached to run a shell command (code injection: it runs "
+                                "as that process's user)", None)
+                    run.run_code(Field(command, value.span, value.taint), "gdb call system",
+                                 inv.word.span, None, positional=[])
+
+
+def _c_system_calls(expr: str) -> list[str]:
+    """The string literals passed to ``system(...)`` in a C expression (``(int)system("id")``),
+    with C escapes decoded; a call with another argument is run as a dynamic command."""
+    out: list[str] = []
+    pos = expr.find("system")
+    while pos >= 0 and len(out) < 16:
+        i = pos + 6
+        while i < len(expr) and expr[i] in " \t(":
+            i += 1
+        if i < len(expr) and expr[i] == '"':
+            end = i + 1
+            while end < len(expr) and expr[end] != '"':
+                end += 2 if expr[end] == "\\" else 1
+            out.append(decode_escapes(expr[i + 1:end]))
+        elif expr[pos + 6:].lstrip(" \t")[:1] == "(":
+            out.append(DYN)  # system(buf): a command not known statically
+        pos = expr.find("system", i)
+    return out
 
 
 _TRACER_VALUE = {"strace": "oepsuEIXbPS", "ltrace": "oepsuEnaAlLxS"}
