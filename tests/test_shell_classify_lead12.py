@@ -16,6 +16,10 @@
 * ``gdb -ex 'call system("CMD")'``: CMD runs inside the debugged process, so it is
   classified as shell code; attached to a running process (``-p PID``) it is code
   injection that runs as that process's user: warn (``shell.privilege``) at least.
+* A GitHub workflow step written with ``${{ github.event.issue.title }}`` (or another
+  field an outsider chooses: bodies, branch names, commit messages, ``github.head_ref``)
+  in its shell code plants a script injection: warn (``shell.deferred-exec``). Numbers,
+  SHAs and ``env:`` variables pass.
 """
 
 from __future__ import annotations
@@ -127,4 +131,29 @@ def test_gdb_system_commands_are_classified_as_shell_code(command: str) -> None:
     "gdb -batch -ex 'print sizeof(struct stat)' ./a.out",
 ])
 def test_ordinary_gdb_sessions_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "echo '      - run: echo \"${{ github.event.issue.title }}\"' >> .github/workflows/ci.yml",
+    "echo '      - run: git checkout ${{ github.head_ref }}' >> .github/workflows/pr.yml",
+    "printf '    steps:\\n      - run: echo \"${{ github.event.comment.body }}\" | tee x\\n'"
+    " >> .github/workflows/triage.yml",
+    "echo '      - run: echo ${{ github.event.head_commit.message }}'"
+    " | tee -a .github/workflows/x.yml",
+    "sed -i 's/npm test/npm test \\&\\& echo \"${{ github.event.pull_request.body }}\"/'"
+    " .github/workflows/ci.yml",
+])
+def test_workflow_steps_running_outsider_text_warn(command: str) -> None:
+    assert_verdict(command, Verdict.WARN, "shell.deferred-exec")
+
+
+@pytest.mark.parametrize("command", [
+    "echo '      - run: echo \"${{ github.event.pull_request.number }}\"'"
+    " >> .github/workflows/ci.yml",
+    "echo '      - run: echo \"$TITLE\"' >> .github/workflows/ci.yml",
+    "echo '      - run: git checkout ${{ github.sha }}' >> .github/workflows/ci.yml",
+    "echo 'title: ${{ github.event.issue.title }}' >> notes.md",
+])
+def test_workflow_steps_with_trusted_expressions_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

