@@ -112,6 +112,8 @@ def test_files_inside_or_beside_git_pass(command: str) -> None:
     "gdb -p 1 -batch -ex 'call (int)system(\"id\")'",
     "gdb --pid=4242 -batch -ex 'print system(\"touch /tmp/x\")'",
     "gdb -p $(pgrep -n nginx) -batch -ex 'call system(\"id\")'",
+    "gdb -batch -ex 'attach 1' -ex 'call system(\"id\")'",
+    "gdb -p 1 -batch --eval-command='call (int)system(\"id\")'",
 ])
 def test_gdb_making_an_attached_process_run_a_command_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN, "shell.privilege")

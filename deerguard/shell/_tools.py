@@ -224,10 +224,17 @@ def _gdb(run: Run, inv: Invocation) -> None:
     shell code, and attached to a running process (``-p PID``) it is code injection, which
     runs CMD as that process's user (``gdb -p 1``: root)."""
     args = inv.args
-    attached = any(f.text in ("-p", "--pid") or f.text.startswith("--pid=") for f in args)
-    for index, f in enumerate(args[:-1]):
-        if f.text in ("-ex", "-iex", "--eval-command", "-eval-command"):
+    attached = any(f.text in ("-p", "--pid") or f.text.startswith(("--pid=", "attach "))
+                   for f in args)  # gdb -p PID, -ex 'attach PID'
+    for index, f in enumerate(args):
+        value: Field | None = None
+        if f.text in ("-ex", "-iex", "--eval-command", "-eval-command", "--init-eval-command",
+                      "-init-eval-command") and index + 1 < len(args):
             value = args[index + 1]
+        elif f.text.startswith(("--eval-command=", "-eval-command=", "--init-eval-command=",
+                                "-init-eval-command=")):
+            value = Field(f.text.partition("=")[2], f.span, f.taint)
+        if value is not None:
             head, _, rest = value.text.strip().partition(" ")
             if head in ("python", "py", "pi", "python-interactive") and rest:
                 interp_code(run, Field(rest, value.span, value.taint), "python", inv)
