@@ -60,6 +60,7 @@ from ._secrets import (
     store_copy,
 )
 from ._sedargs import SEDS, sed_path_args
+from ._shellimage import IMAGE_TOOLS, image_output
 from ._sinks import (
     AWKS,
     download_exec,
@@ -340,7 +341,9 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         run.files[dest] = run.files[dir_key(dest)] = frozenset({Source(  # and what is under it
             "secret", name, run.map_span(inv.word.span))})
     if name in STREAM_TOOLS:  # cat a > b, cat a | tee b, dd if=a of=b
-        return stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
+        out = stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
+        # cat /bin/sh > x, dd if=/bin/sh of=x: x is a copy of the shell (_shellimage)
+        return image_output(run, inv, stdin, out) if name in IMAGE_TOOLS else out
     return output(run, inv, stdin, secret)
 
 
