@@ -26,6 +26,12 @@
   ci.yml`` is judged as writing ``.github/workflows/ci.yml`` (and ``cd .git/hooks && ... >
   pre-commit`` as a hook). ``cd ..``, ``cd -``, ``cd "$X"`` and ``popd`` forget it; deletes
   of ``.`` or ``..`` there stay judged as from an unknown directory (warn).
+* The guard's hook settings deleted by ``find .claude -name settings.json -delete`` (or
+  ``-exec rm``/``mv``), or written/deleted by Python or node ``-c`` code, warn
+  (``shell.defense-weaken``, as ``rm .claude/settings.json``); a user's settings emptied by
+  code (``.write("{}")``) blocks, as ``echo '{}' > ~/.claude/settings.json``. An alias or
+  function named ``deerguard`` shadows the guard's program: warn. Reading the settings,
+  deleting logs under ``.claude`` and ordinary aliases pass.
 """
 
 from __future__ import annotations
@@ -266,3 +272,47 @@ def test_relative_cd_everyday_and_forgotten_prefixes_pass(command: str) -> None:
 ])
 def test_deletes_after_relative_cd_still_warn(command: str) -> None:
     assert_verdict(command, Verdict.WARN)
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'open(\".claude/settings.json\",\"w\").write(\"{}\")'",
+    "python3 -c 'import os; os.remove(\".claude/settings.json\")'",
+    "python3 -c 'import shutil; shutil.rmtree(\".claude\")'",
+    "node -e 'require(\"fs\").unlinkSync(\".claude/settings.json\")'",
+    "node -e 'require(\"fs\").writeFileSync(\".claude/settings.json\", \"{}\")'",
+    "find .claude -name settings.json -delete",
+    "find ~/.claude -name 'settings*.json' -exec rm {} +",
+    "find . -path '*/.claude/settings.json' -delete",
+    "find ~/.claude -type f -delete",
+    "find .claude -name settings.json -exec mv {} /tmp/ \\;",
+    "alias deerguard=true",
+    "alias deerguard='echo ok'",
+    "deerguard() { :; }",
+    "function deerguard { true; }",
+    "bash -c 'alias deerguard=true'",
+])
+def test_hook_settings_deleted_or_guard_shadowed_warns(command: str) -> None:
+    assert_verdict(command, Verdict.WARN)
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'open(\"/home/u/.claude/settings.json\",\"w\").write(\"{}\")'",
+    "python3 -c \"open('$HOME/.claude/settings.json','w').write('{}')\"",
+])
+def test_user_hook_settings_emptied_by_code_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK)
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'import json; print(json.load(open(\".claude/settings.json\")))'",
+    "python3 -c 'open(\"out.json\",\"w\").write(\"{}\")'",
+    "find .claude -name '*.md'",
+    "find .claude -name '*.log' -delete",
+    "find . -name '*.pyc' -delete",
+    "find .claude",
+    "alias ll='ls -la'",
+    "deerguard hook claude-code",
+    "cat .claude/settings.json",
+])
+def test_everyday_settings_reads_and_aliases_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)

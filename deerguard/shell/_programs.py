@@ -31,6 +31,7 @@ from ._flow import EMPTY, Flow
 from ._gitabbrev import expand_git_options
 from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
+from ._guardmore import GUARD_NAME, guard_shadow
 from ._guardoff import GUARD_TOOLS, guard_tool
 from ._hookvars import hook_files
 from ._hostapi import HOST_API_PROGRAMS, host_api
@@ -224,6 +225,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name == "alias":
         for f in inv.args:
             key, eq, value = f.text.partition("=")
+            if key == GUARD_NAME:
+                guard_shadow(run, f.span, "alias")  # alias deerguard=true (_guardmore)
             if eq and key and len(run.aliases) < 64:
                 run.aliases[key] = value
                 run.run_code(Field(value, f.span, f.taint), f"alias {key}", word.span, None,
