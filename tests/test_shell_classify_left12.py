@@ -32,6 +32,10 @@
   code (``.write("{}")``) blocks, as ``echo '{}' > ~/.claude/settings.json``. An alias or
   function named ``deerguard`` shadows the guard's program: warn. Reading the settings,
   deleting logs under ``.claude`` and ordinary aliases pass.
+* System proxy settings (``networksetup -setwebproxy``, ``-setautoproxyurl``, ``gsettings
+  set org.gnome.system.proxy.http host``, KDE's ``kioslaverc`` proxy keys, ``netsh winhttp
+  set proxy``) naming a remote proxy warn like ``pip config set global.proxy``; local
+  proxies, reads, resets and ``mode manual`` alone pass.
 """
 
 from __future__ import annotations
@@ -315,4 +319,39 @@ def test_user_hook_settings_emptied_by_code_blocks(command: str) -> None:
     "cat .claude/settings.json",
 ])
 def test_everyday_settings_reads_and_aliases_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "networksetup -setwebproxy Wi-Fi x.example 8080",
+    "networksetup -setautoproxyurl Wi-Fi http://x.example/proxy.pac",
+    "sudo networksetup -setsocksfirewallproxy Ethernet x.example 1080",
+    "gsettings set org.gnome.system.proxy.http host 'x.example'",
+    "gsettings set org.gnome.system.proxy.https host x.example",
+    "gsettings set org.gnome.system.proxy autoconfig-url 'http://x.example/p.pac'",
+    "kwriteconfig5 --file kioslaverc --group 'Proxy Settings' --key httpProxy "
+    "'http://x.example 8080'",
+    "netsh winhttp set proxy x.example:8080",
+    "netsh winhttp set proxy proxy-server=\"http=x.example:8080\"",
+])
+def test_system_proxy_to_a_remote_host_warns(command: str) -> None:
+    assert_verdict(command, Verdict.WARN)
+
+
+@pytest.mark.parametrize("command", [
+    "networksetup -setwebproxy Wi-Fi 127.0.0.1 8080",
+    "networksetup -setwebproxy Wi-Fi proxy.corp 8080",
+    "networksetup -setwebproxystate Wi-Fi off",
+    "networksetup -listallnetworkservices",
+    "networksetup -getwebproxy Wi-Fi",
+    "gsettings set org.gnome.system.proxy mode manual",
+    "gsettings set org.gnome.system.proxy mode none",
+    "gsettings set org.gnome.system.proxy.http host 'localhost'",
+    "gsettings set org.gnome.desktop.interface color-scheme prefer-dark",
+    "gsettings get org.gnome.system.proxy mode",
+    "netsh winhttp show proxy",
+    "netsh winhttp reset proxy",
+    "kwriteconfig5 --file kdeglobals --group General --key ColorScheme Breeze",
+])
+def test_everyday_system_settings_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

@@ -100,13 +100,15 @@ def change_dir(run: Run, inv: Invocation) -> None:
     run.cwd = new
     # $PWD and $OLDPWD follow: known directories, or unknown (never the default ".", nor
     # a relative prefix: $PWD is absolute).
-    run.env["OLDPWD"] = Var(alts=(prev,)) if _absolute(prev) else Var(alts=(DYN,))
-    run.env["PWD"] = Var(alts=(new,)) if _absolute(new) else Var(alts=(DYN,))
+    run.env["OLDPWD"] = Var(alts=(prev,)) if prev is not None and _absolute(prev) else \
+        Var(alts=(DYN,))
+    run.env["PWD"] = Var(alts=(new,)) if new is not None and _absolute(new) else \
+        Var(alts=(DYN,))
     run.env_version += 1
 
 
-def _absolute(path: str | None) -> bool:
-    return path is not None and path[:1] in ("/", "~")
+def _absolute(path: str) -> bool:
+    return path[:1] in ("/", "~")
 
 
 def _down(run: Run, inv: Invocation, name: str, prev: str | None) -> bool:

@@ -72,6 +72,7 @@ from ._sinks import (
     stdin_sink,
     su_program,
 )
+from ._sysproxy import SYSPROXY_PROGRAMS, system_proxy
 from ._tools import TOOL_NAMES, tool
 from ._vimargs import vim_path_args
 from ._windestroy import WIN_DESTROYERS, win_destroy
@@ -309,6 +310,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         git_push(run, inv)  # git remote add x URL && git push x --all
     if name in SOURCE_PROGRAMS:
         package_source(run, name, inv.args, inv.word.span)
+    if name in SYSPROXY_PROGRAMS:
+        system_proxy(run, inv)  # networksetup -setwebproxy, gsettings ... proxy (_sysproxy)
     if name in WIN_RUNNERS:
         cmd_line = cmd_code(name, inv.args)
         if cmd_line is not None:  # cmd /c CODE: its commands read like sh's (&&, |, > ...)
