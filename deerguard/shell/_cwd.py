@@ -96,7 +96,8 @@ def change_dir(run: Run, inv: Invocation) -> None:
         inside = run.files.get(dir_key(new))
         if inside:
             run.files["*"] = inside
-        new = new if _down(run, inv, name, prev) and new != "." else None
+        # (bounded: a prefix of 512 characters at most keeps every later join linear)
+        new = new if len(new) < 512 and new != "." and _down(run, inv, name, prev) else None
     run.cwd = new
     # $PWD and $OLDPWD follow: known directories, or unknown (never the default ".", nor
     # a relative prefix: $PWD is absolute).
@@ -120,7 +121,7 @@ def _down(run: Run, inv: Invocation, name: str, prev: str | None) -> bool:
     if len(operands) != 1 or not operands[0].static:
         return False
     text = operands[0].text
-    return DYN not in text and ".." not in text.split("/") and len(text) < 1024
+    return DYN not in text and ".." not in text.split("/")
 
 
 # Operands that name everything in the working directory.

@@ -226,7 +226,7 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name == "alias":
         for f in inv.args:
             key, eq, value = f.text.partition("=")
-            if key == GUARD_NAME:
+            if eq and key == GUARD_NAME:
                 guard_shadow(run, f.span, "alias")  # alias deerguard=true (_guardmore)
             if eq and key and len(run.aliases) < 64:
                 run.aliases[key] = value
