@@ -113,15 +113,16 @@ def _absolute(path: str) -> bool:
 
 
 def _down(run: Run, inv: Invocation, name: str, prev: str | None) -> bool:
-    """``cd a/b`` (``pushd a/b``) from the project directory or a relative prefix: a move down
-    (no ``..``, no CDPATH lookup, no variable), so its relative prefix is known."""
-    if name == "popd" or (prev is not None and _absolute(prev)) or "CDPATH" in run.env:
+    """``cd a/b`` (``pushd a/b``) from the project directory or a relative prefix: a move
+    down (no ``..``, no CDPATH lookup, no variable), so its relative prefix is known."""
+    if name == "popd" or (prev is not None and prev[:1] in "/~") or "CDPATH" in run.env:
         return False
-    operands = [f for f in inv.args if not f.text.startswith("-")]
-    if len(operands) != 1 or not operands[0].static:
-        return False
-    text = operands[0].text
-    return DYN not in text and ".." not in text.split("/")
+    args = inv.args
+    if len(args) != 1:
+        return False  # cd -P a, cd -- a: not followed
+    f = args[0]
+    text = f.text
+    return f.static and DYN not in text and ".." not in text.split("/")
 
 
 # Operands that name everything in the working directory.

@@ -126,12 +126,14 @@ def guard_tool(run: Run, inv: Invocation) -> None:
                    f.text.endswith((".json", ".toml")) for f in args)):
             _jq(run, inv)
         return
-    if not any(_ARG_GATE.search(f.text) is not None for f in args):
-        return  # the common case: nothing here names the guard or an agent's settings
     name = inv.name
     if name == "find":
-        find_settings(run, inv)  # find .claude -name settings.json -delete (_guardmore)
-    elif name in _CODERS and not any(f.text == "pip" for f in args):
+        if any(".claude" in f.text or ".cursor" in f.text for f in args):
+            find_settings(run, inv)  # find .claude -name settings.json -delete (_guardmore)
+        return
+    if not any(_ARG_GATE.search(f.text) is not None for f in args):
+        return  # the common case: nothing here names the guard or an agent's settings
+    if name in _CODERS and not any(f.text == "pip" for f in args):
         _code(run, inv)
     elif name in _INSTALLERS:
         _uninstall(run, inv)

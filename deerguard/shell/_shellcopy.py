@@ -23,13 +23,13 @@ from ._words import DYN
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["SHELL_COPIERS", "note_copy", "runs_code", "shell_copy"]
+__all__ = ["INTERPRETERS", "SHELL_COPIERS", "note_copy", "runs_code", "shell_copy"]
 
 SHELL_COPIERS = frozenset({"cp", "ln", "install", "gcp", "gln", "ginstall"})
 """Copiers whose copies of a shell binary are tracked."""
 
 # Interpreters whose stdin or first operand is code, like a shell's.
-_INTERPRETERS = frozenset({"python", "python2", "python3", "perl", "ruby", "node", "php",
+INTERPRETERS = frozenset({"python", "python2", "python3", "perl", "ruby", "node", "php",
                            "lua", "tclsh", "wish", "osascript", "pwsh", "powershell"})
 # Options of cp/ln/install that take a separate value.
 _VALUE_OPTS = frozenset({"-S", "-t", "-m", "-o", "-g", "--suffix", "--target-directory",
@@ -42,10 +42,10 @@ def runs_code(path: str) -> str | None:
     base = program_name(path.strip())  # "$(which sh)" is DYN/sh: sh, wherever it is
     if not base or DYN in base:
         return None
-    if base in R.SHELLS or base in _INTERPRETERS:
+    if base in R.SHELLS or base in INTERPRETERS:
         return base
     stem = base.rstrip("0123456789.")  # python3.12, perl5.36
-    return stem if stem in _INTERPRETERS else None
+    return stem if stem in INTERPRETERS else None
 
 
 def _family(name: str) -> str:

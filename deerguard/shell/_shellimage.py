@@ -18,9 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from . import _rules as R
 from ._copymore import pv_args
 from ._flow import Flow
-from ._shellcopy import note_copy, runs_code
+from ._shellcopy import INTERPRETERS, note_copy, runs_code
+from ._words import DYN
 
 if TYPE_CHECKING:
     from ._resolve import Invocation
@@ -32,6 +34,8 @@ IMAGE_TOOLS = frozenset({"cat", "tee", "sponge", "dd", "pv"})
 """Stream tools that copy a file's bytes whole."""
 
 _MARK = "shell binary "
+# The names (without version digits) of the shells and interpreters runs_code knows.
+_STEMS = frozenset(n.rstrip("0123456789.") for n in (*R.SHELLS, *INTERPRETERS))
 _MAX_WORDS = 64
 
 
@@ -47,7 +51,7 @@ def image_input(path_text: str, flow: Flow) -> Flow:
     """``< PATH``: when PATH is a shell binary, the flow carries it."""
     if flow.producer is not None or flow.taint:
         return flow
-    shell = runs_code(path_text)
+    shell = _first_shell((path_text,))
     return flow if shell is None else flow._replace(producer=_MARK + shell)
 
 
@@ -75,7 +79,7 @@ def image_output(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Fl
                 dests.append(value)
             elif eq and key not in ("bs", "ibs", "obs", "status", "iflag", "oflag"):
                 return out  # count=, skip=: part of the bytes
-        shell = runs_code(source) if source is not None else piped
+        shell = _first_shell((source,)) if source is not None else piped
     elif name == "pv":
         files, output, whole = pv_args(args)
         if not whole:
@@ -98,6 +102,9 @@ def image_output(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Fl
 
 def _first_shell(paths: Iterable[str]) -> str | None:
     for text in paths:
+        base = text.rpartition("/")[2].removesuffix(".exe").rstrip("0123456789.")
+        if DYN not in text and base not in _STEMS:
+            continue  # cat README.md: one set lookup per operand
         shell = runs_code(text)
         if shell is not None:
             return shell
