@@ -147,7 +147,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         path_run(run, inv, stdin)  # PATH=/tmp/bin:..; echo CODE > /tmp/bin/up; up
     if run.files:
         hook_files(run, name, word.span)  # NODE_OPTIONS=-r FILE set before FILE was fetched
-    if name in run.aliases and not inv.wrappers and "alias " + name not in run.active:
+    if name in run.aliases and (not inv.wrappers or (  # sudo /tmp/x: a shell copy runs
+            run.runner_copies and norm_path(word.text, run.cwd) in run.runner_copies)) and \
+            "alias " + name not in run.active:
         # bash never expands an alias again inside its own expansion (alias ls='ls -F'), and
         # like a function call, each (alias, arguments, state) is classified once: a script
         # that uses an alias 200 times stays linear and within the nested-code budget.

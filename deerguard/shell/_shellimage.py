@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._copymore import pv_args
 from ._flow import Flow
+from ._paths import norm_path
 from ._shellcopy import INTERPRETERS, note_copy, runs_code
 from ._words import DYN
 
@@ -59,7 +60,7 @@ def image_written(run: Run, dest: str, flow: Flow) -> None:
     """``> DEST`` written with ``flow``: a shell binary's bytes make DEST a copy."""
     shell = image_of(flow)
     if shell is not None:
-        note_copy(run, dest, shell)
+        _record(run, dest, shell)
 
 
 def image_output(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Flow:
@@ -96,8 +97,17 @@ def image_output(run: Run, inv: Invocation, stdin: Flow | None, out: Flow) -> Fl
     if shell is None:
         return out
     for dest in dests[:16]:
-        note_copy(run, dest, shell)
+        _record(run, dest, shell)
     return out._replace(producer=_MARK + shell) if name != "sponge" else out
+
+
+def _record(run: Run, dest: str, shell: str) -> None:
+    """DEST is a copy of ``shell``: its name runs the shell (``note_copy``), and the file is
+    a program that runs commands (``sudo DEST -c``, ``chmod u+s DEST``: ``_setuid``)."""
+    note_copy(run, dest, shell)
+    path = norm_path(dest, run.cwd)
+    if path is not None and len(run.runner_copies) < 32:
+        run.runner_copies.add(path)
 
 
 def _first_shell(paths: Iterable[str]) -> str | None:
