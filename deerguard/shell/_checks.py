@@ -113,8 +113,9 @@ def check_args(add: Add, rules: PathRules, name: str, args: list[Field], cwd: st
     for f in args:
         text = f.text
         if "/" not in text:
-            if "~" not in text and cwd is None:
-                continue  # a plain word (no socket path either): names no path
+            if "~" not in text and (cwd is None or cwd[:1] not in "/~"):
+                continue  # a plain word (no socket path either): names no path (in the
+                # project directory or below it: a relative prefix, see _cwd)
         elif "/dev/tcp/" in text or "/dev/udp/" in text:
             add("shell.reverse-shell", f.span, "names a /dev/tcp or /dev/udp network socket",
                 None)

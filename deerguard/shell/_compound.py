@@ -17,6 +17,7 @@ from ._arith import test_words
 from ._assign import store
 from ._flow import EMPTY, Flow
 from ._flow import union as _union
+from ._guardmore import GUARD_NAME, guard_shadow
 from ._traps import check_traps
 from ._words import DYN, NO_TAINT, Field, Var, first_source
 
@@ -112,6 +113,8 @@ def compound(run: Run, cmd: ast.Command, stdin: Flow | None) -> Flow:
         return EMPTY
     if isinstance(cmd, ast.FunctionDef):
         run.funcs[cmd.name] = cmd
+        if cmd.name == GUARD_NAME:
+            guard_shadow(run, cmd.span, "function")  # deerguard() { :; } (_guardmore)
         if _calls_itself(cmd):
             run.add("shell.fork-bomb", cmd.span, f"function {cmd.name} starts copies "
                      "of itself without bound", None)

@@ -1,6 +1,9 @@
 """The working directory as ``cd``, ``pushd`` and ``popd`` change it.
 
-``Run.cwd`` is the directory relative paths resolve against (None: unknown). Bash's own rules:
+``Run.cwd`` is the directory relative paths resolve against (None: unknown, the project
+directory the agent works in; a relative path after ``cd a/b`` from there: ``a/b``, so that
+``cd .github/workflows && echo X >> ci.yml`` writes ``.github/workflows/ci.yml``; ``cd ..``,
+``cd -`` and ``cd "$X"`` forget it). Bash's own rules:
 ``cd -`` goes to ``$OLDPWD`` (and every ``cd`` sets ``OLDPWD`` to the directory it leaves);
 a relative operand that does not start with ``.`` or ``..`` is looked up in ``$CDPATH`` first
 (``CDPATH=/; cd etc`` is ``/etc``: the classifier takes the first entry, the directory an
@@ -87,17 +90,39 @@ def change_dir(run: Run, inv: Invocation) -> None:
         if name == "pushd" and len(run.dirstack) < _MAX_STACK:
             run.dirstack.append(prev)
     if new is not None and not new.startswith(("/", "~")):
-        # Relative to an unknown directory: paths below stay relative ("*" is the unknown
-        # working directory, tainted when it is a fetched directory).
+        # Relative to an unknown directory ("*" is the unknown working directory, tainted
+        # when it is a fetched directory). A move down (cd a/b) keeps the relative prefix:
+        # later relative paths join it (x > c writes a/b/c); a climb (cd ..) forgets it.
         inside = run.files.get(dir_key(new))
         if inside:
             run.files["*"] = inside
-        new = None
+        # (bounded: a prefix of 512 characters at most keeps every later join linear)
+        new = new if len(new) < 512 and new != "." and _down(run, inv, name, prev) else None
     run.cwd = new
-    # $PWD and $OLDPWD follow: known directories, or unknown (never the default ".").
-    run.env["OLDPWD"] = Var(alts=(prev,)) if prev is not None else Var(alts=(DYN,))
-    run.env["PWD"] = Var(alts=(new,)) if new is not None else Var(alts=(DYN,))
+    # $PWD and $OLDPWD follow: known directories, or unknown (never the default ".", nor
+    # a relative prefix: $PWD is absolute).
+    run.env["OLDPWD"] = Var(alts=(prev,)) if prev is not None and _absolute(prev) else \
+        Var(alts=(DYN,))
+    run.env["PWD"] = Var(alts=(new,)) if new is not None and _absolute(new) else \
+        Var(alts=(DYN,))
     run.env_version += 1
+
+
+def _absolute(path: str) -> bool:
+    return path[:1] in ("/", "~")
+
+
+def _down(run: Run, inv: Invocation, name: str, prev: str | None) -> bool:
+    """``cd a/b`` (``pushd a/b``) from the project directory or a relative prefix: a move
+    down (no ``..``, no CDPATH lookup, no variable), so its relative prefix is known."""
+    if name == "popd" or (prev is not None and prev[:1] in "/~") or "CDPATH" in run.env:
+        return False
+    args = inv.args
+    if len(args) != 1:
+        return False  # cd -P a, cd -- a: not followed
+    f = args[0]
+    text = f.text
+    return f.static and DYN not in text and ".." not in text.split("/")
 
 
 # Operands that name everything in the working directory.

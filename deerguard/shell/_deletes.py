@@ -59,6 +59,7 @@ def plain_operands(args: list[Field], letters: str) -> list[Field]:
 
 def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:
     """Recursive delete of ``/``, ``~``, ``$HOME`` or a system directory, in any spelling."""
+    cwd = _known_dir(cwd)
     opts, targets = opts_and_operands(inv.args)
     # GNU getopt takes any unambiguous prefix of a long option: --r is --recursive,
     # --no is --no-preserve-root (rm's other long options start with other letters).
@@ -150,6 +151,13 @@ def check_node_delete(add: Add, inv: Invocation, cwd: str | None) -> None:
     check_rm(add, Invocation(inv.name, inv.word, [forced, *inv.args]), cwd)
 
 
+def _known_dir(cwd: str | None) -> str | None:
+    """``cwd`` when it is a known directory; None for a relative prefix (``cd a/b`` from the
+    unknown project directory: ``rm -rf .`` and ``rm -rf ../..`` there are judged as from an
+    unknown working directory, whose location may be ``~``)."""
+    return cwd if cwd is None or cwd[:1] in ("/", "~") else None
+
+
 def _ancestor(text: str) -> bool:
     """A relative path naming a directory above its start (``..``, ``../..``, ``a/../..``):
     deleting it deletes the working directory's parents, which may be ``/`` or ``~``."""
@@ -180,6 +188,7 @@ _NARROWING = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-re
 
 def check_find(add: Add, inv: Invocation, cwd: str | None) -> list[list[Field]]:
     """``find ROOTS -delete`` on a critical root; return the ``-exec`` commands with ``{}``."""
+    cwd = _known_dir(cwd)
     args = inv.args
     roots, i = find_roots(args)
     root_paths = [norm_path(r.text, cwd) if not r.taint or not r.text.startswith(DYN) else

@@ -22,8 +22,8 @@ __all__ = ["GIT_GLOBAL_ARG", "decode_escapes", "embedded_code", "git_exec_key", 
 _SSH_EXEC_OPTS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
 
 
-OPTION_CODE_PROGRAMS = frozenset({"tmux", "git", "ssh", "scp", "sftp", "tar", "gtar",
-                                   "bsdtar", "zip", "rsync", "man", "less", "make",
+OPTION_CODE_PROGRAMS = frozenset({"tmux", "byobu", "byobu-tmux", "git", "ssh", "scp", "sftp",
+                                   "tar", "gtar", "bsdtar", "zip", "rsync", "man", "less", "make",
                                    "gmake", "npx", "bunx", "pnpx", "psql", "mysql", "mariadb",
                                    "sqlite3", "gdb", "lldb", "complete", "compgen"})
 
@@ -63,7 +63,7 @@ def embedded_code(inv: Invocation) -> list[Field]:
         if text:
             out.append(Field(text, f.span, f.taint))
 
-    if name == "tmux":
+    if name in _TMUX_NAMES:
         return _tmux(args)
     git_sub = git_sub_index(args) if name == "git" else 0
     for index, f in enumerate(args):
@@ -163,6 +163,8 @@ def _split_unescaped(text: str, delim: str) -> list[str]:
     return pieces
 
 
+# byobu passes its tmux commands on to tmux (byobu new-window CMD).
+_TMUX_NAMES = frozenset({"tmux", "byobu", "byobu-tmux"})
 _TMUX_RUN = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw",
                        "run-shell", "run", "respawn-pane", "respawn-window", "send-keys",
                        "send", "if-shell", "if"})

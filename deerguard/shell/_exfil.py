@@ -28,6 +28,7 @@ from ._gitlist import git_search
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
 from ._jqenv import JQS, jq_env
 from ._metadata import metadata_credential, metadata_routed, metadata_userdata
+from ._pastebins import PASTE_TOOLS, paste_files
 from ._paths import norm_path
 from ._projsecrets import project_search
 from ._values import NO_TAINT, Field, Source, Taint, source_order
@@ -45,7 +46,7 @@ _HTTP = frozenset({"curl", "wget", "http", "https", "xh", "httpie", "fetch", "ar
 _KEYCHAINS = frozenset({"security", "secret-tool"})
 
 EXFIL_NAMES = SEARCHERS | READERS | _UPLOADERS | _CONTAINERS | _HTTP | _KEYCHAINS | JQS | \
-    frozenset({"git"})
+    PASTE_TOOLS | frozenset({"git"})
 """Programs :func:`exfil_output` looks at (any other program: nothing to do)."""
 
 # Roots whose search covers a user's secrets: a home, the filesystem, system config.
@@ -73,6 +74,9 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
             return gh_send(run, inv, stdin)
     elif name in _CONTAINERS:
         return _container(run, inv, span)
+    elif name in PASTE_TOOLS:  # pastebinit .env, croc send F (_pastebins)
+        _send_files(run, inv, paste_files(name, inv.args, stdin is not None, inv.word.span),
+                    stdin)
     elif name in _HTTP:
         _metadata(run, inv)
     elif name in _KEYCHAINS:
@@ -154,6 +158,7 @@ def _upload(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     lead = _GH_FILE_OPERANDS.get((words[0], words[1]))
     gist_public = words[0] in ("gist", "snippet") and words[1] in ("create", "new")
     files: list[Field] = []
+    named: Field | None = None  # -f/--filename of a gist or snippet
     operands = 0
     i = 0
     while i < len(args):
@@ -173,7 +178,11 @@ def _upload(run: Run, inv: Invocation, stdin: Flow | None) -> None:
                 if "=@" in value:
                     files.append(Field(value.partition("=@")[2], f.span, f.taint))
             elif opt in _GH_VALUE_OPTIONS and not eq and not (gist_public and opt == "-p"):
+                if gist_public and opt in ("-f", "--filename") and i + 1 < len(args):
+                    named = args[i + 1]
                 i += 1
+            elif gist_public and opt in ("-f", "--filename") and eq:
+                named = Field(val, f.span, f.taint)
         else:
             operands += 1
             if lead is not None and operands > 2 + lead:
@@ -181,6 +190,11 @@ def _upload(run: Run, inv: Invocation, stdin: Flow | None) -> None:
         i += 1
     if gist_public and operands == 2 and stdin is not None:
         files.append(Field("-", inv.word.span))  # gh gist create with no file reads stdin
+    if gist_public and operands == 2 and named is not None:
+        # glab snippet create -f .env, gh gist create --filename .env: the snippet is
+        # published as that file (its text read from stdin, or the file where a client
+        # version takes the name as the file to send).
+        files.append(named)
     _send_files(run, inv, files, stdin)
 
 

@@ -17,7 +17,8 @@ take it away; the ways a command does that, and what this module decides:
   (``_agentconf``);
 * the settings file holding the hooks deleted or moved away (``shell.defense-weaken``,
   warn): ``rm ~/.claude/settings.json``, ``mv .claude/settings.json x.bak`` (it may or may
-  not hold the guard's hook).
+  not hold the guard's hook); by ``find ... -delete`` or interpreter code, and the guard's
+  name shadowed by an alias or function: ``_guardmore``.
 
 Also here: agent programs started with their checks off and MCP servers added by ``claude
 mcp add`` (``_agentcli``), and Python/node ``-c`` code deleting hooks from a settings file.
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING
 from ._agentcli import AGENT_CLIS, agent_cli
 from ._agentperms import SETTINGS_SUFFIXES, filter_findings, hooks_file, settings_file
 from ._gate import word_gate
+from ._guardmore import code_settings, find_settings
 from ._jqenv import jq_parts
 from ._optwalk import walk_options
 from ._paths import norm_path
@@ -59,7 +61,7 @@ _INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "conda", "mamba", "microma
 _JQS = frozenset({"jq", "gojq", "jaq", "yq"})
 _CODERS = frozenset({"python", "python3", "node", "bun", "deno"})
 GUARD_TOOLS = _DELETERS | _PLACERS | _WRITERS | _INSTALLERS | _JQS | SEDS | _CODERS | \
-    frozenset({"mv", "chmod"}) | AGENT_CLIS
+    frozenset({"mv", "chmod", "find"}) | AGENT_CLIS
 """Programs :func:`guard_tool` looks at."""
 
 _LOOKUPS = ("which", "command -v", "command -V", "type -p", "type -P", "whereis", "realpath",
@@ -124,9 +126,13 @@ def guard_tool(run: Run, inv: Invocation) -> None:
                    f.text.endswith((".json", ".toml")) for f in args)):
             _jq(run, inv)
         return
+    name = inv.name
+    if name == "find":
+        if any(".claude" in f.text or ".cursor" in f.text for f in args):
+            find_settings(run, inv)  # find .claude -name settings.json -delete (_guardmore)
+        return
     if not any(_ARG_GATE.search(f.text) is not None for f in args):
         return  # the common case: nothing here names the guard or an agent's settings
-    name = inv.name
     if name in _CODERS and not any(f.text == "pip" for f in args):
         _code(run, inv)
     elif name in _INSTALLERS:
@@ -273,6 +279,8 @@ def _code(run: Run, inv: Invocation) -> None:
     text = code.text[:20000]
     path = next((p for p in _SETTINGS_NAMES if p in text), None)
     if path is None:
+        if ".claude" in text or ".cursor" in text:
+            code_settings(run, inv, code)  # shutil.rmtree(".claude")
         return
     found = filter_findings("code", [text])
     squeezed = "".join(text.split()).replace("'", '"')
@@ -280,6 +288,8 @@ def _code(run: Run, inv: Invocation) -> None:
             e.replace(" ", "") in squeezed for e in _CODE_EDITS) and \
             "deerguard" not in text and not found:
         found = [(True, "deletes the hooks, the guard's included")]
+    if not found and code_settings(run, inv, code):
+        return  # open(".claude/settings.json", "w"), os.remove(...) (_guardmore)
     _report(run, code, inv.name, path, found)
 
 

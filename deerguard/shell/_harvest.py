@@ -91,7 +91,8 @@ def _secret_regex(pattern: str) -> bool:
 
 
 def _root_kind(text: str, cwd: str | None) -> str | None:
-    """``"wide"`` for a home or system root, ``"secret"`` for a credential directory."""
+    """``"wide"`` for a home or system root, ``"secret"`` for a credential directory,
+    ``"store"`` for a browser's or desktop app's data folder."""
     path = norm_path(text.rstrip("/") or "/", cwd)
     if path is None:
         return None
@@ -102,9 +103,11 @@ def _root_kind(text: str, cwd: str | None) -> str | None:
     if path in _WIDE_ROOTS or (path.startswith(("/home/", "/Users/")) and path.count("/") == 2):
         return "wide"
     # grep -r 'xox[bpc]-' ~/.config/Slack: browsers' and apps' folders hold their tokens.
-    return "wide" if store_home(home_form(path)) else None
+    return "store" if store_home(home_form(path)) else None
 
 
+_STORE_EXTS = frozenset({"sqlite", "sqlite3", "db", "ldb"})
+_STORE_ENDS = (".sqlite", ".sqlite*", ".sqlite3", ".db", ".db*", ".ldb", "*")
 _FIND_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
                          "-regex", "-iregex", "-lname", "-ilname"})
 
@@ -117,11 +120,15 @@ def _find_search(args: list[Field], cwd: str | None) -> bool:
         return False
     patterns: list[str] = []
     negated = False
+    files = False  # -type f or -exec: the files themselves, not a listing of folders
     while i < len(args):
         t = args[i].text
         if t in ("-not", "!"):
             negated = True
+        elif t == "-type" and i + 1 < len(args) and args[i + 1].text == "f":
+            files = True
         elif t in ("-exec", "-execdir", "-ok", "-okdir"):
+            files = True
             while i < len(args) and args[i].text not in (";", "+"):
                 i += 1
         elif t in _FIND_TESTS and i + 1 < len(args):
@@ -133,6 +140,11 @@ def _find_search(args: list[Field], cwd: str | None) -> bool:
             negated = False
         i += 1
     if any(_secret_name(p) for p in patterns):
+        return True
+    # ~/.mozilla, ~/.config/google-chrome: their databases (cookies.sqlite, key4.db, Login
+    # Data, leveldb .ldb) are the stores; every file of the folder includes them.
+    if "store" in kinds and (any(p.lower().endswith(_STORE_ENDS) for p in patterns) or
+                             (files and not patterns)):
         return True
     # Inside ~/.ssh, ~/.aws...: every file is a credential unless the search names only
     # public material (*.pub, known_hosts).
@@ -159,7 +171,9 @@ def _fd_search(args: list[Field], cwd: str | None) -> bool:
     while i < len(args):
         t = args[i].text
         if t in ("-e", "--extension") and i + 1 < len(args):
-            secret = secret or args[i + 1].text.lstrip(".").lower() in _SECRET_EXTS
+            ext = args[i + 1].text.lstrip(".").lower()
+            secret = secret or ext in _SECRET_EXTS or (
+                ext in _STORE_EXTS and any(_root_kind(r.text, cwd) == "store" for r in args))
             i += 2
             continue
         if t.startswith("--extension="):
@@ -174,7 +188,10 @@ def _fd_search(args: list[Field], cwd: str | None) -> bool:
         i += 1
     if operands:
         secret = secret or _secret_name(operands[0])
+        store = operands[0].lower().endswith(_STORE_ENDS[:-1])  # fd -g '*.sqlite' ~/.mozilla
         operands = operands[1:]
+        if store and any(_root_kind(r, cwd) == "store" for r in operands):
+            return True
     return secret and any(_root_kind(r, cwd) is not None for r in operands)
 
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import re
 
+from ._termctl import TERMCTL_NAMES, termctl_step
 from ._words import Field
 
 __all__ = ["MUX_NAMES", "mux_step"]
 
-MUX_NAMES = frozenset({"screen", "nix"})
+MUX_NAMES = frozenset({"screen", "nix"}) | TERMCTL_NAMES
 
 # screen options taking a separate value (before -X).
 _SCREEN_VALUED = frozenset({"-S", "-p", "-c", "-T", "-t", "-e", "-h", "-s", "-Logfile"})
@@ -51,12 +52,14 @@ _VERSIONED = re.compile(r"(python3|nodejs|ruby|perl|php|lua)_?[0-9][0-9_]*")
 
 def mux_step(name: str, fields: list[Field], i: int
              ) -> tuple[int, Field | None, list[Field]] | None:
-    """For ``fields[i]`` (screen or nix): (index where the command starts, or -1 for none;
-    a command string it runs; the fields to read from there), or None for the usual
-    wrapper handling."""
+    """For ``fields[i]`` (screen, nix, or a terminal's control command: ``_termctl``):
+    (index where the command starts, or -1 for none; a command string it runs; the fields
+    to read from there), or None for the usual wrapper handling."""
     if name == "screen":
         return _screen(fields, i)
-    return _nix_run(fields, i)
+    if name == "nix":
+        return _nix_run(fields, i)
+    return termctl_step(name, fields, i, _keys)  # kitty @ launch, zellij run... (_termctl)
 
 
 def _screen(fields: list[Field], i: int) -> tuple[int, Field | None, list[Field]] | None:

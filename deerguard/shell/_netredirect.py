@@ -41,8 +41,8 @@ from ._values import DYN, Field, first_source
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["NET_PROGRAMS", "NET_VARS", "net_setting", "net_variable", "rc_redirect",
-           "temp_path"]
+__all__ = ["NET_PROGRAMS", "NET_VARS", "net_setting", "net_variable", "proxy_setting",
+           "rc_redirect", "temp_path"]
 
 _PROXY_VARS = frozenset({"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
                          "ALL_PROXY", "ftp_proxy", "FTP_PROXY", "npm_config_proxy",
@@ -111,7 +111,8 @@ def _planted_ca(run: Run, text: str) -> str | None:
     return None
 
 
-def _proxy(run: Run, who: str, value: str, span: tuple[int, int]) -> None:
+def proxy_setting(run: Run, who: str, value: str, span: tuple[int, int]) -> None:
+    """``who`` stores the proxy ``value`` for later traffic: warn unless it is local."""
     if value.strip().lower() in _NO_PROXY_VALUES or _local_host(_proxy_host(value.strip())):
         return
     run.add("shell.package-source", span, f"{who} sends every later request (and package "
@@ -155,7 +156,7 @@ def rc_redirect(run: Run, line: str) -> tuple[str, str] | None:
 def net_variable(run: Run, name: str, value: Field, span: tuple[int, int]) -> None:
     """``export HTTPS_PROXY=URL``, ``export REQUESTS_CA_BUNDLE=/tmp/ca.pem`` (see the doc)."""
     if name in _PROXY_VARS:
-        _proxy(run, name, value.text, span)
+        proxy_setting(run, name, value.text, span)
     else:
         _ca(run, name, value.text, span)
 
@@ -173,7 +174,7 @@ def net_setting(run: Run, name: str, texts: list[str], span: tuple[int, int]) ->
         section, _, last = key.partition(".")
         last = last.rpartition(".")[2]
         if last == "proxy" and section in ("http", "https", "remote"):
-            _proxy(run, f"git config {setting[0]}", value, span)
+            proxy_setting(run, f"git config {setting[0]}", value, span)
         elif section == "http" and last in ("sslcainfo", "sslcapath"):
             _ca(run, f"git config {setting[0]}", value, span)
     elif name in ("npm", "pnpm", "yarn"):
@@ -183,19 +184,19 @@ def net_setting(run: Run, name: str, texts: list[str], span: tuple[int, int]) ->
         value = value if eq else (rest[1] if len(rest) > 1 else "")
         base = key.lower().rpartition(":")[2]
         if base in _NPM_PROXY_KEYS:
-            _proxy(run, f"{name} config sets {key}", value, span)
+            proxy_setting(run, f"{name} config sets {key}", value, span)
         elif base in _NPM_CA_KEYS:
             _ca(run, f"{name} config sets {key}", value, span)
     elif name in ("pip", "pip3") and words[:2] == ["config", "set"] and len(words) >= 4:
         base = words[2].lower().rpartition(".")[2]
         if base == "proxy":
-            _proxy(run, f"pip config sets {words[2]}", words[3], span)
+            proxy_setting(run, f"pip config sets {words[2]}", words[3], span)
         elif base == "cert":
             _ca(run, f"pip config sets {words[2]}", words[3], span)
     elif name in ("conda", "mamba") and "--set" in texts:
         at = texts.index("--set")
         key, value = (texts[at + 1:at + 3] + ["", ""])[:2]
         if key.startswith("proxy_servers."):
-            _proxy(run, f"{name} config sets {key}", value, span)
+            proxy_setting(run, f"{name} config sets {key}", value, span)
         elif key == "ssl_verify" and value.lower() not in ("true", "false", "yes", "no"):
             _ca(run, f"{name} config sets ssl_verify", value, span)

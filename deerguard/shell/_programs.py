@@ -31,6 +31,7 @@ from ._flow import EMPTY, Flow
 from ._gitabbrev import expand_git_options
 from ._gitpush import git_push
 from ._globprog import glob_program, is_glob
+from ._guardmore import GUARD_NAME, guard_shadow
 from ._guardoff import GUARD_TOOLS, guard_tool
 from ._hookvars import hook_files
 from ._hostapi import HOST_API_PROGRAMS, host_api
@@ -60,6 +61,7 @@ from ._secrets import (
     store_copy,
 )
 from ._sedargs import SEDS, sed_path_args
+from ._shellimage import IMAGE_TOOLS, image_output
 from ._sinks import (
     AWKS,
     download_exec,
@@ -70,6 +72,7 @@ from ._sinks import (
     stdin_sink,
     su_program,
 )
+from ._sysproxy import SYSPROXY_PROGRAMS, system_proxy
 from ._tools import TOOL_NAMES, tool
 from ._vimargs import vim_path_args
 from ._windestroy import WIN_DESTROYERS, win_destroy
@@ -144,7 +147,9 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         path_run(run, inv, stdin)  # PATH=/tmp/bin:..; echo CODE > /tmp/bin/up; up
     if run.files:
         hook_files(run, name, word.span)  # NODE_OPTIONS=-r FILE set before FILE was fetched
-    if name in run.aliases and not inv.wrappers and "alias " + name not in run.active:
+    if name in run.aliases and (not inv.wrappers or (  # sudo /tmp/x: a shell copy runs
+            run.runner_copies and norm_path(word.text, run.cwd) in run.runner_copies)) and \
+            "alias " + name not in run.active:
         # bash never expands an alias again inside its own expansion (alias ls='ls -F'), and
         # like a function call, each (alias, arguments, state) is classified once: a script
         # that uses an alias 200 times stays linear and within the nested-code budget.
@@ -223,6 +228,8 @@ def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     if name == "alias":
         for f in inv.args:
             key, eq, value = f.text.partition("=")
+            if eq and key == GUARD_NAME:
+                guard_shadow(run, f.span, "alias")  # alias deerguard=true (_guardmore)
             if eq and key and len(run.aliases) < 64:
                 run.aliases[key] = value
                 run.run_code(Field(value, f.span, f.taint), f"alias {key}", word.span, None,
@@ -305,6 +312,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         git_push(run, inv)  # git remote add x URL && git push x --all
     if name in SOURCE_PROGRAMS:
         package_source(run, name, inv.args, inv.word.span)
+    if name in SYSPROXY_PROGRAMS:
+        system_proxy(run, inv)  # networksetup -setwebproxy, gsettings ... proxy (_sysproxy)
     if name in WIN_RUNNERS:
         cmd_line = cmd_code(name, inv.args)
         if cmd_line is not None:  # cmd /c CODE: its commands read like sh's (&&, |, > ...)
@@ -340,7 +349,9 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         run.files[dest] = run.files[dir_key(dest)] = frozenset({Source(  # and what is under it
             "secret", name, run.map_span(inv.word.span))})
     if name in STREAM_TOOLS:  # cat a > b, cat a | tee b, dd if=a of=b
-        return stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
+        out = stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
+        # cat /bin/sh > x, dd if=/bin/sh of=x: x is a copy of the shell (_shellimage)
+        return image_output(run, inv, stdin, out) if name in IMAGE_TOOLS else out
     return output(run, inv, stdin, secret)
 
 

@@ -22,6 +22,7 @@ from ._flow import EMPTY, Flow
 from ._paths import candidate_paths, norm_path
 from ._projsecrets import redirect_secret
 from ._resolve import program_name
+from ._shellimage import image_input, image_written
 from ._treeexport import tree_file
 from ._words import DYN, Field, Source
 
@@ -69,6 +70,8 @@ def redirect_input(run: Run, redirects: tuple[ast.Redirect, ...], stdin: Flow | 
                     taint |= tree_file(run, path)
                 stdin = Flow(taint, f"file {f.text}" if taint else None, f.span,
                              run.file_text.get(path or ""), "file")
+                if not taint:
+                    stdin = image_input(f.text, stdin)  # < /bin/sh: a shell's bytes
         elif r.target is not None and r.op in ("<", "<>", "<&"):
             for f in run.exp.expand(r.target):
                 check_args(run.add, run.cp.paths, "<", [f], run.cwd)
@@ -125,6 +128,8 @@ def redirect_output(run: Run, redirects: tuple[ast.Redirect, ...], out: Flow) ->
                 if out_path is not None:
                     open_out_fd(run, r.fd, out_path)  # exec 3> F: >&3 later writes F
             if r.fd in (None, "1") or r.op.startswith("&"):
+                if out.producer is not None:
+                    image_written(run, f.text, out)  # cat /bin/sh > x: x runs sh
                 path = norm_path(f.text, run.cwd)
                 if path is not None and out.taint:
                     run.files[path] = out.taint

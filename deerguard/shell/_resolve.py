@@ -153,6 +153,16 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
             wrappers.append(name)
             i += 1
             continue
+        step = mux_step(name, fields, i) if name in MUX_NAMES else None
+        if step is not None:  # screen -X stuff, nix run nixpkgs#P, kitty @ launch (_muxrun)
+            wrappers.append(name)
+            pending_assigns = []
+            owned = owned or step[2] is not fields  # a new list (nix run's program word)
+            i, code, fields = step
+            n = len(fields)
+            if code is not None or i < 0:
+                return Resolution(chain, code, name)
+            continue
         if name in REWRITERS:
             found = rewrite(name, fields, i)
             if found is None:
@@ -168,16 +178,6 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
                 if not owned:
                     fields, owned = list(fields), True  # copied once: linear overall
                 fields[i] = program
-            continue
-        step = mux_step(name, fields, i) if name in MUX_NAMES else None
-        if step is not None:  # screen -X stuff/exec, nix run nixpkgs#P -- ARGS (_muxrun)
-            wrappers.append(name)
-            pending_assigns = []
-            owned = owned or step[2] is not fields  # a new list (nix run's program word)
-            i, code, fields = step
-            n = len(fields)
-            if code is not None or i < 0:
-                return Resolution(chain, code, name)
             continue
         spec = WRAPPERS.get(name)
         if spec is None:
@@ -292,7 +292,7 @@ def resolve(fields: list[Field], stdin: Flow | None = None) -> Resolution:
     return Resolution(chain)
 
 
-_SPECIAL = MULTICALL | REWRITERS
+_SPECIAL = MULTICALL | REWRITERS | MUX_NAMES
 _JOINS = frozenset({"sg", "cross-env-shell"})
 
 

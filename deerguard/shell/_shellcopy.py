@@ -23,13 +23,13 @@ from ._words import DYN
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["SHELL_COPIERS", "shell_copy"]
+__all__ = ["INTERPRETERS", "SHELL_COPIERS", "note_copy", "runs_code", "shell_copy"]
 
 SHELL_COPIERS = frozenset({"cp", "ln", "install", "gcp", "gln", "ginstall"})
 """Copiers whose copies of a shell binary are tracked."""
 
 # Interpreters whose stdin or first operand is code, like a shell's.
-_INTERPRETERS = frozenset({"python", "python2", "python3", "perl", "ruby", "node", "php",
+INTERPRETERS = frozenset({"python", "python2", "python3", "perl", "ruby", "node", "php",
                            "lua", "tclsh", "wish", "osascript", "pwsh", "powershell"})
 # Options of cp/ln/install that take a separate value.
 _VALUE_OPTS = frozenset({"-S", "-t", "-m", "-o", "-g", "--suffix", "--target-directory",
@@ -37,15 +37,15 @@ _VALUE_OPTS = frozenset({"-S", "-t", "-m", "-o", "-g", "--suffix", "--target-dir
 _MAX_ALIASES = 64  # as _extras' hash -p
 
 
-def _runs_code(path: str) -> str | None:
+def runs_code(path: str) -> str | None:
     """The shell or interpreter a binary path names (``/usr/bin/bash`` -> bash), else None."""
     base = program_name(path.strip())  # "$(which sh)" is DYN/sh: sh, wherever it is
     if not base or DYN in base:
         return None
-    if base in R.SHELLS or base in _INTERPRETERS:
+    if base in R.SHELLS or base in INTERPRETERS:
         return base
     stem = base.rstrip("0123456789.")  # python3.12, perl5.36
-    return stem if stem in _INTERPRETERS else None
+    return stem if stem in INTERPRETERS else None
 
 
 def _family(name: str) -> str:
@@ -79,13 +79,18 @@ def shell_copy(run: Run, inv: Invocation) -> None:
         return
     sources = operands if target is not None else operands[:-1]
     for src in sources:
-        shell = _runs_code(src)
+        shell = runs_code(src)
         if shell is None:
             continue
         dest = target + "/" + program_name(src) if target is not None else operands[-1]
         if dest.endswith("/") or dest in (".", "..", "~"):
             continue  # cp /bin/sh d/: the copy keeps its name
-        name = program_name(dest)
-        if name and DYN not in name and _family(name) != _family(shell) and \
-                len(run.aliases) < _MAX_ALIASES:
-            run.aliases[name] = shlex.quote(shell)
+        note_copy(run, dest, shell)
+
+
+def note_copy(run: Run, dest: str, shell: str) -> None:
+    """A copy of ``shell`` now sits at ``dest``: its name runs the shell from now on."""
+    name = program_name(dest)
+    if name and DYN not in name and _family(name) != _family(shell) and \
+            len(run.aliases) < _MAX_ALIASES:
+        run.aliases[name] = shlex.quote(shell)

@@ -34,6 +34,7 @@ from ._resolve import Invocation
 from ._scripts import ed_tool, run_stdin, sed_tool, vim_tool
 from ._sinks import download_exec, interp_code
 from ._sqlclients import SQL_CLIENTS, sql_client
+from ._tfconsole import TF_NAMES, console_reads
 from ._words import DYN, Field
 from ._written import read_written
 
@@ -49,7 +50,7 @@ _EDS = frozenset({"ed", "red"})
 TOOL_NAMES = _SEDS | _MAKES | _VIMS | _EDS | frozenset({"parallel", "sem", "script", "gdb",
                                                         "defaults", "ztcp"}) | XFER_CLIENTS | \
     frozenset({"dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "xterm", "git", "find",
-               "direnv"}) | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS | SQL_CLIENTS | \
+               "direnv"}) | TF_NAMES | TAR_NAMES | RUNNER_NAMES | LOADING_TOOLS | SQL_CLIENTS | \
     CONF_TOOLS | FETCH_TOOLS
 _PACKAGE_FILES = (".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz")
 CHAIN_TOOLS = frozenset({"strace", "ltrace"})
@@ -99,6 +100,8 @@ def tool(run: Run, inv: Invocation, stdin: Flow | None) -> bool:
         return git_reads(run, inv)  # git diff --no-index /dev/null ~/.ssh/id_rsa
     elif name == "direnv":
         _direnv_allow(run, inv)
+    elif name in TF_NAMES:
+        return console_reads(run, inv, stdin)  # terraform console <<< 'file("F")'
     elif name in TAR_NAMES:
         tar_filters(run, inv, stdin)
     elif name in RUNNER_NAMES:

@@ -267,6 +267,11 @@ WRAPPERS: dict[str, Wrapper] = {
     "foot": _w("cotTawWDf", "--config --override --term --title --app-id "
                "--window-size-pixels --window-size-chars --working-directory --font "
                "--log-level --log-colorize", none="--version -v --help -h"),
+    "footclient": _w("tTawWDso", "--term --title --app-id --window-size-pixels "
+                     "--window-size-chars --working-directory --server-socket --override "
+                     "--log-level --log-colorize", none="--version -v --help -h"),
+    # abduco -c|-n|-A NAME CMD: a session running CMD (-a NAME attaches, no command).
+    "abduco": _w("e", positional=1, none="-a -l -v -h"),
 }
 WRAPPERS["sudo-rs"] = WRAPPERS["sudo"]  # the Rust rewrite, same options
 """Wrappers by program name; each runs the command found after its options."""
