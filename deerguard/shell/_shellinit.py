@@ -22,7 +22,8 @@ _COMPLETION = ("completion", "completions", "generate-shell-completion")
 _INIT = ("init",)
 
 # Program: the first operands that print integration code. "" means options only (no
-# operand); "*" means any arguments.
+# operand); "*" means any arguments; "@" means plain program names only (the names are
+# written into the code, so a name holding shell syntax would run).
 SHELL_INIT: dict[str, tuple[str, ...]] = {
     "ssh-agent": ("",),
     "dircolors": ("",),
@@ -40,6 +41,8 @@ SHELL_INIT: dict[str, tuple[str, ...]] = {
     "rtx": ("activate", "env"),
     "minikube": ("docker-env", "podman-env", *_COMPLETION), "docker-machine": ("env",),
     "opam": ("env",),
+    "luarocks": ("path",),  # LUA_PATH / LUA_CPATH / PATH exports
+    "register-python-argcomplete": ("@",),  # a completion function for plain names
     **{name: _COMPLETION for name in (
         "kubectl", "helm", "gh", "npm", "pnpm", "pip", "pip3", "poetry", "rustup", "uv",
         "docker", "kind", "k3d", "deno", "bun", "just", "flux", "argocd", "istioctl",
@@ -48,8 +51,15 @@ SHELL_INIT: dict[str, tuple[str, ...]] = {
         "kubeadm", "crictl", "nerdctl", "podman", "limactl", "colima")},
 }
 
-# Options whose value is the next word, for the programs listed with "" (options only).
-_VALUE_OPTIONS = {"ssh-agent": frozenset({"-a", "-E", "-t", "-P", "-O"})}
+# Options whose value is the next word (before the subcommand: minikube -p dev docker-env).
+_VALUE_OPTIONS = {"ssh-agent": frozenset({"-a", "-E", "-t", "-P", "-O"}),
+                  "minikube": frozenset({"-p", "--profile"}),
+                  "docker-machine": frozenset({"-s", "--storage-path"}),
+                  "mise": frozenset({"-C", "--cd", "-E", "--env"})}
+
+
+def _plain(t: str) -> bool:
+    return bool(t) and all(c.isalnum() or c in "._-+/" for c in t)
 
 
 def prints_shell_init(name: str, texts: list[str]) -> bool:
@@ -59,6 +69,8 @@ def prints_shell_init(name: str, texts: list[str]) -> bool:
         return False  # pyenv $x: which subcommand runs is not known
     if "*" in accepted:
         return True
+    if "@" in accepted:
+        return bool(texts) and all(t.startswith("-") or _plain(t) for t in texts)
     values = _VALUE_OPTIONS.get(name, frozenset())
     operand: str | None = None
     skip = False
