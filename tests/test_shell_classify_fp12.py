@@ -16,9 +16,9 @@
   ``LD_PRELOAD`` and ``DYLD_INSERT_LIBRARIES`` always block.
 * ``eval "$(PROGRAM ...)"`` of a program's own shell integration: global options with a
   value before the subcommand (``minikube -p dev docker-env``) no longer hide the
-  subcommand; ``luarocks path`` and ``register-python-argcomplete NAME`` (plain names only:
-  the name is written into the code) join the list. Other subcommands, unknown words and
-  fetched input keep the warn or block.
+  subcommand; ``luarocks path``, ``op signin`` and ``register-python-argcomplete NAME``
+  (plain names only: the name is written into the code) join the list. Other subcommands,
+  unknown words and fetched input keep the warn or block.
 """
 
 from __future__ import annotations
@@ -141,6 +141,8 @@ def test_library_path_to_a_plantable_or_unknown_place_still_blocks(command: str)
     'eval "$(register-python-argcomplete pipx)"',
     'eval "$(register-python-argcomplete --shell bash my-tool)"',
     'eval "$(luarocks path)"',
+    'eval "$(op signin)"',
+    "eval $(op signin --account my)",
     'eval "$(minikube docker-env)"',
 ])
 def test_eval_of_a_programs_own_shell_integration_passes(command: str) -> None:
@@ -153,6 +155,7 @@ def test_eval_of_a_programs_own_shell_integration_passes(command: str) -> None:
     "eval \"$(register-python-argcomplete '$(rm -rf ~)')\"",
     "eval \"$(register-python-argcomplete 'x;id')\"",
     'eval "$(direnv export bash)"',
+    'eval "$(op read op://dev/app/script)"',
 ])
 def test_eval_of_other_output_still_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN)

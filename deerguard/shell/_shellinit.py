@@ -42,6 +42,7 @@ SHELL_INIT: dict[str, tuple[str, ...]] = {
     "minikube": ("docker-env", "podman-env", *_COMPLETION), "docker-machine": ("env",),
     "opam": ("env",),
     "luarocks": ("path",),  # LUA_PATH / LUA_CPATH / PATH exports
+    "op": ("signin",),  # 1Password's export OP_SESSION_...=token
     "register-python-argcomplete": ("@",),  # a completion function for plain names
     **{name: _COMPLETION for name in (
         "kubectl", "helm", "gh", "npm", "pnpm", "pip", "pip3", "poetry", "rustup", "uv",
