@@ -209,7 +209,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
                     t == "-" or t.endswith(("@-", "=-", "/dev/stdin", "/dev/fd/0"))
                     for t in texts)):
             leaked = []  # a credential helper's tool that does not send what it reads
-        in_request = [s for f in sent_args(args) for s in f.taint if s.kind == "secret"]
+        in_request = [s for f in sent_args(args, curl=name == "curl") for s in f.taint
+                      if s.kind == "secret"]
         if name in HTTP_CLIENTS:
             in_request += header_data(name, args)  # -H "X: $(cat .env)": secret data in a header
             in_request += project_upload(run, inv, stdin)  # curl -d @"$(grep -rl KEY .)"

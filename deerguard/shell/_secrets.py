@@ -330,8 +330,9 @@ _AUTH_OPTIONS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer", 
                            "--proxy-password", "-a", "--auth", "-A"})
 
 
-# Short options that take no value (curl's -s -S -f -L -k -v...), which may come first in a
-# cluster whose last option is the header or credential option: ``-su USER:KEY``.
+# Short options of curl that take no value (-s -S -f -L -k -v...), which may come first in a
+# cluster whose last option is the header or credential option: ``-su USER:KEY``. curl's
+# only: in nc, telnet or ssh ``-u``/``-H`` are no credential (``nc -vu HOST`` sends HOST).
 _FLAG_LETTERS = frozenset("sSfLkvgGiIjJlMnNqRZ0123456#")
 
 
@@ -344,7 +345,7 @@ def _cluster_auth(t: str) -> int:
     return k if k < len(t) and t[k] in "Hu" else 0
 
 
-def sent_args(args: list[Field]) -> list[Field]:
+def sent_args(args: list[Field], *, curl: bool = False) -> list[Field]:
     """Arguments a network tool sends as data: a credential given as an auth header or
     option (``-H "Authorization: Bearer $TOKEN"``, ``-u user:$PASSWORD``) is how the tool
     authenticates to the URL it is given, not a leak; bodies, uploads and URLs are sent.
@@ -363,7 +364,7 @@ def sent_args(args: list[Field]) -> list[Field]:
             continue
         if t.startswith("-") and not t.startswith("--") and len(t) > 2 and t[1] in "Hu":
             continue  # -H'X: y' attached
-        if len(t) > 2 and t[0] == "-" and t[1] in _FLAG_LETTERS:
+        if curl and len(t) > 2 and t[0] == "-" and t[1] in _FLAG_LETTERS:
             at = _cluster_auth(t)
             if at:  # -su USER:KEY, -fsSH 'X-Key: v', -sH'X: y'
                 skip = at == len(t) - 1
