@@ -20,6 +20,10 @@
   subcommand; ``luarocks path``, ``op signin`` and ``register-python-argcomplete NAME``
   (plain names only: the name is written into the code) join the list. Other subcommands,
   unknown words and fetched input keep the warn or block.
+* A printed credential piped into ``jq``/``yq`` whose program prints only names or a count
+  (path stages piped into ``keys``, ``keys[]``, ``length``) is consumed, not shown: pass.
+  Any other program (``.data``, ``keys, .data``, ``{(.data.x): 1} | keys``, ``debug``,
+  ``--arg``, ``-f FILE``, a file operand) keeps ``shell.secret-display``.
 """
 
 from __future__ import annotations
@@ -172,3 +176,28 @@ def test_eval_of_other_output_still_warns(command: str) -> None:
 ])
 def test_eval_of_integration_fed_fetched_data_still_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK)
+
+
+@pytest.mark.parametrize("command", [
+    "kubectl get secret app-secrets -o jsonpath='{.data}' | jq 'keys'",
+    "kubectl get secret app-secrets -o json | jq '.data | keys'",
+    "kubectl get secret app-secrets -o json | jq -r '.data|keys[]'",
+    "kubectl get secret app-secrets -o json | yq '.data | length'",
+])
+def test_secret_piped_into_a_names_only_filter_passes(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "kubectl get secret s -o json | jq '.data'",
+    "kubectl get secret s -o json | jq 'keys, .data'",
+    "kubectl get secret s -o json | jq '{(.data.x): 1} | keys'",
+    "kubectl get secret s -o json | jq '.data | debug | keys'",
+    "kubectl get secret s -o json | jq '.data | error | keys'",
+    "kubectl get secret s -o json | jq --arg k x '.data | keys'",
+    "kubectl get secret s -o json | jq -f prog.jq",
+    "kubectl get secret s -o json | jq '.data | keys' other.json",
+    "kubectl get secret s -o jsonpath='{.data.password}' | base64 -d",
+])
+def test_secret_piped_into_a_value_printing_filter_still_warns(command: str) -> None:
+    assert_verdict(command, Verdict.WARN)
