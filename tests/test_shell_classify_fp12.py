@@ -24,6 +24,9 @@
   (path stages piped into ``keys``, ``keys[]``, ``length``) is consumed, not shown: pass.
   Any other program (``.data``, ``keys, .data``, ``{(.data.x): 1} | keys``, ``debug``,
   ``--arg``, ``-f FILE``, a file operand) keeps ``shell.secret-display``.
+* ``PS4='+ ${BASH_SOURCE}:${LINENO}: ' bash -x s.sh``: a prompt string whose only expansions
+  are plain variables runs no code: pass. ``$(``, backquotes, ``$((``, ``${x@P}``, ``[``
+  subscripts or an unknown value keep ``shell.dynamic-code`` (and its code is classified).
 """
 
 from __future__ import annotations
@@ -201,3 +204,27 @@ def test_secret_piped_into_a_names_only_filter_passes(command: str) -> None:
 ])
 def test_secret_piped_into_a_value_printing_filter_still_warns(command: str) -> None:
     assert_verdict(command, Verdict.WARN)
+
+
+@pytest.mark.parametrize("command", [
+    "PS4='+ ${BASH_SOURCE}:${LINENO}: ' bash -x script.sh",
+    "export PS4='+ $LINENO: '",
+])
+def test_trace_prompt_of_plain_variables_passes(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "PS4='`id`' bash -x s.sh",
+    "PS4='${x@P}' bash -x s.sh",
+    "PS4='${a[x]}' bash -x s.sh",
+    "PS4='$((x))' bash -x s.sh",
+    'PS4="$(cat /tmp/p)" bash -x s.sh',
+    "PS4=$X bash -x s.sh",
+])
+def test_trace_prompt_that_can_run_code_still_warns(command: str) -> None:
+    assert_verdict(command, Verdict.WARN)
+
+
+def test_trace_prompt_running_a_destructive_command_still_blocks() -> None:
+    assert_verdict("PS4='$(rm -rf /)' bash -x s.sh", Verdict.BLOCK)
