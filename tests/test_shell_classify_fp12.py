@@ -141,6 +141,11 @@ def test_library_path_to_the_project_build_or_system_libraries_passes(command: s
     "cd ../../../../tmp && LD_LIBRARY_PATH=. ls",
     "LD_PRELOAD=./build/libx.so ./app",
     "DYLD_INSERT_LIBRARIES=build/x.dylib ./app",
+    "read LD_LIBRARY_PATH < /tmp/f; ls",
+    "read -r LD_LIBRARY_PATH; export LD_LIBRARY_PATH",
+    'printf -v LD_LIBRARY_PATH %s "$X"; ls',
+    "mapfile LD_LIBRARY_PATH < /tmp/f",
+    'read LD_LIBRARY_PATH <<< "$(cat /tmp/f)"; ls',
 ])
 def test_library_path_to_a_plantable_or_unknown_place_still_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK)

@@ -52,10 +52,12 @@ def _project(entry: str) -> bool:
 
 
 def _self_reference(name: str, raw: str) -> bool:
-    """``raw`` (the assignment's text) references ``name`` and nothing but ``PWD``."""
-    if "`" in raw or name not in raw:
-        return False
-    return raw.count("$") == sum(1 for _ in _ALLOWED[name].finditer(raw))
+    """``raw`` (the assignment's text, ``NAME=...``) references ``name`` and nothing but
+    ``PWD``."""
+    if "`" in raw or "$" not in raw or not raw.startswith(name + "="):
+        return False  # read NAME, printf -v NAME, mapfile NAME: a value from elsewhere
+    found = [m.group(0) for m in _ALLOWED[name].finditer(raw)]
+    return raw.count("$") == len(found) and any(name in m for m in found)
 
 
 def project_libraries(run: Run, name: str, value: Field, span: tuple[int, int]) -> bool:
