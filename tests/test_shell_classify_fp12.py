@@ -146,6 +146,7 @@ def test_library_path_to_the_project_build_or_system_libraries_passes(command: s
     'printf -v LD_LIBRARY_PATH %s "$X"; ls',
     "mapfile LD_LIBRARY_PATH < /tmp/f",
     'read LD_LIBRARY_PATH <<< "$(cat /tmp/f)"; ls',
+    "cd /tmp; LD_LIBRARY_PATH=/usr/lib/x:$LD_LIBRARY_PATH ls",
 ])
 def test_library_path_to_a_plantable_or_unknown_place_still_blocks(command: str) -> None:
     assert_verdict(command, Verdict.BLOCK)
@@ -172,6 +173,8 @@ def test_eval_of_a_programs_own_shell_integration_passes(command: str) -> None:
     "eval \"$(register-python-argcomplete '$(rm -rf ~)')\"",
     "eval \"$(register-python-argcomplete 'x;id')\"",
     'eval "$(direnv export bash)"',
+    'eval "$(mise -C /tmp activate)"',
+    'eval "$(docker-machine -s /tmp env)"',
     'eval "$(op read op://dev/app/script)"',
 ])
 def test_eval_of_other_output_still_warns(command: str) -> None:

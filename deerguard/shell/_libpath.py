@@ -69,10 +69,10 @@ def project_libraries(run: Run, name: str, value: Field, span: tuple[int, int]) 
     for entry in value.text.split(":"):
         if _system(entry):
             continue
-        if entry == DYN:
+        if entry == DYN:  # its old value, which is empty (the working directory) when unset
             if raw is None:
                 raw = run.source[span[0]:span[1]]
-            if _self_reference(name, raw):
+            if _self_reference(name, raw) and run.env.get("PWD") is None:
                 continue
             return False
         if run.env.get("PWD") is not None or not _project(entry):

@@ -53,10 +53,10 @@ SHELL_INIT: dict[str, tuple[str, ...]] = {
 }
 
 # Options whose value is the next word (before the subcommand: minikube -p dev docker-env).
+# (Options naming another directory, mise -C DIR or docker-machine -s DIR, are not skipped:
+# the code printed then comes from configuration found there.)
 _VALUE_OPTIONS = {"ssh-agent": frozenset({"-a", "-E", "-t", "-P", "-O"}),
-                  "minikube": frozenset({"-p", "--profile"}),
-                  "docker-machine": frozenset({"-s", "--storage-path"}),
-                  "mise": frozenset({"-C", "--cd", "-E", "--env"})}
+                  "minikube": frozenset({"-p", "--profile"})}
 
 
 def _plain(t: str) -> bool:
