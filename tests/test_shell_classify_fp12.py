@@ -17,7 +17,8 @@
   ``LD_PRELOAD`` and ``DYLD_INSERT_LIBRARIES`` always block.
 * ``eval "$(PROGRAM ...)"`` of a program's own shell integration: global options with a
   value before the subcommand (``minikube -p dev docker-env``) no longer hide the
-  subcommand; ``luarocks path``, ``op signin`` and ``register-python-argcomplete NAME``
+  subcommand; ``poetry env activate`` and ``pdm venv activate`` (Poetry 2's documented
+  activation), ``luarocks path``, ``op signin`` and ``register-python-argcomplete NAME``
   (plain names only: the name is written into the code) join the list. Other subcommands,
   unknown words and fetched input keep the warn or block.
 * A printed credential piped into ``jq``/``yq`` whose program prints only names or a count
@@ -161,6 +162,9 @@ def test_library_path_to_a_plantable_or_unknown_place_still_blocks(command: str)
     'eval "$(luarocks path)"',
     'eval "$(op signin)"',
     "eval $(op signin --account my)",
+    "eval $(poetry env activate)",
+    'eval "$(pdm venv activate)"',
+    'eval "$(pdm completion bash)"',
     'eval "$(minikube docker-env)"',
 ])
 def test_eval_of_a_programs_own_shell_integration_passes(command: str) -> None:
@@ -174,6 +178,8 @@ def test_eval_of_a_programs_own_shell_integration_passes(command: str) -> None:
     "eval \"$(register-python-argcomplete 'x;id')\"",
     'eval "$(direnv export bash)"',
     'eval "$(mise -C /tmp activate)"',
+    'eval "$(poetry env info --path)"',
+    'eval "$(poetry run x)"',
     'eval "$(docker-machine -s /tmp env)"',
     'eval "$(op read op://dev/app/script)"',
 ])

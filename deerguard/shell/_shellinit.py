@@ -21,9 +21,9 @@ __all__ = ["SHELL_INIT", "prints_shell_init"]
 _COMPLETION = ("completion", "completions", "generate-shell-completion")
 _INIT = ("init",)
 
-# Program: the first operands that print integration code. "" means options only (no
-# operand); "*" means any arguments; "@" means plain program names only (the names are
-# written into the code, so a name holding shell syntax would run).
+# Program: the first operands (or first two, "env activate") that print integration code.
+# "" means options only (no operand); "*" means any arguments; "@" means plain program
+# names only (the names are written into the code, so a name holding shell syntax would run).
 SHELL_INIT: dict[str, tuple[str, ...]] = {
     "ssh-agent": ("",),
     "dircolors": ("",),
@@ -44,8 +44,10 @@ SHELL_INIT: dict[str, tuple[str, ...]] = {
     "luarocks": ("path",),  # LUA_PATH / LUA_CPATH / PATH exports
     "op": ("signin",),  # 1Password's export OP_SESSION_...=token
     "register-python-argcomplete": ("@",),  # a completion function for plain names
+    # Poetry 2 and pdm print the line that activates the project's environment.
+    "poetry": (*_COMPLETION, "env activate"), "pdm": (*_COMPLETION, "venv activate"),
     **{name: _COMPLETION for name in (
-        "kubectl", "helm", "gh", "npm", "pnpm", "pip", "pip3", "poetry", "rustup", "uv",
+        "kubectl", "helm", "gh", "npm", "pnpm", "pip", "pip3", "rustup", "uv",
         "docker", "kind", "k3d", "deno", "bun", "just", "flux", "argocd", "istioctl",
         "kustomize", "eksctl", "doctl", "oc", "k9s", "tailscale", "chezmoi", "rclone", "hugo",
         "golangci-lint", "ruff", "task", "glab", "stern", "velero", "cilium", "talosctl",
@@ -73,7 +75,7 @@ def prints_shell_init(name: str, texts: list[str]) -> bool:
     if "@" in accepted:
         return bool(texts) and all(t.startswith("-") or _plain(t) for t in texts)
     values = _VALUE_OPTIONS.get(name, frozenset())
-    operand: str | None = None
+    operands: list[str] = []
     skip = False
     for t in texts:
         if skip:
@@ -82,8 +84,9 @@ def prints_shell_init(name: str, texts: list[str]) -> bool:
         if t.startswith("-") and t != "-":
             skip = t in values
             continue
-        operand = t
-        break
-    if operand is None:
+        operands.append(t)
+        if len(operands) == 2:
+            break
+    if not operands:
         return "" in accepted
-    return operand in accepted
+    return operands[0] in accepted or " ".join(operands) in accepted  # "env activate"
