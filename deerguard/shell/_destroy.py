@@ -18,6 +18,7 @@ Routine deletions (one pod, one container, one image, ``helm uninstall``) pass.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -159,9 +160,37 @@ def _destroying_script(name: str, text: str) -> _Found:
         if words[:2] in (["drop", "table"], ["drop", "tables"]) or words[:1] == ["truncate"] or (
                 words[:2] == ["delete", "from"] and "where" not in stmt.split()):
             found = ONE, f"{name} runs SQL that drops, truncates or empties a table"
-    if found is None and any(d in " ".join(low.split()) for d in _SQL_DROP):
+    if found is None and any(d in " ".join(_outside_literals(low).split()) for d in _SQL_DROP):
         found = ONE, f"{name} runs SQL that drops or truncates a database, schema or table"
     return found
+
+
+# Markers of SQL that runs text as statements (EXECUTE, psql's \gexec, DO blocks, PREPARE)
+# or builds statements to be printed and run elsewhere (``'drop table ' || t``, format()),
+# and backslashes (MySQL's ``\'`` and Postgres' ``E'\''`` do not close a literal).
+_SQL_DYNAMIC = ("exec", "$", "prepare", "||", "concat", "format", "\\")
+_DO_BLOCK = re.compile(r"\bdo\b")
+
+
+def _outside_literals(low: str) -> str:
+    """``low`` with its single-quoted string literals blanked, so a phrase that is only data
+    (``WHERE action = 'drop table'``) is not read as a statement; unchanged when the SQL
+    could run or print a string as a statement (a marker of ``_SQL_DYNAMIC``). Linear: one
+    C-level search per quote."""
+    if "'" not in low or any(m in low for m in _SQL_DYNAMIC) or _DO_BLOCK.search(low):
+        return low
+    parts: list[str] = []
+    k = 0
+    while True:
+        start = low.find("'", k)
+        if start < 0:
+            parts.append(low[k:])
+            return "".join(parts)
+        parts.append(low[k:start] + " ")
+        end = low.find("'", start + 1)  # '' (an escaped quote) closes and reopens: same result
+        if end < 0:  # unclosed: read it all as statements
+            return low
+        k = end + 1
 
 
 def _statements(low: str) -> list[str]:

@@ -153,6 +153,25 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
                 _listed_paths(inv, run.cwd) if name == "ls" else None)
 
 
+# aws's global options that take no value (the others are followed by theirs).
+_AWS_FLAGS = frozenset({"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request",
+                        "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt"})
+
+
+def _aws_configure(texts: list[str]) -> bool:
+    """``aws [global options] configure ...``: reads and writes the local configuration and
+    credentials files (``set``, ``get``, ``list``, ``import``); it sends none of its words."""
+    skip = False
+    for t in texts:
+        if skip:
+            skip = False
+        elif t.startswith("--"):
+            skip = "=" not in t and t not in _AWS_FLAGS
+        else:
+            return t == "configure"
+    return False
+
+
 # ls options that keep its output one plain name a line (no long format, no headers).
 _NAME_LETTERS = frozenset("aA1rtSUXvcuhFpQNBG")
 
@@ -201,15 +220,18 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
     if name not in R.METADATA_ONLY and (secret_file(read) or
                                         bulk_secret_source(name, read, run.cwd)):
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
-    if name in R.NETWORK_SENDERS and (name != "openssl" or _openssl_connects(texts)):
-        # (openssl x509 -in server.pem, openssl rsa -in k.key: local; s_client sends)
+    if name in R.NETWORK_SENDERS and (name != "openssl" or _openssl_connects(texts)) and (
+            name != "aws" or not _aws_configure(texts)):
+        # (openssl x509 -in server.pem, openssl rsa -in k.key: local; s_client sends;
+        # aws configure set aws_secret_access_key "$AWS_SECRET_ACCESS_KEY" stores it locally)
         leaked = [s for s in taint if s.kind == "secret"]
         if leaked and all(s.program == "git credentials" for s in leaked) and (
                 name not in _STDIN_SENDERS if name not in ("curl", "wget") else not any(
                     t == "-" or t.endswith(("@-", "=-", "/dev/stdin", "/dev/fd/0"))
                     for t in texts)):
             leaked = []  # a credential helper's tool that does not send what it reads
-        in_request = [s for f in sent_args(args) for s in f.taint if s.kind == "secret"]
+        in_request = [s for f in sent_args(args, curl=name == "curl") for s in f.taint
+                      if s.kind == "secret"]
         if name in HTTP_CLIENTS:
             in_request += header_data(name, args)  # -H "X: $(cat .env)": secret data in a header
             in_request += project_upload(run, inv, stdin)  # curl -d @"$(grep -rl KEY .)"

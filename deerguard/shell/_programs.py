@@ -39,6 +39,7 @@ from ._inplacetext import perl_inserted
 from ._lexer import DECL_ARRAY_RE
 from ._loadfiles import VIMS, rc_files
 from ._morelangs import MORE_INTERPRETERS, more_program
+from ._namesonly import prints_names_only
 from ._outputs import echo_output, output
 from ._pathrun import path_run
 from ._paths import norm_path
@@ -87,7 +88,8 @@ __all__ = ["call_function", "program"]
 
 def program(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     """Apply the rules and sinks of one resolved program; return its output flow."""
-    if run.printed and stdin is not None and stdin.taint and inv.name not in SHOWING_FILTERS:
+    if run.printed and stdin is not None and stdin.taint and (
+            inv.name not in SHOWING_FILTERS or prints_names_only(inv)):
         run.printed.difference_update(stdin.taint)  # a token a program reads is not shown
     name = inv.name
     if stdin is not None and stdin.taint and any(s.kind == PID_KIND for s in stdin.taint):

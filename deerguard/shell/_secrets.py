@@ -330,7 +330,22 @@ _AUTH_OPTIONS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer", 
                            "--proxy-password", "-a", "--auth", "-A"})
 
 
-def sent_args(args: list[Field]) -> list[Field]:
+# Short options of curl that take no value (-s -S -f -L -k -v...), which may come first in a
+# cluster whose last option is the header or credential option: ``-su USER:KEY``. curl's
+# only: in nc, telnet or ssh ``-u``/``-H`` are no credential (``nc -vu HOST`` sends HOST).
+_FLAG_LETTERS = frozenset("sSfLkvgGiIjJlMnNqRZ0123456#")
+
+
+def _cluster_auth(t: str) -> int:
+    """The index of ``-H`` or ``-u`` in a short option cluster of value-less flags
+    (``-fsSu`` -> 4), or 0 when the cluster holds neither."""
+    k = 1
+    while k < len(t) and t[k] in _FLAG_LETTERS:
+        k += 1
+    return k if k < len(t) and t[k] in "Hu" else 0
+
+
+def sent_args(args: list[Field], *, curl: bool = False) -> list[Field]:
     """Arguments a network tool sends as data: a credential given as an auth header or
     option (``-H "Authorization: Bearer $TOKEN"``, ``-u user:$PASSWORD``) is how the tool
     authenticates to the URL it is given, not a leak; bodies, uploads and URLs are sent.
@@ -349,6 +364,11 @@ def sent_args(args: list[Field]) -> list[Field]:
             continue
         if t.startswith("-") and not t.startswith("--") and len(t) > 2 and t[1] in "Hu":
             continue  # -H'X: y' attached
+        if curl and len(t) > 2 and t[0] == "-" and t[1] in _FLAG_LETTERS:
+            at = _cluster_auth(t)
+            if at:  # -su USER:KEY, -fsSH 'X-Key: v', -sH'X: y'
+                skip = at == len(t) - 1
+                continue
         head = t.split(":", 1)[0]
         if ":" in t and head and head.replace("-", "").isalpha() and not t.startswith("-") \
                 and "://" not in t and head.lower() in ("authorization", "x-api-key",

@@ -21,8 +21,9 @@ __all__ = ["SHELL_INIT", "prints_shell_init"]
 _COMPLETION = ("completion", "completions", "generate-shell-completion")
 _INIT = ("init",)
 
-# Program: the first operands that print integration code. "" means options only (no
-# operand); "*" means any arguments.
+# Program: the first operands (or first two, "env activate") that print integration code.
+# "" means options only (no operand); "*" means any arguments; "@" means plain program
+# names only (the names are written into the code, so a name holding shell syntax would run).
 SHELL_INIT: dict[str, tuple[str, ...]] = {
     "ssh-agent": ("",),
     "dircolors": ("",),
@@ -40,16 +41,28 @@ SHELL_INIT: dict[str, tuple[str, ...]] = {
     "rtx": ("activate", "env"),
     "minikube": ("docker-env", "podman-env", *_COMPLETION), "docker-machine": ("env",),
     "opam": ("env",),
+    "luarocks": ("path",),  # LUA_PATH / LUA_CPATH / PATH exports
+    "op": ("signin",),  # 1Password's export OP_SESSION_...=token
+    "register-python-argcomplete": ("@",),  # a completion function for plain names
+    # Poetry 2 and pdm print the line that activates the project's environment.
+    "poetry": (*_COMPLETION, "env activate"), "pdm": (*_COMPLETION, "venv activate"),
     **{name: _COMPLETION for name in (
-        "kubectl", "helm", "gh", "npm", "pnpm", "pip", "pip3", "poetry", "rustup", "uv",
+        "kubectl", "helm", "gh", "npm", "pnpm", "pip", "pip3", "rustup", "uv",
         "docker", "kind", "k3d", "deno", "bun", "just", "flux", "argocd", "istioctl",
         "kustomize", "eksctl", "doctl", "oc", "k9s", "tailscale", "chezmoi", "rclone", "hugo",
         "golangci-lint", "ruff", "task", "glab", "stern", "velero", "cilium", "talosctl",
         "kubeadm", "crictl", "nerdctl", "podman", "limactl", "colima")},
 }
 
-# Options whose value is the next word, for the programs listed with "" (options only).
-_VALUE_OPTIONS = {"ssh-agent": frozenset({"-a", "-E", "-t", "-P", "-O"})}
+# Options whose value is the next word (before the subcommand: minikube -p dev docker-env).
+# (Options naming another directory, mise -C DIR or docker-machine -s DIR, are not skipped:
+# the code printed then comes from configuration found there.)
+_VALUE_OPTIONS = {"ssh-agent": frozenset({"-a", "-E", "-t", "-P", "-O"}),
+                  "minikube": frozenset({"-p", "--profile"})}
+
+
+def _plain(t: str) -> bool:
+    return bool(t) and all(c.isalnum() or c in "._-+/" for c in t)
 
 
 def prints_shell_init(name: str, texts: list[str]) -> bool:
@@ -59,8 +72,10 @@ def prints_shell_init(name: str, texts: list[str]) -> bool:
         return False  # pyenv $x: which subcommand runs is not known
     if "*" in accepted:
         return True
+    if "@" in accepted:
+        return bool(texts) and all(t.startswith("-") or _plain(t) for t in texts)
     values = _VALUE_OPTIONS.get(name, frozenset())
-    operand: str | None = None
+    operands: list[str] = []
     skip = False
     for t in texts:
         if skip:
@@ -69,8 +84,9 @@ def prints_shell_init(name: str, texts: list[str]) -> bool:
         if t.startswith("-") and t != "-":
             skip = t in values
             continue
-        operand = t
-        break
-    if operand is None:
+        operands.append(t)
+        if len(operands) == 2:
+            break
+    if not operands:
         return "" in accepted
-    return operand in accepted
+    return operands[0] in accepted or " ".join(operands) in accepted  # "env activate"

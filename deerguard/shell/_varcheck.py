@@ -8,12 +8,14 @@ variables, interpreter hooks, package sources, shell code variables) each have t
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from . import _codevars as CV
 from . import _hookvars as HV
 from . import _sinks as S
 from ._defense import DEFENSE_VARS, defense_variable
+from ._libpath import SEARCH_VARS, project_libraries
 from ._netredirect import NET_VARS, net_variable
 from ._pkgsource import SOURCE_VARS, source_variable
 from ._sshagent import agent_socket
@@ -31,12 +33,28 @@ _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INS
 _CODE_VARS = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4"})
 
 
+# $NAME and ${NAME} in a prompt string: parameter expansions, which run nothing.
+_PROMPT_REFS = re.compile(r"\$(?:\{[A-Za-z_][A-Za-z_0-9]{0,63}\}|[A-Za-z_][A-Za-z_0-9]{0,63})")
+
+
+def _plain_prompt(value: Field) -> bool:
+    """A prompt string (``PS4='+ ${BASH_SOURCE}:${LINENO}: '``) whose expansion runs no code:
+    known text whose only expansions are plain variables (no ``$(``, backquote, ``$((``,
+    ``${x@P}`` prompt re-expansion or ``[`` subscript, which bash evaluates arithmetically)."""
+    text = value.text
+    if not value.static or len(text) > 1024 or "`" in text or "[" in text:
+        return False
+    return "$" not in _PROMPT_REFS.sub("", text)
+
+
 def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int], *,
                      persist: bool = False) -> None:
     """Report what an assignment of ``value`` to ``name`` makes later programs do.
     ``persist``: the variable keeps its value after this command (``X=1``, ``export X=1``;
     not ``X=1 cmd`` nor ``env X=1 cmd``)."""
     if name in _LOADER_VARS:
+        if name in SEARCH_VARS and project_libraries(run, name, value, span):
+            return  # LD_LIBRARY_PATH=build/lib ./app: the project's own build (_libpath)
         run.add("shell.loader-hijack", span, f"{name} makes every program load "
                 "attacker-chosen libraries", None)
     elif name == "SSH_AUTH_SOCK":
@@ -57,6 +75,6 @@ def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int], *
     elif name in NET_VARS and persist:  # export HTTPS_PROXY=URL, REQUESTS_CA_BUNDLE=/tmp/x
         net_variable(run, name, value, span)
     elif name in _CODE_VARS and value.text:
-        if name not in ("PS0", "PS1", "PS2"):
+        if name not in ("PS0", "PS1", "PS2") and not (name == "PS4" and _plain_prompt(value)):
             run.add("shell.dynamic-code", span, f"{name} makes shells run code", None)
         S.code_variable(run, name, value, span)
