@@ -10,11 +10,10 @@
   separate ``-u``/``-H`` do: pass. A data option in the cluster (``-sd "$TOKEN"``) still
   sends, a well-known token to a foreign host still warns, secret file data still blocks.
   Only curl's clusters: ``nc -vu "$(cat .env)" 53`` still sends the host name (block).
-* ``LD_LIBRARY_PATH`` / ``DYLD_LIBRARY_PATH`` naming only the project's own build (relative
-  paths without ``..``, before any ``cd``), root-owned library directories (``/usr/lib``,
-  ``/usr/local/cuda*``) and the variable's own old value: pass. A temp, home or unknown
-  directory, any other expansion, ``..``, or a path after a ``cd`` keeps the block;
-  ``LD_PRELOAD`` and ``DYLD_INSERT_LIBRARIES`` always block.
+* ``LD_LIBRARY_PATH`` / ``DYLD_LIBRARY_PATH`` block wherever they point, the project's build
+  and CUDA's library folder included: the classifier issue puts them in the block band (the
+  lead reverted this slice's exemption for project and system library folders; the
+  everyday forms are listed for planning).
 * ``eval "$(PROGRAM ...)"`` of a program's own shell integration: global options with a
   value before the subcommand (``minikube -p dev docker-env``) no longer hide the
   subcommand; ``poetry env activate`` and ``pdm venv activate`` (Poetry 2's documented
@@ -123,8 +122,8 @@ def test_secret_data_signing_key_or_other_tools_clusters_still_block(command: st
     "export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH; python train.py",
     "export LD_LIBRARY_PATH=/usr/local/cuda-12.2/lib64",
 ])
-def test_library_path_to_the_project_build_or_system_libraries_passes(command: str) -> None:
-    assert_verdict(command, Verdict.PASS)
+def test_library_path_blocks_even_for_the_project_build(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.loader-hijack")
 
 
 @pytest.mark.parametrize("command", [

@@ -15,7 +15,6 @@ from . import _codevars as CV
 from . import _hookvars as HV
 from . import _sinks as S
 from ._defense import DEFENSE_VARS, defense_variable
-from ._libpath import SEARCH_VARS, project_libraries
 from ._netredirect import NET_VARS, net_variable
 from ._pkgsource import SOURCE_VARS, source_variable
 from ._sshagent import agent_socket
@@ -53,8 +52,6 @@ def check_assignment(run: Run, name: str, value: Field, span: tuple[int, int], *
     ``persist``: the variable keeps its value after this command (``X=1``, ``export X=1``;
     not ``X=1 cmd`` nor ``env X=1 cmd``)."""
     if name in _LOADER_VARS:
-        if name in SEARCH_VARS and project_libraries(run, name, value, span):
-            return  # LD_LIBRARY_PATH=build/lib ./app: the project's own build (_libpath)
         run.add("shell.loader-hijack", span, f"{name} makes every program load "
                 "attacker-chosen libraries", None)
     elif name == "SSH_AUTH_SOCK":
