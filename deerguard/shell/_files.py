@@ -21,12 +21,13 @@ from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field, Source, Taint, Var
 
-__all__ = ["basename_output", "dir_key", "download_name", "download_target", "file_taint",
-           "in_dir", "mktemp_output", "output_words", "track_writes"]
+__all__ = ["MAX_FILES", "basename_output", "dir_key", "download_name", "download_target",
+           "file_taint", "in_dir", "mktemp_output", "output_words", "track_writes"]
 
 _ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "zip", "7z", "7za", "cpio", "unrar",
                         "busybox-tar"})
-_MAX_FILES = 256
+MAX_FILES = 256
+_MAX_FILES = MAX_FILES
 
 
 def dir_key(path: str) -> str:

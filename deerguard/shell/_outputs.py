@@ -70,6 +70,8 @@ def _openssl_connects(texts: list[str]) -> bool:
     return bool(texts) and (texts[0] in _OPENSSL_REMOTE or DYN in texts[0])
 
 
+# Decoders that decode whatever their options (uudecode -o F: F holds decoded data).
+_ALWAYS_DECODE = frozenset({"rev", "gunzip", "zcat", "bunzip2", "unxz", "tr", "uudecode"})
 _DECODE_FLAGS = frozenset({"-d", "--decode", "-D", "-r", "-revert", "--revert", "-u",
                           "--decrypt"})
 
@@ -280,7 +282,7 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
                     write_links(run, path, where.span)  # ln -s f l; curl -o f u: l is the download
             return EMPTY
         return Flow(frozenset({*taint, src}), name, inv.word.span)
-    if name in R.DECODERS and (name in ("rev", "gunzip", "zcat", "bunzip2", "unxz", "tr")
+    if name in R.DECODERS and (name in _ALWAYS_DECODE
                                or any(t in _DECODE_FLAGS or t == "enc" for t in texts)):
         taint.add(Source("decode", name, run.map_span(inv.word.span)))
         return Flow(frozenset(taint), name, inv.word.span)

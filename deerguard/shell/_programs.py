@@ -40,6 +40,7 @@ from ._lexer import DECL_ARRAY_RE
 from ._loadfiles import VIMS, rc_files
 from ._morelangs import MORE_INTERPRETERS, more_program
 from ._namesonly import prints_names_only
+from ._outfiles import OUTFILE_TOOLS, not_written, record_written, written_files
 from ._outputs import echo_output, output
 from ._pathrun import path_run
 from ._paths import norm_path
@@ -344,6 +345,9 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
     elif name in LOGIN_FILE_TOOLS:  # curl --netrc-file ~/.netrc; npm config get ..:_authToken
         paths, printed = login_tool_args(run, inv, paths)
         read = read or printed
+    written = written_files(inv, run.cwd) if name in OUTFILE_TOOLS else None
+    if written:  # sort -o ~/.bashrc x: a written file, not a read one (_outfiles)
+        paths = not_written(paths, written)
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
     if name in COPY_TOOLS:
         copy_files(run, inv, stdin)  # echo CODE > a; cp a b: b holds CODE
@@ -352,9 +356,14 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
             "secret", name, run.map_span(inv.word.span))})
     if name in STREAM_TOOLS:  # cat a > b, cat a | tee b, dd if=a of=b
         out = stream_copy(run, inv, stdin, output(run, inv, stdin, secret))
+        if written:
+            record_written(run, inv, written, out.taint)
         # cat /bin/sh > x, dd if=/bin/sh of=x: x is a copy of the shell (_shellimage)
         return image_output(run, inv, stdin, out) if name in IMAGE_TOOLS else out
-    return output(run, inv, stdin, secret)
+    out = output(run, inv, stdin, secret)
+    if written:  # openssl enc -d -out i.sh: i.sh holds decoded data
+        record_written(run, inv, written, out.taint)
+    return out
 
 
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-grep"})
