@@ -15,6 +15,7 @@ from ._defaultpath import default_path
 from ._digits import top_level_num
 from ._findargs import find_roots
 from ._harvest import found_taint
+from ._optwalk import operand_fields
 from ._paths import glob_critical, is_critical, norm_path
 from ._resolve import Invocation, program_name
 from ._values import Taint
@@ -44,17 +45,7 @@ def opts_and_operands(args: list[Field]) -> tuple[list[str], list[Field]]:
 
 def plain_operands(args: list[Field], letters: str) -> list[Field]:
     """Non-option words (single-letter options in ``letters`` take the next word)."""
-    out: list[Field] = []
-    skip = False
-    for f in args:
-        t = f.text
-        if skip:
-            skip = False
-        elif t.startswith("-") and len(t) > 1:
-            skip = len(t) == 2 and t[1] in letters
-        else:
-            out.append(f)
-    return out
+    return operand_fields(args, frozenset(f"-{c}" for c in letters))
 
 
 def check_rm(add: Add, inv: Invocation, cwd: str | None) -> None:

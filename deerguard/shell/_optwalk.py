@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from ._values import Field
 
-__all__ = ["operand_words", "walk_options"]
+__all__ = ["operand_fields", "operand_words", "walk_options"]
 
 
 def walk_options(args: list[Field], short: str = "", long: frozenset[str] = frozenset(), *,
@@ -88,11 +88,12 @@ def walk_options(args: list[Field], short: str = "", long: frozenset[str] = froz
         k += step
 
 
-def operand_words(args: list[Field], valued: frozenset[str], limit: int = 1 << 30) -> list[str]:
-    """The texts of the words of ``args`` that are no option, at most ``limit``: a word that
-    starts with ``-`` is an option, and one whose whole text is in ``valued`` also takes the
-    next word (``socat -d -lf FILE A B``, ``aws --region R ec2 ...``)."""
-    out: list[str] = []
+def operand_fields(args: list[Field], valued: frozenset[str], limit: int = 1 << 30
+                   ) -> list[Field]:
+    """The words of ``args`` that are no option, at most ``limit``: a word that starts with
+    ``-`` is an option, and one whose whole text is in ``valued`` also takes the next word
+    (``socat -d -lf FILE A B``, ``aws --region R ec2 ...``, ``xxd -c 16 IN OUT``)."""
+    out: list[Field] = []
     skip = False
     for f in args:
         t = f.text
@@ -101,7 +102,12 @@ def operand_words(args: list[Field], valued: frozenset[str], limit: int = 1 << 3
         elif t.startswith("-") and len(t) > 1:
             skip = t in valued
         else:
-            out.append(t)
+            out.append(f)
             if len(out) >= limit:
                 break
     return out
+
+
+def operand_words(args: list[Field], valued: frozenset[str], limit: int = 1 << 30) -> list[str]:
+    """The texts of :func:`operand_fields`."""
+    return [f.text for f in operand_fields(args, valued, limit)]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ._checks import check_write
 from ._dests import copy_dests
 from ._files import MAX_FILES
-from ._optwalk import walk_options
+from ._optwalk import operand_fields, walk_options
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import Field, Taint
@@ -96,7 +96,7 @@ def written_files(inv: Invocation, cwd: str | None = None) -> list[Field]:
     if name in _WORDS:
         return _word_outputs(args, *_WORDS[name])
     if name == "xxd":  # xxd [options] [INFILE [OUTFILE]]
-        ops = _operand_fields(args, _XXD_VALUED)
+        ops = operand_fields(args, _XXD_VALUED)
         return ops[1:2]
     if name == "patch":
         return _patch_outputs(args)
@@ -110,7 +110,7 @@ def written_files(inv: Invocation, cwd: str | None = None) -> list[Field]:
     if name == "sqlite3":
         return _sqlite_outputs(args)
     if name == "scp":
-        ops = _operand_fields(args, _SCP_VALUED)
+        ops = operand_fields(args, _SCP_VALUED)
         if len(ops) >= 2 and not any(":" in f.text for f in ops):  # both ends on this host
             return copy_dests(Invocation("cp", inv.word, ops), cwd)[0]
     return []
@@ -151,22 +151,6 @@ def _gnu_outputs(args: list[Field], short: str, long: frozenset[str], out_short:
 
 def _walk_operands(args: list[Field], short: str, long: frozenset[str]) -> list[Field]:
     return [v for opt, v, _ in walk_options(args, short, long) if opt is None and v is not None]
-
-
-def _operand_fields(args: list[Field], valued: frozenset[str]) -> list[Field]:
-    """The operand words of a tool whose options are whole words: a word that starts with
-    ``-`` is an option, one in ``valued`` also takes the next word."""
-    out: list[Field] = []
-    skip = False
-    for f in args:
-        t = f.text
-        if skip:
-            skip = False
-        elif t.startswith("-") and len(t) > 1:
-            skip = t in valued
-        else:
-            out.append(f)
-    return out
 
 
 def _word_outputs(args: list[Field], words: frozenset[str], prefixes: tuple[str, ...]
