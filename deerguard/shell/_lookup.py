@@ -106,8 +106,10 @@ def lookup(exp: Expander, pe: ast.ParamExp, choice: int) -> Result:
         return values, taint, is_list
     unknown = var is None or var is EMPTY_VAR  # may be unset or empty
     # Known to be unset (unset x, local x), or empty where the colon forms test emptiness.
-    absent = not unknown and not is_list and var is not None and (
-        "U" in var.attrs or (op[0] == ":" and values[0] == ""))
+    # An empty list ($@ with no arguments, an empty array) is unset for both forms:
+    # "${@:-sh}" and "${@-sh}" are sh.
+    absent = not unknown and var is not None and ((is_list and not values) or (
+        not is_list and ("U" in var.attrs or (op[0] == ":" and values[0] == ""))))
     if op in (":-", "-", ":=", "=") and pe.args:
         if unknown:
             exp.alts_seen = max(exp.alts_seen, 2)

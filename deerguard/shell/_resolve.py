@@ -83,6 +83,8 @@ class Invocation:
 def program_name(text: str) -> str:
     """Normalize a static program word: ``/usr/bin/python3.11`` -> ``python3.11``."""
     if "/" in text:
+        if text.startswith("/proc/") and text.endswith("/exe"):
+            return "bash"  # /proc/self/exe, /proc/1234/exe: the running shell's own binary
         text = text.rstrip("/").rsplit("/", 1)[-1]
     return text
 
@@ -93,6 +95,8 @@ def _known_base(text: str) -> str:
     if "/" not in text:
         return ""
     base = text.rstrip("/").rsplit("/", 1)[-1]
+    if base == "exe" and text.startswith("/proc/"):
+        return "bash"  # /proc/$$/exe: the shell's own binary
     return base if base and DYN not in base and base not in (".", "..") else ""
 
 
