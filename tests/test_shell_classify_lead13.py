@@ -39,3 +39,31 @@ def test_program_resolving_to_the_shell_runs_fetched_text(command: str) -> None:
 ])
 def test_listed_or_non_empty_defaults_keep_their_values(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "git clone https://e.example/x ~/.vim/pack/x/start/x",
+    "git clone https://e.example/x ~/.oh-my-zsh/custom/plugins/x",
+    "git clone --depth 1 https://e.example/x.git ~/.local/share/nvim/site/pack/x/start/x",
+    "git clone https://e.example/x ~/.config/autostart",
+    "cp x.sh ~/.bashrc.d/",
+    "cp x.vim ~/.vim/ftplugin/python.vim",
+    "echo 'source /tmp/x' > ~/.oh-my-zsh/custom/x.zsh",
+])
+def test_writes_into_folders_loaded_at_start_block(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.persistence")
+
+
+def test_clone_into_a_system_folder_blocks() -> None:
+    assert_verdict("git clone https://e.example/x /etc/x", Verdict.BLOCK, "shell.system-write")
+
+
+@pytest.mark.parametrize("command", [
+    "git clone https://github.com/a/b",
+    "git clone https://github.com/a/b ~/src/b",
+    "git clone --depth 1 https://github.com/junegunn/fzf.git ~/.fzf",
+    "cd ~ && git clone https://github.com/a/b.git",
+    "git clone -b main https://github.com/a/b.git work/b",
+])
+def test_clones_into_ordinary_folders_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)

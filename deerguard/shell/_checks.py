@@ -25,6 +25,7 @@ from ._deletes import (
 )
 from ._dests import COPIERS, EXTRACTORS, copy_dests, extract_dir
 from ._fdtool import FD_NAMES, fd_commands
+from ._files import clone_target
 from ._git import check_git
 from ._modes import acl_world_writable, mode_risk, umask_world_writable
 from ._paths import PathRules, candidate_paths, is_critical, norm_path
@@ -384,6 +385,10 @@ def check_program(add: Add, rules: PathRules, inv: Invocation, cwd: str | None,
                         "the system", None)
     elif name == "git":
         check_git(add, inv)
+        cloned = clone_target(inv.args)  # git clone URL ~/.vim/pack/x/start/x: loaded later
+        if cloned is not None:
+            check_write(add, rules, Field(cloned.text.rstrip("/") + "/*", cloned.span), cwd,
+                        "git clone writes into")
     elif name in ("rg", "ripgrep", "rga") and any(f.text == "--pre" or f.text.startswith("--pre=")
                                           for f in inv.args):
         add("shell.rg-pre", inv.word.span, "rg --pre runs a program on every file", None)

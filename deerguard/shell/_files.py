@@ -21,8 +21,9 @@ from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field, Source, Taint, Var
 
-__all__ = ["MAX_FILES", "basename_output", "dir_key", "download_name", "download_target",
-           "file_taint", "in_dir", "mktemp_output", "output_words", "track_writes"]
+__all__ = ["MAX_FILES", "basename_output", "clone_target", "dir_key", "download_name",
+           "download_target", "file_taint", "in_dir", "mktemp_output", "output_words",
+           "track_writes"]
 
 _ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "zip", "7z", "7za", "cpio", "unrar",
                         "busybox-tar"})
@@ -139,13 +140,25 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
 
 def _git_clone(files: dict[str, Taint], args: list[Field], fetched: Taint,
                cwd: str | None) -> None:
+    target = clone_target(args)
+    if target is None:
+        return
+    path = norm_path(target.text, cwd)
+    if path is not None:
+        _put(files, dir_key(path), fetched)
+
+
+def clone_target(args: list[Field]) -> Field | None:
+    """The directory ``git ... clone URL [DIR]`` creates (DIR, else the URL's last name),
+    or None when ``args`` holds no clone. A name taken from the URL keeps the URL's span."""
     texts = [f.text for f in args]
     if "clone" not in texts:
-        return
-    rest = texts[texts.index("clone") + 1:]
-    operands: list[str] = []
+        return None
+    rest = args[texts.index("clone") + 1:]
+    operands: list[Field] = []
     skip = False
-    for t in rest:
+    for f in rest:
+        t = f.text
         if skip:
             skip = False
             continue
@@ -155,14 +168,13 @@ def _git_clone(files: dict[str, Taint], args: list[Field], fetched: Taint,
             skip = True
             continue
         if not t.startswith("-"):
-            operands.append(t)
+            operands.append(f)
     if not operands:
-        return
-    target = operands[1] if len(operands) > 1 else download_name(operands[0]).removesuffix(
-        ".git")
-    path = norm_path(target, cwd)
-    if path is not None:
-        _put(files, dir_key(path), fetched)
+        return None
+    if len(operands) > 1:
+        return operands[1]
+    url = operands[0]
+    return Field(download_name(url.text).removesuffix(".git"), url.span, url.taint)
 
 
 def _archive_out(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: str | None

@@ -347,6 +347,9 @@ PERSISTENCE_GLOBS = (
     # Editors and REPLs run these at every start, and they can run shell commands
     # (vim's :!cmd, init.lua's os.execute, Emacs Lisp, IPython startup scripts).
     "~/.vimrc", "~/.exrc", "~/.vim/plugin/*", "~/.vim/autoload/*", "~/.config/nvim/*",
+    "~/.vim/pack/*", "~/.vim/ftplugin/*", "~/.local/share/nvim/site/*",
+    # Sourced at every start: oh-my-zsh's custom folder, Fedora's ~/.bashrc.d.
+    "~/.oh-my-zsh/custom/*", "~/.bashrc.d/*",
     "~/.emacs", "~/.emacs.el", "~/.emacs.d/*", "~/.config/emacs/*",
     "~/.ipython/profile_*/startup/*", "~/.ipython/profile_*/ipython_config.py",
     "~/.pythonrc", "~/.pythonrc.py", "~/.irbrc", "~/.pryrc",
