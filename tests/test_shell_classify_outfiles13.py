@@ -147,3 +147,38 @@ def test_transfer_batch_bang_line_is_classified_as_local_shell_code(command: str
 ])
 def test_transfer_batch_harmless_local_commands_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+# Copies onto another machine or into a container (_outfiles.remote_writes): the files
+# that make code run later there block like a local write; ordinary deploys pass.
+@pytest.mark.parametrize("command", [
+    "scp evil.sh host:.bashrc",
+    "scp evil.sh host:~/.bashrc",
+    "scp key.pub root@host:/root/.ssh/authorized_keys",
+    "scp id_rsa.pub host:.ssh/authorized_keys",
+    "scp cron host:/etc/cron.d/x",
+    "scp x host:/etc/sudoers.d/x",
+    "scp .bashrc host:",
+    "rsync evil.sh host:.bashrc",
+    "rsync -a -e 'ssh -p 2222' key.pub host:.ssh/authorized_keys",
+    "kubectl cp evil.sh pod:/root/.bashrc",
+    "kubectl cp -n prod x.sh pod:/etc/profile.d/x.sh",
+    "docker cp evil.sh ctr:/etc/profile.d/x.sh",
+])
+def test_copy_onto_a_remote_startup_or_key_file_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.persistence")
+
+
+@pytest.mark.parametrize("command", [
+    "scp dist/app.tar.gz host:/srv/app/",
+    "scp myapp server:/usr/local/bin/",
+    "scp nginx.conf host:/etc/nginx/sites-available/app",
+    "rsync -avz ./build/ host:/var/www/html/",
+    "rsync -e ssh -av src/ host:/srv/src/",
+    "scp host:.bashrc ./bashrc.bak",
+    "kubectl cp ./config.yaml pod:/app/config.yaml",
+    "docker cp app.conf web:/etc/nginx/conf.d/",
+    "rsync -a dist/ rsync://mirror.example/pub/",
+])
+def test_ordinary_remote_deploys_pass(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)

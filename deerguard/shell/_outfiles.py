@@ -27,7 +27,13 @@ from ._words import Field, Taint
 if TYPE_CHECKING:
     from ._walk import Run
 
-__all__ = ["OUTFILE_TOOLS", "not_written", "record_written", "written_files"]
+__all__ = ["OUTFILE_TOOLS", "REMOTE_COPIERS", "not_written", "record_written",
+           "remote_persistence", "remote_writes", "written_files"]
+
+# What a write on another machine is judged by: the files that make code run later there
+# (startup files, authorized_keys, cron, sudoers, systemd units) and its ssh client
+# configuration. Deploying to its /etc or /usr/local/bin is ordinary operations work.
+_REMOTE_RULES = frozenset({"shell.persistence", "shell.ssh-config"})
 
 # GNU-style tools: (short letters that take a value, long options that take the next word,
 # letters whose value is a written file, long options whose value is one, the index of the
@@ -81,6 +87,18 @@ _YQ_LONG = frozenset({"--output-format", "--input-format", "--indent", "--front-
                       "--split-exp", "--expression"})
 _YQ_SUBS = frozenset({"e", "eval", "ea", "eval-all"})
 
+# Copy tools whose destination may be another machine or a container (HOST:PATH, CTR:PATH).
+REMOTE_COPIERS = frozenset({"scp", "rsync", "kubectl", "oc", "docker", "podman"})
+_RSYNC_VALUED = frozenset({"-e", "--rsh", "-f", "--filter", "--exclude", "--include", "-T",
+                           "--temp-dir", "--chmod", "--chown", "-B", "--block-size",
+                           "--partial-dir", "--log-file", "--password-file", "--port",
+                           "--exclude-from", "--include-from", "--files-from", "-M",
+                           "--remote-option", "--rsync-path", "--backup-dir", "--suffix",
+                           "--compare-dest", "--copy-dest", "--link-dest", "--timeout",
+                           "--bwlimit", "--max-size", "--min-size", "--out-format"})
+_CONTAINER_VALUED = frozenset({"-c", "--container", "-n", "--namespace", "--context",
+                               "--kubeconfig", "--retries"})
+
 OUTFILE_TOOLS = frozenset({*_GNU, *_WORDS, "xxd", "patch", "sd", "yq", "sqlite3", "scp"})
 """Every program :func:`written_files` reads."""
 
@@ -114,6 +132,56 @@ def written_files(inv: Invocation, cwd: str | None = None) -> list[Field]:
         if len(ops) >= 2 and not any(":" in f.text for f in ops):  # both ends on this host
             return copy_dests(Invocation("cp", inv.word, ops), cwd)[0]
     return []
+
+
+def remote_writes(inv: Invocation) -> list[tuple[str, Field]]:
+    """``(where, path)`` for each file ``inv`` copies onto another machine or into a
+    container: ``scp F host:.bashrc`` writes the remote ``~/.bashrc`` (a relative remote
+    path is under the login's home), ``rsync F host:.ssh/authorized_keys``, ``kubectl cp F
+    pod:/etc/x``, ``docker cp F ctr:/etc/profile.d/x.sh`` (absolute container paths only:
+    a relative one is under a working directory not known here). A destination directory
+    also names ``DIR/*`` and each source's name in it, as for ``cp``."""
+    name = inv.name
+    args = inv.args
+    container = name not in ("scp", "rsync")
+    if container:
+        if not args or args[0].text != "cp":
+            return []
+        ops = operand_fields(args[1:], _CONTAINER_VALUED)
+    else:
+        ops = operand_fields(args, _SCP_VALUED if name == "scp" else _RSYNC_VALUED)
+    if len(ops) < 2:
+        return []
+    dest = ops[-1]
+    text = dest.text
+    head, colon, path = text.partition(":")
+    if not colon or "/" in head or not head or "://" in text or path.startswith(":"):
+        return []  # a local destination, rsync://host or host::module (a daemon's module)
+    if container:
+        if not path.startswith("/"):
+            return []
+    elif not path.startswith(("/", "~")):
+        path = "~/" + path if path else "~"
+    where = head.rpartition("@")[2]
+    remote = Field(path, dest.span, dest.taint, dest.proc)
+    sources = [f for f in ops[:-1] if ":" not in f.text.split("/", 1)[0]]
+    dests = copy_dests(Invocation("cp", inv.word, [*sources, remote]))[0] if sources else [
+        remote]
+    return [(where, f) for f in dests]
+
+
+def remote_persistence(run: Run, inv: Invocation) -> None:
+    """Report the files :func:`remote_writes` names that make code run later there."""
+    writes = remote_writes(inv)
+    if not writes:
+        return
+
+    def add(rule: str, span: tuple[int, int], message: str, detail: str | None) -> None:
+        if rule in _REMOTE_RULES:
+            run.add(rule, span, message, detail)
+
+    for where, f in writes:
+        check_write(add, run.cp.paths, f, None, f"{inv.name} writes on {where}")
 
 
 def not_written(args: list[Field], written: list[Field]) -> list[Field]:

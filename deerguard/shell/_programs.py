@@ -40,7 +40,14 @@ from ._lexer import DECL_ARRAY_RE
 from ._loadfiles import VIMS, rc_files
 from ._morelangs import MORE_INTERPRETERS, more_program
 from ._namesonly import prints_names_only
-from ._outfiles import OUTFILE_TOOLS, not_written, record_written, written_files
+from ._outfiles import (
+    OUTFILE_TOOLS,
+    REMOTE_COPIERS,
+    not_written,
+    record_written,
+    remote_persistence,
+    written_files,
+)
 from ._outputs import echo_output, output
 from ._pathrun import path_run
 from ._paths import norm_path
@@ -346,6 +353,8 @@ def _plain(run: Run, inv: Invocation, stdin: Flow | None) -> Flow:
         paths, printed = login_tool_args(run, inv, paths)
         read = read or printed
     written = written_files(inv, run.cwd) if name in OUTFILE_TOOLS else None
+    if name in REMOTE_COPIERS:  # scp F host:.bashrc, kubectl cp F pod:/etc/x (_outfiles)
+        remote_persistence(run, inv)
     if written:  # sort -o ~/.bashrc x: a written file, not a read one (_outfiles)
         paths = not_written(paths, written)
     secret = check_args(run.add, run.cp.paths, name, paths, run.cwd) or read
