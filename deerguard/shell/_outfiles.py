@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ._walk import Run
 
 __all__ = ["OUTFILE_TOOLS", "REMOTE_COPIERS", "not_written", "record_written",
-           "remote_persistence", "remote_writes", "written_files"]
+           "remote_check", "remote_persistence", "remote_writes", "written_files"]
 
 # What a write on another machine is judged by: the files that make code run later there
 # (startup files, authorized_keys, cron, sudoers, systemd units) and its ssh client
@@ -172,16 +172,19 @@ def remote_writes(inv: Invocation) -> list[tuple[str, Field]]:
 
 def remote_persistence(run: Run, inv: Invocation) -> None:
     """Report the files :func:`remote_writes` names that make code run later there."""
-    writes = remote_writes(inv)
-    if not writes:
-        return
+    for where, f in remote_writes(inv):
+        remote_check(run, f, f"{inv.name} writes on {where}")
+
+
+def remote_check(run: Run, path: Field, how: str) -> None:
+    """Check a write of ``path`` on another machine (a path under ``~`` is under the
+    login's home there) by the rules that apply there (``_REMOTE_RULES``)."""
 
     def add(rule: str, span: tuple[int, int], message: str, detail: str | None) -> None:
         if rule in _REMOTE_RULES:
             run.add(rule, span, message, detail)
 
-    for where, f in writes:
-        check_write(add, run.cp.paths, f, None, f"{inv.name} writes on {where}")
+    check_write(add, run.cp.paths, path, None, how)
 
 
 def not_written(args: list[Field], written: list[Field]) -> list[Field]:
