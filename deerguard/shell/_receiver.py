@@ -1,0 +1,194 @@
+"""Whether a method call that shares a process call's name runs SQL or a regex instead.
+
+``c.execute("select count(*) from t")``, ``db.exec("CREATE TABLE t (x)")``,
+``$pdo->exec(..)``, ``cur.executescript(..)``, ``/a(b)/.exec(s)`` share their names with
+``child_process.exec``, Lua's ``os.execute`` or Ruby's ``exec``; their strings are SQL or
+input text, not shell. :func:`data_receiver` says a call at a given offset is such a method:
+its receiver is clearly not a process API. That is a regex literal, a call chain or a
+name bound in the same code to a database or regex constructor (``sqlite3.connect(..)``,
+``conn.cursor()``, ``SQLite3::Database.new(..)``, ``new PDO(..)``, ``DBI->connect(..)``,
+``re.compile(..)``, ``new RegExp(..)``), or, with no binding in the code, one of the usual
+database handle names (``db``, ``conn``, ``cur``, ``cursor``, ``session``, ``engine``,
+``dbh``, ``pdo``, ``stmt``). A receiver bound to anything else (``require("child_process")``,
+an unknown call) is not told apart, so the call stays a process call (strict). Bounded
+backward scans: linear in the code.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DATA_METHODS", "data_call", "data_receiver"]
+
+# Methods of database handles and regexes that share a name with a process call.
+DATA_METHODS = frozenset({"execute", "exec", "run", "call", "query", "executemany",
+                          "executescript", "do", "prepare"})
+_HANDLE_NAMES = frozenset({"db", "conn", "cur", "cursor", "session", "engine", "dbh", "pdo",
+                           "stmt"})
+# A binding or a call chain holding one of these is a process API: never exempt.
+_PROCESS = ("child_process", "subprocess", "open3", "execa", "shelljs", "popen", "spawn",
+            "system", "kernel", "ssh", "shell", "client(")
+_PROCESS_WORDS = frozenset({"os", "pty", "io", "sh", "zx", "cp", "proc"})
+# ... and one holding one of these (and no process marker) is a database or a regex.
+_DATA = ("sqlite", "connect(", "cursor(", "create_engine(", "sessionmaker(", "session(",
+         "database", "pdo(", "dbi->", "mysql", "pg.", "pg::", "psycopg", "duckdb",
+         "re.compile(", "regexp(", "knex(", "sequelize", "prisma", "pool(", "prepare(",
+         "get_db(", "get_conn", "get_session(", "transaction(")
+# Words before a name that bind it without ``=``: imports, destructurings, parameters.
+_BINDERS = ("import", "require", " as ", "use ", "function", "def ", "lambda", "for ")
+# A process module named anywhere in the code: no receiver is exempt by its name alone.
+_PROCESS_MODULES = ("child_process", "subprocess", "open3", "execa", "shelljs", "kernel",
+                    "ssh2", "paramiko", "fabric", "pty", "io.popen", "process.binding")
+_BACK = 256  # how far back the receiver scans read
+_BIND_BACK = 4096  # how far back a binding of the receiver's name is sought
+_IDENT = "_$@"
+
+
+def _name_start(code: str, end: int) -> int:
+    """Start of the identifier ending at ``end`` (bounded)."""
+    j = end
+    floor = max(0, end - 64)
+    while j > floor and (code[j - 1].isalnum() or code[j - 1] in _IDENT):
+        j -= 1
+    return j
+
+
+def _open_paren(code: str, close: int) -> int:
+    """Index of the ``(`` matching the ``)`` at ``close`` (bounded, quotes not read), or -1."""
+    depth = 0
+    floor = max(0, close - _BACK)
+    j = close
+    while j >= floor:
+        ch = code[j]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            depth -= 1
+            if depth == 0:
+                return j
+        j -= 1
+    return -1
+
+
+def _regex_literal(code: str, slash: int) -> bool:
+    """Whether the ``/`` at ``slash`` closes a JavaScript/Ruby regex literal on its line."""
+    floor = max(0, slash - _BACK, code.rfind("\n", 0, slash) + 1)
+    j = slash - 1
+    while j >= floor:
+        if code[j] == "/" and (j == 0 or code[j - 1] != "\\"):
+            k = j
+            while k > floor and code[k - 1] in " \t":
+                k -= 1
+            return k == floor or code[k - 1] in "=(,;:!&|?{}[" or \
+                code[max(0, k - 6):k] == "return"
+        j -= 1
+    return False
+
+
+def _classify(text: str) -> bool | None:
+    """True: a database or regex expression; False: a process API; None: unknown."""
+    low = text.lower()
+    if low.startswith("/") or low.startswith("%r"):
+        return True  # a regex literal
+    words = low
+    for ch in "().:'\"=,;[]{}<>$-":
+        words = words.replace(ch, " ")
+    if any(p in low for p in _PROCESS) or _PROCESS_WORDS.intersection(words.split()):
+        return False
+    if any(d in low for d in _DATA):
+        return True
+    return None
+
+
+def _statement(code: str, at: int) -> tuple[int, int]:
+    """Bounds of the statement (line or ``;``-separated) holding offset ``at``."""
+    floor = max(0, at - 200)
+    start = max(code.rfind(";", floor, at), code.rfind("\n", floor, at)) + 1
+    ends = [e for e in (code.find(";", at, at + 200), code.find("\n", at, at + 200)) if e >= 0]
+    return max(start, floor), min(ends, default=min(len(code), at + 200))
+
+
+def _binding(code: str, name: str, before: int) -> str | None:
+    """The expression last bound to ``name`` before ``before``: ``name = EXPR``
+    (``const name =``, ``my $name =``) up to the end of its statement, or the whole
+    statement that imports it (``import subprocess as db``, ``const {exec: db} =
+    require(..)``); None if the code binds it nowhere."""
+    floor = max(0, before - _BIND_BACK)
+    at = code.rfind(name, floor, before)
+    for _ in range(64):
+        if at < 0:
+            return None
+        prev = code[at - 1] if at > 0 else " "
+        j = at + len(name)
+        if not (prev.isalnum() or prev in "_.>") and not (
+                j < len(code) and (code[j].isalnum() or code[j] == "_")):
+            while j < len(code) and j < at + len(name) + 16 and code[j] in " \t":
+                j += 1
+            if code[j:j + 1] == "=" and code[j + 1:j + 2] not in ("=", "~", ">"):
+                start, end = _statement(code, j)
+                rhs = code[j + 1:end].strip()
+                head = code[start:at]
+                return head + rhs if "{" in head or "[" in head else rhs
+            start, end = _statement(code, at)
+            head = code[start:at]
+            if any(w in head for w in _BINDERS) or prev == "|" or \
+                    code[at + len(name):end].lstrip(" \t)").startswith("=>"):
+                return code[start:end]  # an import, a destructuring, a parameter
+        at = code.rfind(name, floor, at)
+    return None
+
+
+def _imported(statement: str) -> bool:
+    """Whether a binding statement imports the name (``from app import session``)."""
+    return "import" in statement or "require" in statement or "use " in statement
+
+
+def data_receiver(code: str, name_at: int) -> bool:
+    """Whether the method name starting at ``name_at`` is called on a receiver that is
+    clearly a database handle, a statement or a regex (not a process API)."""
+    j = name_at
+    if j > 0 and code[j - 1] == ".":
+        j -= 1
+    elif j > 1 and code[j - 2:j] == "->":
+        j -= 2
+    elif j > 1 and code[j - 1] == ":" and (code[j - 2].isalnum() or code[j - 2] == "_"):
+        j -= 1  # Lua: db:exec(..)
+    else:
+        return False  # not a method: system(..), exec(..), a name bound to a run function
+    while j > 0 and code[j - 1] in " \t":
+        j -= 1
+    if j == 0:
+        return False
+    last = code[j - 1]
+    if last == ")":
+        opened = _open_paren(code, j - 1)
+        if opened < 0:
+            return False
+        start = opened
+        while start > max(0, opened - _BACK) and (
+                code[start - 1].isalnum() or code[start - 1] in _IDENT + ".:>- \t"):
+            start -= 1
+        return _classify(code[start:j].strip(" \t-")) is True
+    k = j - 1
+    while k > max(0, j - 8) and code[k].isalpha():
+        k -= 1  # /re/g.exec: the flags
+    if code[k] == "/":
+        return _regex_literal(code, k)
+    start = _name_start(code, j)
+    name = code[start:j].lstrip("$@")
+    if not name or not (name[0].isalpha() or name[0] == "_"):
+        return False
+    bound = _binding(code, name, start)
+    kind = _classify(bound) if bound is not None else None
+    if kind is not None or (bound is not None and not _imported(bound)):
+        return kind is True
+    return name.lower() in _HANDLE_NAMES and not any(m in code for m in _PROCESS_MODULES)
+
+
+def data_call(code: str, paren: int) -> bool:
+    """Whether the call whose name ends before ``paren`` (its ``(``, or the literal of a
+    call without parentheses) is a database or regex method (:func:`data_receiver`)."""
+    end = paren
+    floor = max(0, paren - 16)
+    while end > floor and code[end - 1] in " \t":
+        end -= 1
+    start = _name_start(code, end)
+    return code[start:end] in DATA_METHODS and data_receiver(code, start)
