@@ -86,7 +86,7 @@ def _regex_literal(code: str, slash: int) -> bool:
 def _classify(text: str) -> bool | None:
     """True: a database or regex expression; False: a process API; None: unknown."""
     low = text.lower()
-    if low.startswith("/") or low.startswith("%r"):
+    if low.startswith(("/", "%r")):
         return True  # a regex literal
     words = low
     for ch in "().:'\"=,;[]{}<>$-":
