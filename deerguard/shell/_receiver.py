@@ -31,7 +31,8 @@ _PROCESS_WORDS = frozenset({"os", "pty", "io", "sh", "zx", "cp", "proc"})
 _DATA = ("sqlite", "connect(", "cursor(", "create_engine(", "sessionmaker(", "session(",
          "database", "pdo(", "dbi->", "mysql", "pg.", "pg::", "psycopg", "duckdb",
          "re.compile(", "regexp(", "knex(", "sequelize", "prisma", "pool(", "prepare(",
-         "get_db(", "get_conn", "get_session(", "transaction(")
+         "get_db(", "get_conn", "get_session(", "transaction(", "sql.newinstance", "jdbc",
+         "new db(")
 # Words before a name that bind it without ``=``: imports, destructurings, parameters.
 _BINDERS = ("import", "require", " as ", "use ", "function", "def ", "lambda", "for ")
 # A process module named anywhere in the code: no receiver is exempt by its name alone.
@@ -83,17 +84,41 @@ def _regex_literal(code: str, slash: int) -> bool:
     return False
 
 
+def _unquoted(text: str) -> str:
+    """``text`` with its string literals emptied, but for a module name given to
+    ``require``/``import``: ``"rm -rf / #mysql"`` names no database."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch not in "'\"`":
+            out.append(ch)
+            i += 1
+            continue
+        j = i + 1
+        while j < n and text[j] != ch:
+            j += 2 if text[j] == "\\" else 1
+        head = text[:i].rstrip(" \t(").lower()
+        keep = head.endswith(("require", "from", "import"))
+        out.append(text[i:j + 1] if keep else ch + ch)
+        i = j + 1
+    return "".join(out)
+
+
 def _classify(text: str) -> bool | None:
     """True: a database or regex expression; False: a process API; None: unknown."""
     low = text.lower()
     if low.startswith(("/", "%r")):
         return True  # a regex literal
+    if low[:1] in ("'", '"', "`"):
+        return None  # a string: Groovy runs "cmd".execute()
     words = low
     for ch in "().:'\"=,;[]{}<>$-":
         words = words.replace(ch, " ")
     if any(p in low for p in _PROCESS) or _PROCESS_WORDS.intersection(words.split()):
         return False
-    if any(d in low for d in _DATA):
+    code = _unquoted(low)
+    if any(d in code for d in _DATA):
         return True
     return None
 
