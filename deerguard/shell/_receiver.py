@@ -38,6 +38,11 @@ _BINDERS = ("import", "require", " as ", "use ", "function", "def ", "lambda", "
 # A process module named anywhere in the code: no receiver is exempt by its name alone.
 _PROCESS_MODULES = ("child_process", "subprocess", "open3", "execa", "shelljs", "kernel",
                     "ssh2", "paramiko", "fabric", "pty", "io.popen", "process.binding")
+# Code that may put a process call behind a method of an object or a class.
+_REBINDERS = ("prototype", "setattr", "defineproperty", "object.assign", "define_method",
+              "alias_method", "alias ", "instance_variable_set", "__dict__", "__class__",
+              "singleton_class", "class_eval", "monkeypatch")
+_DEFINERS = ("def ", "function ", "sub ", "fn ")
 _BACK = 256  # how far back the receiver scans read
 _BIND_BACK = 4096  # how far back a binding of the receiver's name is sought
 _IDENT = "_$@"
@@ -166,9 +171,62 @@ def _imported(statement: str) -> bool:
     return "import" in statement or "require" in statement or "use " in statement
 
 
+def _rebinds(code: str, method: str) -> bool:
+    """Whether ``code`` may put a process call behind ``method`` of some object:
+    ``db.exec = cp.execSync``, ``{exec: ..}``, ``RegExp.prototype.exec = ..``,
+    ``setattr(..)``, ``define_method``, a ``def exec``/``function exec``."""
+    low = code.lower()
+    if any(t in low for t in _REBINDERS):
+        return True
+    for tail in (" =", "=", ":", " :", "'] =", "\"] =", "']=", '"]='):
+        at = code.find(method + tail)
+        while at != -1:
+            after = code[at + len(method) + len(tail):at + len(method) + len(tail) + 1]
+            if not (tail.endswith("=") and after in ("=", "~")) and (
+                    at == 0 or not (code[at - 1].isalnum() or code[at - 1] == "_")):
+                return True
+            at = code.find(method + tail, at + 1)
+    return _defines(code, method)
+
+
+def _defines(code: str, method: str) -> bool:
+    """Whether ``code`` defines a function or method named ``method``: ``def execute(``,
+    ``def db.execute(``, ``function exec(``, a class body's ``exec(s) {``."""
+    for word in _DEFINERS:
+        at = code.find(word)
+        for _ in range(32):
+            if at == -1:
+                break
+            head = code[at + len(word):at + len(word) + 64]
+            cut = min((i for i in (head.find("("), head.find("\n"), head.find("{"),
+                                   head.find(" ")) if i >= 0), default=len(head))
+            if head[:cut].rsplit(".", 1)[-1].rsplit(":", 1)[-1] == method:
+                return True
+            at = code.find(word, at + len(word))
+    at = code.find(method + "(")
+    for _ in range(32):
+        if at == -1:
+            return False
+        close = code.find(")", at, at + 96)
+        if close != -1 and (at == 0 or code[at - 1] not in ".>:") and \
+                code[close + 1:close + 8].lstrip(" \t").startswith("{"):
+            return True  # exec(s) { ... }: a method body
+        at = code.find(method + "(", at + 1)
+    return False
+
+
 def data_receiver(code: str, name_at: int) -> bool:
     """Whether the method name starting at ``name_at`` is called on a receiver that is
-    clearly a database handle, a statement or a regex (not a process API)."""
+    clearly a database handle, a statement or a regex (not a process API), and no code
+    puts a process call behind that method name (:func:`_rebinds`)."""
+    end = name_at
+    while end < len(code) and end < name_at + 32 and (code[end].isalnum() or code[end] == "_"):
+        end += 1
+    return _data_member(code, name_at) and not _rebinds(code, code[name_at:end])
+
+
+def _data_member(code: str, name_at: int) -> bool:
+    """:func:`data_receiver` without the rebinding check."""
     j = name_at
     if j > 0 and code[j - 1] == ".":
         j -= 1
