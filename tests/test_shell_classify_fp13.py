@@ -43,16 +43,20 @@ _DB_CALLS = [
     "cur.execute('select * from users where id > 3'); print(cur.fetchall())\"",
     "python3 -c \"import psycopg; conn=psycopg.connect('dbname=x'); "
     "print(conn.execute('select now()').fetchone())\"",
-    "python3 -c \"import duckdb; con = duckdb.connect(); print(con.execute('select 42').fetchall())\"",
+    "python3 -c \"import duckdb; con = duckdb.connect(); "
+    "print(con.execute('select 42').fetchall())\"",
     "python3 -c \"import pymysql; db=pymysql.connect(host='h'); cur=db.cursor(); "
     "cur.execute('select * from t')\"",
-    "python3 -c \"from db import conn; conn.execute('delete from t where id in (select id from old)')\"",
+    "python3 -c \"from db import conn; "
+    "conn.execute('delete from t where id in (select id from old)')\"",
     "python3 -c \"import sqlite3,sys; c=sqlite3.connect('a.db'); q=sys.argv[1]; "
     "print(c.execute(q).fetchall())\"",
-    "python3 -c \"import sys,sqlite3; c=sqlite3.connect('a.db'); [c.execute(l) for l in sys.stdin]\"",
+    "python3 -c \"import sys,sqlite3; c=sqlite3.connect('a.db'); "
+    "[c.execute(l) for l in sys.stdin]\"",
     "python3 -c \"import sqlite3,base64; c=sqlite3.connect('a.db'); "
     "c.execute(base64.b64decode('c2VsZWN0IDE=').decode())\"",
-    "python3 -c \"import sqlite3; c=sqlite3.connect('a.db'); c.execute(open('schema.sql').read())\"",
+    "python3 -c \"import sqlite3; c=sqlite3.connect('a.db'); "
+    "c.execute(open('schema.sql').read())\"",
     "node -e \"const Database=require('better-sqlite3'); const db=new Database('a.db'); "
     "db.exec('CREATE TABLE t (x INTEGER)'); console.log(db.prepare('SELECT * FROM t').all())\"",
     "node -e \"const db = require('better-sqlite3')('a.db'); "
@@ -173,7 +177,8 @@ _REBOUND = [
     "node -e \"const db=new (require('better-sqlite3'))('a.db'); "
     "db.exec=require('child_process').execSync; db.exec('rm -rf ~')\"",
     "node -e \"RegExp.prototype.exec=require('child_process').execSync; /x/.exec('rm -rf ~')\"",
-    "node -e \"const cp=require('child_process'); const db={exec: cp.execSync}; db.exec('rm -rf ~')\"",
+    "node -e \"const cp=require('child_process'); const db={exec: cp.execSync}; "
+    "db.exec('rm -rf ~')\"",
     "node -e \"const {execSync}=require('child_process'); const db=Object.assign(new "
     "(require('better-sqlite3'))('a.db'), {exec: execSync}); db.exec('rm -rf ~')\"",
     "python3 -c \"import os,sqlite3; db=sqlite3.connect('a'); db.execute=os.system; "
@@ -249,3 +254,12 @@ _AWK_DYNAMIC = [
 @pytest.mark.parametrize("cmd", _AWK_DYNAMIC)
 def test_awk_command_written_from_input_stays_dynamic(cmd: str) -> None:
     assert classify(cmd).verdict != Verdict.PASS, (cmd, _rules(cmd))
+
+
+def test_db_receiver_found_past_many_uses_of_its_name() -> None:
+    body = "c.execute('select count(*) from t');" * 40
+    assert classify(f"python3 -c \"import sqlite3; c = sqlite3.connect('a'); {body}\"").verdict \
+        == Verdict.PASS
+    hidden = "c.execute('select 1');" * 40 + "c.execute('rm -rf ~')"
+    assert classify(f"python3 -c \"import os; c = os; c.system('x'); {hidden}\"").verdict \
+        == Verdict.BLOCK

@@ -16,6 +16,9 @@ backward scans: linear in the code.
 
 from __future__ import annotations
 
+import functools
+import re
+
 __all__ = ["DATA_METHODS", "data_call", "data_receiver"]
 
 # Methods of database handles and regexes that share a name with a process call.
@@ -142,28 +145,29 @@ def _binding(code: str, name: str, before: int) -> str | None:
     statement that imports it (``import subprocess as db``, ``const {exec: db} =
     require(..)``); None if the code binds it nowhere."""
     floor = max(0, before - _BIND_BACK)
-    at = code.rfind(name, floor, before)
-    for _ in range(64):
-        if at < 0:
-            return None
-        prev = code[at - 1] if at > 0 else " "
+    hits = [m.start() for m in _word(name).finditer(code, floor, before)]
+    for at in reversed(hits):
         j = at + len(name)
-        if not (prev.isalnum() or prev in "_.>") and not (
-                j < len(code) and (code[j].isalnum() or code[j] == "_")):
-            while j < len(code) and j < at + len(name) + 16 and code[j] in " \t":
-                j += 1
-            if code[j:j + 1] == "=" and code[j + 1:j + 2] not in ("=", "~", ">"):
-                start, end = _statement(code, j)
-                rhs = code[j + 1:end].strip()
-                head = code[start:at]
-                return head + rhs if "{" in head or "[" in head else rhs
-            start, end = _statement(code, at)
+        while j < len(code) and j < at + len(name) + 16 and code[j] in " \t":
+            j += 1
+        if code[j:j + 1] == "=" and code[j + 1:j + 2] not in ("=", "~", ">"):
+            start, end = _statement(code, j)
+            rhs = code[j + 1:end].strip()
             head = code[start:at]
-            if any(w in head for w in _BINDERS) or prev == "|" or \
-                    code[at + len(name):end].lstrip(" \t)").startswith("=>"):
-                return code[start:end]  # an import, a destructuring, a parameter
-        at = code.rfind(name, floor, at)
+            return head + rhs if "{" in head or "[" in head else rhs
+        if code[j:j + 1] in (".", "(", "[", "-"):
+            continue  # db.execute(..), db[..]: a use of the name, not its binding
+        start, end = _statement(code, at)
+        if any(w in code[start:at] for w in _BINDERS) or code[at - 1:at] == "|" or \
+                code[at + len(name):end].lstrip(" \t)").startswith("=>"):
+            return code[start:end]  # an import, a destructuring, a parameter
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _word(name: str) -> re.Pattern[str]:
+    """``name`` as a whole word, not a member (``x.name``, ``x->name``)."""
+    return re.compile(r"(?<![\w.>])" + re.escape(name) + r"(?!\w)")
 
 
 def _imported(statement: str) -> bool:
@@ -171,6 +175,7 @@ def _imported(statement: str) -> bool:
     return "import" in statement or "require" in statement or "use " in statement
 
 
+@functools.lru_cache(maxsize=16)
 def _rebinds(code: str, method: str) -> bool:
     """Whether ``code`` may put a process call behind ``method`` of some object:
     ``db.exec = cp.execSync``, ``{exec: ..}``, ``RegExp.prototype.exec = ..``,
@@ -263,7 +268,13 @@ def _data_member(code: str, name_at: int) -> bool:
     kind = _classify(bound) if bound is not None else None
     if kind is not None or (bound is not None and not _imported(bound)):
         return kind is True
-    return name.lower() in _HANDLE_NAMES and not any(m in code for m in _PROCESS_MODULES)
+    return name.lower() in _HANDLE_NAMES and not _process_module(code)
+
+
+@functools.lru_cache(maxsize=16)
+def _process_module(code: str) -> bool:
+    """Whether ``code`` names a process module anywhere (cached: one scan per code)."""
+    return any(m in code for m in _PROCESS_MODULES)
 
 
 def data_call(code: str, paren: int) -> bool:
