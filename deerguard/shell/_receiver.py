@@ -10,8 +10,11 @@ name bound in the same code to a database or regex constructor (``sqlite3.connec
 ``re.compile(..)``, ``new RegExp(..)``), or, with no binding in the code, one of the usual
 database handle names (``db``, ``conn``, ``cur``, ``cursor``, ``session``, ``engine``,
 ``dbh``, ``pdo``, ``stmt``). A receiver bound to anything else (``require("child_process")``,
-an unknown call) is not told apart, so the call stays a process call (strict). Bounded
-backward scans: linear in the code.
+an unknown call) is not told apart, so the call stays a process call (strict); so does any
+call when the code may put a process call behind the method (``db.exec = cp.execSync``,
+``RegExp.prototype.exec = ..``, ``{exec: ..}``, ``def execute(..)``), and a handle name
+alone does not count when the code names a process module (``child_process``...). Bounded
+scans (a whole-word search over a 4 KiB window for a binding): linear in the code.
 """
 
 from __future__ import annotations
