@@ -3,12 +3,14 @@
 ``print "id" | "sh"`` names its command as a literal (``_code``'s snippets); ``awk -v
 c="$(printf '\\x73\\x68')" 'BEGIN{print "id" | c}'`` pipes into whatever ``c`` holds. A
 variable bound to a constant (``-v c=sh``, ``c = "sh"``) is that command, fed by the
-program's output like the literal; an unknown one is a command built at run time. Only
+program's output like the literal; an unknown one, or one also written from anything but
+a literal (``c = $0``: :mod:`._awkconst`), is a command built at run time. Only
 awk code reaches this; the scan is one pass over it with bounded look-backs.
 """
 
 from __future__ import annotations
 
+from ._awkconst import awk_constants
 from ._code import Snippet, literals
 from ._interp import awk_assigns, string_constants
 from ._words import Field
@@ -58,13 +60,14 @@ def awk_piped(text: str, args: list[Field], snippets: list[Snippet], dynamic: bo
     names = awk_pipe_names(text)
     if not names:
         return snippets, dynamic
-    consts = string_constants(text, literals(text, False))
-    consts.update(awk_assigns(args))
+    first = string_constants(text, literals(text, False))
+    first.update(awk_assigns(args))
+    verified, _ = awk_constants(text, args)
     out = list(snippets)
     for name in names:
-        value = consts.get(name)
-        if value is None:
-            dynamic = True
-        elif all(value != s.text for s in out):
+        value = first.get(name)
+        if name not in verified:
+            dynamic = True  # c = "sort"; c = $0; print | c: whatever the input says
+        if value is not None and all(value != s.text for s in out):
             out.append(Snippet(value, 0, 0, True))
     return out, dynamic

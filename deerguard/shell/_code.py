@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ._barecalls import bare_dynamic_call
 from ._gate import word_gate
+from ._receiver import data_call
 
 __all__ = ["Snippet", "destructive_paths", "dynamic_call", "eval_sources", "literals",
            "shell_strings", "tcl_commands", "written_paths"]
@@ -225,7 +226,7 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
                 out.append(Snippet(value[1:], start, end))
             continue
         if language in ("perl", "ruby", "osascript") and between[-1:] in (" ", "\t") and \
-                _ident_before(code, start) in calls:
+                _ident_before(code, start) in calls and not data_call(code, start):
             group.append((start, end, value))  # perl/ruby: system "cmd" or exec "rm", "/"
             in_list = True
             continue
@@ -237,7 +238,7 @@ def shell_strings(code: str, /, *, language: str) -> tuple[list[Snippet], bool]:
         if tail.endswith(("(", "([")):
             paren = start - len(between) + between.rindex("(")
             ident = _ident_before(code, paren)
-            if ident in calls:
+            if ident in calls and not data_call(code, paren):
                 # Literal arguments that follow are one command: system("rm", "-rf", "/"),
                 # subprocess.run(["rm", "-rf", "/"]); popen("cmd", "r") takes a mode after
                 # its command string, not another argument.
@@ -258,6 +259,8 @@ def dynamic_call(code: str, /, *, language: str) -> bool:
         at = bisect_right(starts, m.start()) - 1
         if at >= 0 and m.start() < lits[at][1]:
             continue  # inside a string literal: "qx(...) is text" calls nothing
+        if data_call(code, m.end() - 1):
+            continue  # cur.execute(sql), $pdo->exec($q), re.exec(line): not a process call
         k = m.end()
         while k < len(code) and code[k] in " \t[":
             k += 1

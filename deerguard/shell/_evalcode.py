@@ -39,6 +39,7 @@ from ._code import Snippet, literals
 from ._flow import Flow
 from ._gate import word_gate
 from ._langpaths import chain_start
+from ._receiver import DATA_METHODS, data_call
 from ._values import first_source
 from ._words import Field
 
@@ -133,7 +134,10 @@ def _callee(code: str, pos: int, floor: int) -> tuple[str, int] | None:
     start = chain_start(code, j, floor)
     if start == j:
         return None
-    return _last_name(code[start:j]), start
+    name = _last_name(code[start:j])
+    if name in DATA_METHODS and data_call(code, j):
+        return "", start  # cur.execute(b64decode(..)): SQL, neither shell nor eval
+    return name, start
 
 
 def _enclosing(code: str, pos: int, levels: int = 5) -> list[str]:

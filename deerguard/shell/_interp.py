@@ -10,6 +10,7 @@ ruby, lua, php): the shape of a reverse shell. Both are single linear passes.
 from __future__ import annotations
 
 from ._gate import word_gate
+from ._receiver import data_call
 from ._words import DYN, Field
 
 __all__ = ["awk_assigns", "awk_dynamic_pipe", "constant_commands", "deletes_home",
@@ -176,6 +177,9 @@ def constant_commands(code: str, consts: dict[str, str]) -> list[str]:
             if at == -1:
                 break
             k = at + len(call)
+            if data_call(code, k - 1):
+                at = code.find(call, at + 1)
+                continue  # q = "select .."; cur.execute(q): SQL, not a command
             while k < len(code) and k < at + 128 and code[k] in " \t[":
                 k += 1
             name, j = _ident_at(code, k)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._awkconst import fold_awk
 from ._awkpipe import awk_piped
 from ._checks import check_write
 from ._code import (
@@ -88,10 +89,14 @@ def interp_code(run: Run, code: Field, language: str, inv: Invocation,
             text = "\n".join((text, *inner))
     text = spell_self(text, language)  # [sys.executable, "-c", CODE]: python3 -c CODE
     text = spell_paths(text, language)  # os.homedir() -> "~", path.join('~', 'x') -> "~/x"
+    several: list[str] = []
+    if language == "awk":  # cmd = "date"; cmd | getline: the literal it holds (_awkconst)
+        text, several = fold_awk(text, inv.args)
     built = rewrite_code(text, language)  # "r" + "m", chr(114), getattr(os, "sys" + "tem")
     was_dynamic = built != text and dynamic_call(text, language=language)
     text = built
     snippets, dynamic = shell_strings(text, language=language)
+    snippets += [Snippet(c, 0, 0) for c in several]
     dynamic = dynamic or was_dynamic  # built at run time still, whatever it folds to
     if language == "pwsh":
         snippets = [*snippets, *(Snippet(c, 0, 0) for c in pwsh_snippets(text))]

@@ -35,6 +35,7 @@ from ._gate import word_gate
 from ._langpaths import name_before
 from ._metadata import code_metadata
 from ._rawmarkers import Marker
+from ._receiver import DATA_METHODS, data_receiver
 from ._words import DYN, Field
 
 if TYPE_CHECKING:
@@ -175,6 +176,8 @@ def argv_commands(code: str, language: str) -> list[str]:
         name = m.group(1)
         if language == "python" and name in _PY_EXEC_SHELL:
             continue
+        if name in DATA_METHODS and data_receiver(code, m.start(1)):
+            continue  # db.run(sql, [x]), stmt.run(..): a statement, not a process
         k = m.end()
         if m.group(2):
             items, _ = _elements(code, k, lits, False)

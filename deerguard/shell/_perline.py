@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ._code import _CALLS_COMMON, _CALLS_NOT_PYTHON
+from ._receiver import DATA_METHODS, data_receiver
 from ._strfold import Tok, tokens
 from ._words import Field
 
@@ -210,6 +211,8 @@ def runs_lines(code: str, language: str, names: set[str]) -> str | None:
         evals = _EVALS.get(language, frozenset())
         if (tok[1] not in _SHELL and tok[1] not in evals) or (k > 0 and toks[k - 1][1] in ("->",)):
             continue
+        if tok[1] in DATA_METHODS and data_receiver(code, tok[2]):
+            continue  # for l in sys.stdin: cur.execute(l); re.exec(line): not a shell call
         j = k + 1
         if j < n and toks[j][1] == "(":
             j += 1
