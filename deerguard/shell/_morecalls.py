@@ -170,6 +170,10 @@ def more_snippets(text: str, language: str, snippets: list[Snippet], dynamic: bo
                 dynamic = dynamic or verb[-1] == "load"
     if language in ("scala", "groovy"):
         found.extend(_list_receivers(text, starts, language))
+    if language == "groovy" and ".execute()" in text:
+        named, unknown = _named_receivers(text, starts)
+        found.extend(named)
+        dynamic = dynamic or unknown
     if language in _BANG_LINES:
         found.extend(_bang_lines(text, language))
     if language in ("gnuplot", "crystal"):
@@ -318,6 +322,45 @@ def _list_receivers(text: str, starts: dict[int, tuple[int, str]], language: str
                     if words:
                         out.append(_join(words))
             at = text.find("]" + suffix if language == "groovy" else ")" + suffix, at + 1)
+    return out
+
+
+def _named_receivers(text: str, starts: dict[int, tuple[int, str]]) -> tuple[list[str], bool]:
+    """Groovy ``c.execute()`` where ``c`` is a name: the literals ``c`` is assigned in the
+    code (``def c = "rm -rf /"``) are commands it runs; a name bound to none, or an
+    expression (``("rm " + x).execute()``), runs a command not known here (dynamic).
+    ``.execute()`` with no arguments is String's and List's process call; a database
+    handle's ``sql.execute(..)`` takes its statement as an argument."""
+    out: list[str] = []
+    unknown = False
+    at = text.find(".execute()")
+    for _ in range(_MAX):
+        if at < 0:
+            break
+        j = at
+        while j > 0 and (text[j - 1].isalnum() or text[j - 1] == "_"):
+            j -= 1
+        name = text[j:at]
+        if not name:
+            unknown = unknown or text[at - 1:at] == ")"  # ("rm " + x).execute()
+        elif not name[0].isdigit():
+            bound = _bound_literals(text, name, starts)
+            out.extend(bound)
+            unknown = unknown or not bound
+        at = text.find(".execute()", at + 1)
+    return out, unknown
+
+
+def _bound_literals(text: str, name: str, starts: dict[int, tuple[int, str]]) -> list[str]:
+    """The string literals ``name = "..."`` assigns in ``text`` (at most a few)."""
+    out: list[str] = []
+    pattern = re.compile(r"(?<![\w.])" + re.escape(name) + r"[ \t]*=(?!=)[ \t]*")
+    for m in pattern.finditer(text):
+        hit = starts.get(m.end())
+        if hit is not None and hit[1][:1] in "\"'":
+            out.append(hit[1][1:])
+        if len(out) >= 8:
+            break
     return out
 
 
