@@ -28,7 +28,7 @@ from ._gitlist import git_search
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
 from ._jqenv import JQS, jq_env
 from ._metadata import metadata_credential, metadata_routed, metadata_userdata
-from ._pastebins import PASTE_TOOLS, paste_files
+from ._pastebins import PASTE_TOOLS, paste_command, paste_files
 from ._paths import norm_path
 from ._projsecrets import project_search
 from ._values import NO_TAINT, Field, Source, Taint, source_order
@@ -75,8 +75,13 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     elif name in _CONTAINERS:
         return _container(run, inv, span)
     elif name in PASTE_TOOLS:  # pastebinit .env, croc send F (_pastebins)
-        _send_files(run, inv, paste_files(name, inv.args, stdin is not None, inv.word.span),
-                    stdin)
+        code = paste_command(name, inv.args)
+        if code is not None:  # wgetpaste -c 'cat .env': the command's output is pasted
+            out = run.run_code(code, name, inv.word.span, None, positional=[])
+            _send_files(run, inv, [Field("-", code.span)], out)
+        else:
+            _send_files(run, inv, paste_files(name, inv.args, stdin is not None,
+                                              inv.word.span), stdin)
     elif name in _HTTP:
         _metadata(run, inv)
     elif name in _KEYCHAINS:
