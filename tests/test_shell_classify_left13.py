@@ -164,3 +164,80 @@ def test_plain_add_of_a_secret_or_forced_whole_tree_then_push_warns(cmd: str) ->
 @pytest.mark.parametrize("cmd", _GIT_EVERYDAY)
 def test_everyday_git_adds_and_pushes_pass(cmd: str) -> None:
     assert classify(cmd).verdict == Verdict.PASS, cmd
+
+
+# --- 4. sudo's user id -1 and the container engine's socket -------------------------------
+
+_SUDO_MINUS_ONE = [
+    "sudo -u#-1 bash",
+    "sudo -u#4294967295 bash",
+    "sudo --user=#-1 bash",
+    "sudo -u '#-1' id",
+    'sudo -u "#-1" /bin/sh',
+    "sudo --user '#4294967295' bash",
+    "sudo -E -u#-1 bash",
+    "sudo -Eu#-1 bash",
+]
+
+_SUDO_EVERYDAY = [  # sudo keeps its warn
+    "sudo -u#1000 ls",
+    "sudo -u alice ls",
+    "sudo -u root ls",
+    "sudo -u '#0' id",
+    "sudo ls -u#-1",
+    "sudo apt-get update",
+]
+
+_SOCKET_OPENED = [
+    "sudo chmod 666 /var/run/docker.sock",
+    "chmod o+rw /var/run/docker.sock",
+    "chown $USER /var/run/docker.sock",
+    "sudo chmod 777 /run/docker.sock",
+    "sudo chown alice:alice /var/run/docker.sock",
+    "sudo chgrp users /var/run/docker.sock",
+    "sudo setfacl -m u:alice:rw /var/run/docker.sock",
+    "sudo setfacl --modify=u:$USER:rw /run/podman/podman.sock",
+    "sudo chmod a+w /run/containerd/containerd.sock",
+]
+
+_SOCKET_EVERYDAY = [
+    "ls -l /var/run/docker.sock",
+    "stat /var/run/docker.sock",
+    "sudo chown root:docker /var/run/docker.sock",
+    "sudo chgrp docker /var/run/docker.sock",
+    "sudo chmod 660 /var/run/docker.sock",
+    "chmod 666 ./docker.sock",
+    "sudo chmod 666 /tmp/app.sock",
+    "sudo setfacl -x u:alice /var/run/docker.sock",
+]
+
+
+@pytest.mark.parametrize("cmd", _SUDO_MINUS_ONE)
+def test_sudo_user_id_minus_one_blocks_as_privilege(cmd: str) -> None:
+    r = classify(cmd)
+    assert r.verdict == Verdict.BLOCK, cmd
+    assert any(f.rule_id == "shell.privilege" and f.severity == Verdict.BLOCK
+               for f in r.findings), cmd
+
+
+@pytest.mark.parametrize("cmd", _SUDO_EVERYDAY)
+def test_sudo_as_another_user_keeps_its_warn(cmd: str) -> None:
+    assert classify(cmd).verdict == Verdict.WARN, cmd
+
+
+@pytest.mark.parametrize("cmd", _SOCKET_OPENED)
+def test_engine_socket_opened_to_other_accounts_is_a_root_backdoor(cmd: str) -> None:
+    r = classify(cmd)
+    assert r.verdict == Verdict.BLOCK, cmd
+    assert "shell.setuid-backdoor" in _rules(cmd), cmd
+
+
+@pytest.mark.parametrize("cmd", _SOCKET_EVERYDAY)
+def test_engine_socket_defaults_and_other_sockets_do_not_block(cmd: str) -> None:
+    assert classify(cmd).verdict != Verdict.BLOCK, cmd
+    assert "shell.setuid-backdoor" not in _rules(cmd), cmd
+
+
+def test_docker_group_setup_is_not_lowered() -> None:
+    # the documented setup step: at least warn (the default policy denies usermod: block)
+    assert classify("sudo usermod -aG docker $USER").verdict != Verdict.PASS
