@@ -300,3 +300,40 @@ def test_history_sent_to_the_network_blocks(cmd: str) -> None:
 @pytest.mark.parametrize("cmd", _HISTORY_EVERYDAY)
 def test_history_reads_without_a_secret_search_pass(cmd: str) -> None:
     assert classify(cmd).verdict == Verdict.PASS, cmd
+
+
+# --- 6. the working tree copied to another machine -----------------------------------------
+
+_TREE_COPIED = [
+    "rsync -a . host:",
+    "rsync -az ./ user@host:dir",
+    "rsync -avz --exclude node_modules . deploy@10.0.0.5:/srv/app",
+    "rsync -e 'ssh -p 2222' -a . host:/srv",
+    "rsync -a . rsync://host/mod",
+    "scp -r . host:",
+    "scp -r ./ user@host:dir",
+    "tar c . | ssh host 'tar x'",
+]
+
+_BUILD_COPIED = [
+    "rsync -a dist/ host:/var/www",
+    "rsync -a ./build/ host:/srv/",
+    "rsync -av src/ host:dst/",
+    "rsync -av src/ dest/",
+    "rsync -a . /backup/",
+    "rsync -a host:/data/ .",
+    "scp host:/etc/hosts .",
+    "scp -r dist host:/srv",
+]
+
+
+@pytest.mark.parametrize("cmd", _TREE_COPIED)
+def test_working_tree_copied_to_a_remote_warns_as_repo_export(cmd: str) -> None:
+    r = classify(cmd)
+    assert r.verdict == Verdict.WARN, cmd
+    assert "shell.repo-export" in _rules(cmd), cmd
+
+
+@pytest.mark.parametrize("cmd", _BUILD_COPIED)
+def test_build_folders_and_local_copies_pass(cmd: str) -> None:
+    assert classify(cmd).verdict == Verdict.PASS, cmd

@@ -50,7 +50,7 @@ from ._secrets import (
 )
 from ._shellinit import SHELL_INIT, prints_shell_init
 from ._textout import TEXT_TOOLS, text_output
-from ._treeexport import TREE_ARCHIVERS, tree_sent, tree_source
+from ._treeexport import TREE_ARCHIVERS, TREE_COPIERS, tree_copied, tree_sent, tree_source
 from ._values import source_order
 from ._winfetch import WIN_FETCHERS, win_download_targets
 from ._words import DYN, NO_TAINT, Field, Source, secret_name
@@ -326,6 +326,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
         # find prints paths under its roots: xargs after it works on them (ROOT/*).
         roots = [f.text for f in find_roots(args)[0]] or ["."]
         passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
+    if name in TREE_COPIERS:  # rsync -a . host: (_treeexport)
+        tree_copied(run, inv)
     if taint or name in ("scp", "rsync", "sftp") or (name == "git" and "clone" in texts):
         track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
                      run.map_span(inv.word.span)), run.cwd)
