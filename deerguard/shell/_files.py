@@ -115,13 +115,15 @@ def _split_prefix(inv: Invocation) -> str | None:
             if csplit and key == "--prefix" and eq:
                 prefix = value
             skip, t_opt = key in values and not eq, key
-        elif t.startswith("-") and len(t) > 1 and not operands:
-            t_opt = t[:2]
-            if t[1] in values:
-                if len(t) > 2:
-                    prefix = t[2:] if csplit and t[1] == "f" else prefix
-                else:
-                    skip = True
+        elif t.startswith("-") and len(t) > 1:
+            for k in range(1, len(t)):  # -sf P, -fP, -b 100
+                if t[k] in values:
+                    t_opt = "-" + t[k]
+                    if k + 1 < len(t):
+                        prefix = t[k + 1:] if csplit and t[k] == "f" else prefix
+                    else:
+                        skip = True
+                    break
         else:
             operands.append(t)
     if not csplit and len(operands) > 1:
