@@ -29,6 +29,9 @@ __all__ = ["basename_output", "dir_key", "download_name", "download_target", "fi
 _ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "zip", "7z", "7za", "cpio", "unrar",
                         "busybox-tar"})
 _MAX_FILES = 256
+# Present when some key records a splitter's pieces (``PREFIX*``): only then does a lookup
+# that misses scan for them. Absolute, so no working-directory walk (``_copies``) carries it.
+_PIECES = "/\x00pieces"
 _SPLITTERS = frozenset({"split", "gsplit", "csplit", "gcsplit"})
 _SPLIT_VALUES = frozenset("abClnt") | frozenset({
     "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator",
@@ -52,7 +55,7 @@ def file_taint(files: dict[str, Taint], path: str | None) -> Taint:
         hit = _glob_taint(files, path)
         if hit:
             return hit
-    else:
+    elif _PIECES in files:
         hit = _piece_taint(files, path)
         if hit:
             return hit
@@ -196,6 +199,7 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
         path = norm_path(prefix, cwd) if prefix else None
         if path is not None and not path.endswith("/"):
             _put(run_files, path + "*", taint)
+            _put(run_files, _PIECES, taint)
     elif name in _ARCHIVERS and taint:
         if name != "zip":
             _extract(run_files, inv, taint, cwd)
