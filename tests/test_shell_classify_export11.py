@@ -248,7 +248,12 @@ def test_published_package_removed_warns(command: str) -> None:
     "gsutil acl get gs://b",
     "gsutil -m cp -r dist gs://my-site/",
     "rsync -avz dist/ deploy@web:/var/www/",
-    "rsync -az ./ user@devbox:~/project/ --exclude node_modules",
 ])
 def test_everyday_neighbours_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+def test_working_tree_synced_to_a_devbox_warns_since_round_13() -> None:
+    # round 13 (left13): the whole tree (.env included) to a remote warns, as tar c . | ssh
+    assert_verdict("rsync -az ./ user@devbox:~/project/ --exclude node_modules", Verdict.WARN,
+                   "shell.repo-export")

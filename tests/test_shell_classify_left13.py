@@ -313,6 +313,7 @@ _TREE_COPIED = [
     "rsync -avz --exclude node_modules . deploy@10.0.0.5:/srv/app",
     "rsync -e 'ssh -p 2222' -a . host:/srv",
     "rsync -a . rsync://host/mod",
+    "rsync -az ./ user@devbox:~/project/ --exclude node_modules",
     "scp -r . host:",
     "scp -r ./ user@host:dir",
     "tar c . | ssh host 'tar x'",

@@ -219,11 +219,14 @@ def tree_copied(run: Run, inv: Invocation) -> None:
     """``rsync -a . host:``, ``scp -r ./ user@host:dir``: the working tree copied to a
     remote destination (its last operand) warns, as its archive piped to ssh does."""
     operands = [f for f in inv.args if f.text[:1] != "-"]
-    if len(operands) < 2 or not _remote(operands[-1].text):
+    # The destination: the last remote operand (option values may follow it: --exclude X).
+    dest = next((k for k in range(len(operands) - 1, 0, -1) if _remote(operands[k].text)),
+                None)
+    if dest is None:
         return
-    tree = next((f for f in operands[:-1] if f.static and not _remote(f.text) and
+    tree = next((f for f in operands[:dest] if f.static and not _remote(f.text) and
                  _is_tree(f.text, run.cwd)), None)
     if tree is not None:
         run.add("shell.repo-export", inv.word.span, f"{inv.name} copies the project's "
                 f"working tree ({tree.text}, .env and local files included) to "
-                f"{operands[-1].text}", None)
+                f"{operands[dest].text}", None)
