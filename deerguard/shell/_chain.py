@@ -67,33 +67,33 @@ def chain_checks(run: Run, inv: Invocation, *, wrapper: bool) -> None:
 def _minus_one_user(inv: Invocation) -> Field | None:
     """The ``-u``/``--user`` value of ``sudo`` that names user id -1 (``#-1``,
     ``#4294967295``): sudo before 1.8.28 runs the command as root even where the sudoers
-    rule says ``!root``. None for any other user."""
-    args = inv.args
-    k = 0
-    while k < len(args):
-        t = args[k].text
+    rule says ``!root``. None for any other user. Reads only sudo's own options."""
+    want = skip = False  # the next word is -u's value / another option's value
+    for f in inv.iter_args():
+        t = f.text
+        if want:
+            return f if _minus_one(t) else None
+        if skip:
+            skip = False
+            continue
         if t == "--" or not t.startswith("-") or len(t) < 2:
             return None
-        value: Field | None = None
         if t.startswith("--"):
             opt, eq, rest = t.partition("=")
             if opt == "--user":
-                value = Field(rest, args[k].span) if eq else (
-                    args[k + 1] if k + 1 < len(args) else None)
-            elif not eq and opt in _SUDO_LONG_VALUES:
-                k += 1
-        else:
-            for j in range(1, len(t)):
-                if t[j] in _SUDO_VALUES:
-                    if t[j] == "u":
-                        value = Field(t[j + 1:], args[k].span) if j + 1 < len(t) else (
-                            args[k + 1] if k + 1 < len(args) else None)
-                    elif j + 1 == len(t):
-                        k += 1
-                    break
-        if value is not None:
-            return value if _minus_one(value.text) else None
-        k += 1
+                if eq:
+                    return Field(rest, f.span) if _minus_one(rest) else None
+                want = True
+            else:
+                skip = not eq and opt in _SUDO_LONG_VALUES
+            continue
+        for j in range(1, len(t)):
+            if t[j] in _SUDO_VALUES:
+                if t[j] == "u" and j + 1 < len(t):
+                    return Field(t[j + 1:], f.span) if _minus_one(t[j + 1:]) else None
+                want = t[j] == "u"
+                skip = j + 1 == len(t) and not want
+                break
     return None
 
 
