@@ -13,8 +13,8 @@
 * A repository made public (``gh repo edit --visibility public``, ``gh api ... private=false``,
   ``gh repo create --public --source=. --push``) warns (``shell.repo-export``).
 * A secret moved to a new name and added (``mv .env docs/env.md && git add docs && git
-  push``) is staged past ``.gitignore``, as ``git add -f .env`` is: warn on a push to the
-  configured remote, block on a push to a URL named in the command.
+  push``) is staged past ``.gitignore``, as ``git add -f .env`` is: block on a push to the
+  configured remote (warn until round 13) and to a URL named in the command.
 * Access grants warn (``shell.privilege``): deploy keys, SSH keys, collaborators through
   ``gh api``, wide ``gh auth refresh`` scopes, ``npm owner add``, ``gsutil iam ch``; a bucket
   opened to ``allUsers`` is ``shell.network-expose``; ``npm unpublish``/``gem yank`` are
@@ -108,8 +108,9 @@ def test_repository_made_public_warns(command: str) -> None:
     "echo \"$GITHUB_TOKEN\" > token.txt && git add token.txt && git commit -m x && git push",
     "cd /w && mv .env docs/env.md && git add -A && git commit -m d && git push",
 ])
-def test_secret_moved_to_a_new_name_then_pushed_warns(command: str) -> None:
-    assert_verdict(command, Verdict.WARN, "shell.repo-export")
+def test_secret_moved_to_a_new_name_then_pushed_blocks(command: str) -> None:
+    # round 13 (left13): staged past .gitignore and pushed publishes it: block, not warn
+    assert_verdict(command, Verdict.BLOCK, "shell.exfiltration")
 
 
 @pytest.mark.parametrize("command", [
@@ -247,7 +248,12 @@ def test_published_package_removed_warns(command: str) -> None:
     "gsutil acl get gs://b",
     "gsutil -m cp -r dist gs://my-site/",
     "rsync -avz dist/ deploy@web:/var/www/",
-    "rsync -az ./ user@devbox:~/project/ --exclude node_modules",
 ])
 def test_everyday_neighbours_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+def test_working_tree_synced_to_a_devbox_warns_since_round_13() -> None:
+    # round 13 (left13): the whole tree (.env included) to a remote warns, as tar c . | ssh
+    assert_verdict("rsync -az ./ user@devbox:~/project/ --exclude node_modules", Verdict.WARN,
+                   "shell.repo-export")

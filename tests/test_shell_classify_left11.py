@@ -5,8 +5,8 @@
   uploaded) warns (``shell.repo-export``, as ``git push URL`` does): the tree holds ``.env``
   and keys. A home directory or a credential folder blocks (``shell.exfiltration``, as
   before). A subfolder (``tar cz dist | ssh deploy@h 'tar xz -C /srv'``: a build sent to a
-  deploy host), local copies, checksums and copy tools with a named destination (``rsync -a
-  . host:/srv``, ``scp``) pass.
+  deploy host), local copies, checksums and copy tools with a named destination (``scp
+  release.tgz h:``) pass; ``rsync -a . host:/srv`` (the whole tree) warns since round 13.
 * ``systemd-run`` with a timer (``--on-calendar``, ``--on-boot``, ``--on-active``...) or
   starting a detached transient service (``--user --unit x CMD``) warns
   (``shell.deferred-exec``, as ``at`` does; ``systemctl --user enable`` warns too);
@@ -131,9 +131,6 @@ def test_home_or_secret_archive_sent_to_network_blocks(command: str) -> None:
     "git archive HEAD | gzip > out.tgz",
     "git archive --remote=ssh://h/r HEAD | tar x",
     "git bundle create repo.bundle --all",
-    "rsync -a . h:/srv/app",
-    "rsync -az ./ deploy@h:/srv/app",
-    "scp -r . h:/tmp/x",
     "tar czf release.tgz . && scp release.tgz deploy@h:/srv",
     "tar czf p.tgz dist && curl -T p.tgz https://x.example",
     "tar -czf a.tgz --exclude=.git .",
@@ -141,6 +138,16 @@ def test_home_or_secret_archive_sent_to_network_blocks(command: str) -> None:
 ])
 def test_archive_neighbours_pass(command: str) -> None:
     assert_verdict(command, Verdict.PASS)
+
+
+@pytest.mark.parametrize("command", [
+    "rsync -a . h:/srv/app",
+    "rsync -az ./ deploy@h:/srv/app",
+    "scp -r . h:/tmp/x",
+])
+def test_working_tree_copied_to_a_host_warns_since_round_13(command: str) -> None:
+    # round 13 (left13): the whole tree (.env included) to a remote warns, as tar c . | ssh
+    assert_verdict(command, Verdict.WARN, "shell.repo-export")
 
 
 # -- 2. persistence through systemd-run / loginctl -------------------------------------------

@@ -13,6 +13,8 @@ time, uploaders other than curl's ``@file``, container secrets, cloud metadata c
   here): a request for the instance role's credentials or an access token reads a
   credential (like ``cat ~/.aws/credentials``); other metadata paths and the IMDSv2 session
   token (``/latest/api/token``) pass.
+* A search of a shell history for secret words (``grep -i token ~/.zsh_history``) prints
+  what it finds: ``_histsearch`` (``shell.secret-display``).
 * A login credential printed to the terminal (``git credential fill``, ``gh auth token``,
   ``security find-generic-password -w``) warns (``shell.secret-display``).
 
@@ -26,9 +28,10 @@ from typing import TYPE_CHECKING
 from ._flow import Flow
 from ._gitlist import git_search
 from ._harvest import FDS, READERS, SEARCH_MARK, SEARCHERS, fd_exec, read_found, secret_search
+from ._histsearch import HISTORY_GREPS, history_search
 from ._jqenv import JQS, jq_env
 from ._metadata import metadata_credential, metadata_routed, metadata_userdata
-from ._pastebins import PASTE_TOOLS, paste_files
+from ._pastebins import PASTE_TOOLS, paste_command, paste_files
 from ._paths import norm_path
 from ._projsecrets import project_search
 from ._values import NO_TAINT, Field, Source, Taint, source_order
@@ -60,13 +63,16 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     if name in READERS:
         return read_found(run, inv, stdin)
     span = run.map_span(inv.word.span)
-    if name in SEARCHERS and secret_search(name, inv.args, run.cwd):
-        src = Source("secret", name + SEARCH_MARK, span)
-        if name in FDS:
-            fd_exec(run, inv, src)
-        return frozenset({src})
-    if name in SEARCHERS:  # find . -name .env, grep -rl API_KEY .: paths of secret files
-        return project_search(run, inv)
+    if name in SEARCHERS:
+        # grep -i token ~/.zsh_history, cat ~/.bash_history | grep pass (_histsearch)
+        hist = history_search(run, inv, stdin) if name in HISTORY_GREPS else NO_TAINT
+        if secret_search(name, inv.args, run.cwd):
+            src = Source("secret", name + SEARCH_MARK, span)
+            if name in FDS:
+                fd_exec(run, inv, src)
+            return frozenset({src}) | hist
+        # find . -name .env, grep -rl API_KEY .: paths of secret files
+        return project_search(run, inv) | hist
     if name in _UPLOADERS:
         _upload(run, inv, stdin)
         if name == "gh":  # text fields, gh secret set -R, release/run download (_ghsend)
@@ -75,8 +81,13 @@ def exfil_output(run: Run, inv: Invocation, stdin: Flow | None) -> Taint:
     elif name in _CONTAINERS:
         return _container(run, inv, span)
     elif name in PASTE_TOOLS:  # pastebinit .env, croc send F (_pastebins)
-        _send_files(run, inv, paste_files(name, inv.args, stdin is not None, inv.word.span),
-                    stdin)
+        code = paste_command(name, inv.args)
+        if code is not None:  # wgetpaste -c 'cat .env': the command's output is pasted
+            out = run.run_code(code, name, inv.word.span, None, positional=[])
+            _send_files(run, inv, [Field("-", code.span)], out)
+        else:
+            _send_files(run, inv, paste_files(name, inv.args, stdin is not None,
+                                              inv.word.span), stdin)
     elif name in _HTTP:
         _metadata(run, inv)
     elif name in _KEYCHAINS:

@@ -4,11 +4,13 @@
 file (or a whole directory) gets its contents: ``tee F`` and ``dd of=F`` write their stdin,
 ``cp``/``mv``/``install`` carry a tainted source's taint to the destination, ``scp``/``rsync``
 from a remote host and ``aria2c`` download, ``git clone`` fills a directory with fetched files,
-and ``tar x``/``unzip`` of a tainted archive or stream fill the extraction directory.
+and ``tar x``/``unzip`` of a tainted archive or stream fill the extraction directory;
+``split``/``csplit`` of a tainted file or stream write pieces that each hold part of it.
 
-A directory is recorded as ``DIR/*`` (``*`` alone for the unknown working directory);
-:func:`file_taint` finds a file's taint through its own entry or any ancestor's, in time
-proportional to the path's depth.
+A directory is recorded as ``DIR/*`` (``*`` alone for the unknown working directory), a
+splitter's pieces as ``PREFIX*`` (a file ``PREFIXaa``, a glob ``PREFIX*`` or a loop over it
+reads them); :func:`file_taint` finds a file's taint through its own entry, a pieces entry
+or any ancestor's, in time proportional to the path's depth and the number of entries.
 """
 
 from __future__ import annotations
@@ -29,6 +31,14 @@ _ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "zip", "7z", "7za", "c
                         "busybox-tar"})
 MAX_FILES = 256
 _MAX_FILES = MAX_FILES
+# Present when some key records a splitter's pieces (``PREFIX*``): only then does a lookup
+# that misses scan for them. Absolute, so no working-directory walk (``_copies``) carries it.
+_PIECES = "/\x00pieces"
+_SPLITTERS = frozenset({"split", "gsplit", "csplit", "gcsplit"})
+_SPLIT_VALUES = frozenset("abClnt") | frozenset({
+    "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator",
+    "--additional-suffix", "--filter"})
+_CSPLIT_VALUES = frozenset("bfn") | frozenset({"--suffix-format", "--prefix", "--digits"})
 
 
 def dir_key(path: str) -> str:
@@ -45,6 +55,10 @@ def file_taint(files: dict[str, Taint], path: str | None) -> Taint:
         return hit
     if "*" in path or "?" in path or "[" in path:
         hit = _glob_taint(files, path)
+        if hit:
+            return hit
+    elif _PIECES in files:
+        hit = _piece_taint(files, path)
         if hit:
             return hit
     p = path
@@ -72,6 +86,56 @@ def _glob_taint(files: dict[str, Taint], pattern: str) -> Taint:
                 for k, p in zip(kparts, parts, strict=True)):
             out.update(taint)
     return frozenset(out)
+
+
+def _piece_taint(files: dict[str, Taint], path: str) -> Taint:
+    """``curl -F f=@part_ab`` after ``split .env part_``: the pieces a splitter wrote are
+    recorded as ``PREFIX*`` (their count is not known); a path under that name is one."""
+    for key, taint in files.items():
+        if key[-1:] == "*" and key[-2:] != "/*" and key != "*" and \
+                path.startswith(key[:-1]) and "/" not in path[len(key) - 1:]:
+            return taint
+    return NO_TAINT
+
+
+def _split_prefix(inv: Invocation) -> str | None:
+    """The name prefix of the pieces ``split [FILE [PREFIX]]`` / ``csplit [-f PREFIX] FILE
+    PATTERN...`` write (``x`` and ``xx`` by default; ``-`` or no FILE reads stdin); None
+    when it is not static."""
+    csplit = inv.name.endswith("csplit")
+    values = _CSPLIT_VALUES if csplit else _SPLIT_VALUES
+    prefix: str | None = "xx" if csplit else "x"
+    operands: list[str] = []
+    skip = False
+    t_opt = ""
+    for f in inv.args:
+        t = f.text
+        if skip:
+            skip = False
+            if csplit and t_opt in ("-f", "--prefix"):
+                prefix = t
+            continue
+        if t.startswith("--") and len(t) > 2:
+            key, eq, value = t.partition("=")
+            if csplit and key == "--prefix" and eq:
+                prefix = value
+            skip, t_opt = key in values and not eq, key
+        elif t.startswith("-") and len(t) > 1:
+            for k in range(1, len(t)):  # -sf P, -fP, -b 100
+                if t[k] in values:
+                    t_opt = "-" + t[k]
+                    if k + 1 < len(t):
+                        prefix = t[k + 1:] if csplit and t[k] == "f" else prefix
+                    else:
+                        skip = True
+                    break
+        else:
+            operands.append(t)
+    if not csplit and len(operands) > 1:
+        prefix = operands[1]
+    if prefix is None or DYN in prefix or any(c in prefix for c in "*?["):
+        return None
+    return prefix
 
 
 def _put(files: dict[str, Taint], path: str | None, taint: Taint) -> None:
@@ -132,6 +196,12 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
                 _put(run_files, dir_key(dest), fetched)
     elif name == "git":
         _git_clone(run_files, args, fetched, cwd)
+    elif name in _SPLITTERS and taint:  # split -b 100 .env part_: part_aa, part_ab...
+        prefix = _split_prefix(inv)
+        path = norm_path(prefix, cwd) if prefix else None
+        if path is not None and not path.endswith("/"):
+            _put(run_files, path + "*", taint)
+            _put(run_files, _PIECES, taint)
     elif name in _ARCHIVERS and taint:
         if name != "zip":
             _extract(run_files, inv, taint, cwd)

@@ -18,7 +18,12 @@ before it (``shell.repo-export``, ``shell.exfiltration``).
   ``staged:WORKTREE``, beside ``_gitpush``'s home-secret entries). A later push to a
   destination named in the command sends it: ``shell.exfiltration`` (block). A push to a
   configured remote after a *forced* add (``-f`` adds a file ``.gitignore`` keeps out)
-  warns (``shell.repo-export``): the project's secrets land in its history.
+  blocks as well (``shell.exfiltration``): the secret is published in the project's
+  history on its host, which the agent may not own and others can read. After a plain add
+  (``git add .env && git push``) the push warns (``shell.repo-export``): git refuses to add
+  an ignored file, so the secret is sent only where ``.gitignore`` does not list it. A
+  forced add of the whole tree (``git add -f .``, ``-fA``) stages every ignored file,
+  secrets among them if there are any: its push warns as well.
 * A secret written in the command under a name that is not a secret's (``mv .env
   docs/env.md``, ``cp ~/.aws/credentials conf/``, ``echo "$TOKEN" > t.txt``: its entry in
   ``run.files``) and then added by a pathspec that covers it (``git add docs``, ``.``,
@@ -61,6 +66,8 @@ def staged_secret(run: Run, work: str | None, inv: Invocation, words: list[str])
             specs.append(".")
         elif w in ("-f", "--force") or (w[:1] == "-" and w[1:2] != "-" and "f" in w):
             forced = True
+            if w[:1] == "-" and w[1:2] != "-" and "A" in w:
+                specs.append(".")  # -fA: every file
         elif not w.startswith("-") and DYN not in w and named is None and secret_file(
                 [Field(w, inv.word.span)]):
             named = w
@@ -69,6 +76,8 @@ def staged_secret(run: Run, work: str | None, inv: Invocation, words: list[str])
     if named is None and run.files and specs:
         named = _moved_secret(run, work, specs, inv.word.span)
         forced = forced or named is not None  # a new name .gitignore does not know
+    if named is None and forced and any(s in (".", "*", ":/") for s in specs):
+        named, forced = "of every ignored file (git add -f .: .env among them)", False
     if named is None:
         return
     key = _STAGED + (work or ".")
@@ -155,9 +164,13 @@ def push_elsewhere(run: Run, inv: Invocation, work: str | None, repo: str,
                 f"{staged.removeprefix('forced ')} in the repository")
         return True
     if staged is not None and staged.startswith("forced "):
-        run.add("shell.repo-export", span, "git push sends a secret file staged past "
+        run.add("shell.exfiltration", span, "git push publishes a secret file staged past "
                 ".gitignore (git add -f, or a secret moved to a new name)",
                 f"{staged.removeprefix('forced ')} in the repository")
+        return True
+    if staged is not None:
+        run.add("shell.repo-export", span, "git push may publish a secret file (git add "
+                "staged it unless .gitignore keeps it out)", f"{staged} in the repository")
         return True
     if named_here and not every:
         run.add("shell.repo-export", span, f"git push sends the repository's history to "

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ._walk import Run
 
 __all__ = ["FDS", "READERS", "SEARCHERS", "SEARCH_MARK", "SECRET_DIRS", "fd_exec", "found_taint",
-           "read_found", "secret_search"]
+           "read_found", "secret_regex", "secret_search"]
 
 SEARCH_MARK = " (a search for secrets)"
 """Suffix of the program label of a search-for-secrets taint source."""
@@ -83,7 +83,8 @@ def _secret_name(pattern: str) -> bool:
     return any(frag in low for frag in _NAME_FRAGMENTS)
 
 
-def _secret_regex(pattern: str) -> bool:
+def secret_regex(pattern: str) -> bool:
+    """``pattern`` (a content regex) looks for credentials: key prefixes or secret words."""
     if any(frag in pattern for frag in _REGEX_FRAGMENTS):
         return True
     low = pattern.lower()
@@ -161,7 +162,7 @@ def _grep_search(name: str, args: list[Field], cwd: str | None) -> bool:
         return False  # no path: the working directory (or stdin), not a home or /
     if not any(_root_kind(r, cwd) is not None for r in g.operands):
         return False
-    return any(_secret_regex(r) for r in g.regexes) or any(_secret_name(n) for n in g.names)
+    return any(secret_regex(r) for r in g.regexes) or any(_secret_name(n) for n in g.names)
 
 
 def _fd_search(args: list[Field], cwd: str | None) -> bool:

@@ -28,6 +28,7 @@ from ._findargs import find_roots
 from ._flow import EMPTY, Flow
 from ._hdrdata import header_data
 from ._hdrsecret import header_secrets
+from ._histsearch import history_label, history_var
 from ._jqenv import JQS, jq_files
 from ._metadata import metadata_secret
 from ._paths import candidate_paths, norm_path
@@ -49,7 +50,7 @@ from ._secrets import (
 )
 from ._shellinit import SHELL_INIT, prints_shell_init
 from ._textout import TEXT_TOOLS, text_output
-from ._treeexport import TREE_ARCHIVERS, tree_sent, tree_source
+from ._treeexport import TREE_ARCHIVERS, TREE_COPIERS, tree_copied, tree_sent, tree_source
 from ._values import source_order
 from ._winfetch import WIN_FETCHERS, win_download_targets
 from ._words import DYN, NO_TAINT, Field, Source, secret_name
@@ -144,8 +145,10 @@ def output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool) -> Flow:
         return _named_output(run, inv, stdin, secret, taint)
     # What _named_output does for a name none of its branches names (no secret printer,
     # no bulk reader: secret_printer is None and bulk_secret_source False for it).
-    if name not in R.METADATA_ONLY and secret_file(args if name not in JQS else jq_files(args)):
-        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+    if name not in R.METADATA_ONLY and (secret_file(args if name not in JQS else jq_files(
+            args)) or history_var(run, args)):
+        taint.add(Source("secret", history_label(run, name, args),
+                         run.map_span(inv.word.span)))
     if secret:
         taint.add(Source("secret", name, run.map_span(inv.word.span)))
     if taint:
@@ -219,9 +222,11 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
     if name in AUTH_FILE_TOOLS:
         downloaded |= auth_files(name, texts)
     read = [f for k, f in enumerate(args) if k not in downloaded] if downloaded else args
-    if name not in R.METADATA_ONLY and (secret_file(read) or
+    if name not in R.METADATA_ONLY and (secret_file(read) or history_var(run, read) or
                                         bulk_secret_source(name, read, run.cwd)):
-        taint.add(Source("secret", name, run.map_span(inv.word.span)))
+        # cat ~/.bash_history | grep pass: the grep knows it searches a history
+        taint.add(Source("secret", history_label(run, name, read),
+                         run.map_span(inv.word.span)))
     if name in R.NETWORK_SENDERS and (name != "openssl" or _openssl_connects(texts)) and (
             name != "aws" or not _aws_configure(texts)):
         # (openssl x509 -in server.pem, openssl rsa -in k.key: local; s_client sends;
@@ -323,6 +328,8 @@ def _named_output(run: Run, inv: Invocation, stdin: Flow | None, secret: bool,
         # find prints paths under its roots: xargs after it works on them (ROOT/*).
         roots = [f.text for f in find_roots(args)[0]] or ["."]
         passed = "\n".join([*(r.rstrip("/") + "/*" for r in roots), DYN])
+    if name in TREE_COPIERS:  # rsync -a . host: (_treeexport)
+        tree_copied(run, inv)
     if taint or name in ("scp", "rsync", "sftp") or (name == "git" and "clone" in texts):
         track_writes(run.files, inv, frozenset(taint), Source("fetch", name,
                      run.map_span(inv.word.span)), run.cwd)

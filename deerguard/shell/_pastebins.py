@@ -5,6 +5,9 @@
 paste site; ``croc send F``, ``wormhole send F``, ``ffsend upload F`` and ``pbincli send -f F``
 hand a file to anyone with the code or link. A sensitive or secret file (or secret stdin)
 sent by them is exfiltration, as ``gh gist create .env`` (``_exfil`` checks the files).
+``wgetpaste -c CMD`` (``--command CMD``) runs CMD with bash and pastes its output:
+:func:`paste_command` finds CMD, which ``_exfil`` runs as shell code whose output is sent
+(``wgetpaste -c 'cat .env'`` is ``cat .env | wgetpaste``).
 
 :func:`paste_files` reads only the argument words of the :data:`PASTE_TOOLS`; linear.
 """
@@ -15,7 +18,7 @@ from typing import NamedTuple
 
 from ._words import Field
 
-__all__ = ["PASTE_TOOLS", "paste_files"]
+__all__ = ["PASTE_TOOLS", "paste_command", "paste_files"]
 
 
 class _Spec(NamedTuple):
@@ -85,3 +88,38 @@ def paste_files(name: str, args: list[Field], stdin_given: bool, span: tuple[int
     if not files and spec.stdin and stdin_given:
         files.append(Field("-", span))
     return files[:32]
+
+
+def paste_command(name: str, args: list[Field]) -> Field | None:
+    """The shell command ``wgetpaste -c CMD`` / ``--command[=]CMD`` runs to paste its
+    output; None for any other paste tool or without the option."""
+    if name != "wgetpaste":
+        return None
+    valued = _SPECS[name].valued
+    i = 0
+    n = len(args)
+    while i < n:
+        f = args[i]
+        t = f.text
+        if t == "--" or not t.startswith("-") or len(t) < 2:
+            i += 1
+            continue
+        if t.startswith("--"):
+            opt, eq, value = t.partition("=")
+            if opt == "--command":
+                return Field(value, f.span, f.taint) if eq else (
+                    args[i + 1] if i + 1 < n else None)
+            i += 2 if opt in valued and not eq else 1
+            continue
+        for k in range(1, len(t)):
+            letter = "-" + t[k]
+            if letter == "-c":
+                if k + 1 < len(t):
+                    return Field(t[k + 1:], f.span, f.taint)
+                return args[i + 1] if i + 1 < n else None
+            if letter in valued:
+                i += 1 if k + 1 < len(t) else 2
+                break
+        else:
+            i += 1
+    return None

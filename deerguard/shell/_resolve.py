@@ -23,6 +23,8 @@ from ._wrappers import WRAPPERS, Wrapper
 from ._xargs import xargs_replace
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ._flow import Flow
 
 __all__ = ["Invocation", "resolve", "program_name"]
@@ -73,6 +75,14 @@ class Invocation:
         end = next((k for k in range(self._start, len(fields)) if fields[k].text == stop),
                    len(fields))
         return fields[self._start:end]
+
+    def iter_args(self) -> Iterator[Field]:
+        """The fields after the program name, one at a time and without copying the rest
+        (``sudo -u USER`` reads only its own options before a chain of thousands)."""
+        if self._args is not None or self._fields is None:
+            return iter(self.args)
+        fields = self._fields
+        return (fields[k] for k in range(self._start, len(fields)))
 
     @property
     def wrappers(self) -> tuple[str, ...]:

@@ -157,7 +157,7 @@ def secret_file(args: list[Field]) -> bool:
     a repository's ``.git/config``, where CI checkouts keep the job's token, a private key
     ``server.key``, ``terraform.tfstate``, a service account's ``credentials.json``)."""
     for f in args:
-        text = f.text.partition("=")[2] if f.text.startswith("--") else f.text
+        text = f.text.partition("=")[2] if f.text.startswith(("--", "if=")) else f.text
         if ":" in text:
             head, _, rest = text.partition(":")
             if head.lower() in _SOCAT_FILES:  # socat FILE:.env,rdonly; file://.env

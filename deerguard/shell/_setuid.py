@@ -6,7 +6,8 @@ made earlier in the command (``cp /bin/bash /tmp/.b && chmod 4755 /tmp/.b``).
 Severity: block. A setuid-root or root-capable interpreter lets any local user (or a later
 prompt-injected command) become root; an agent has no everyday reason to make one. Setuid on
 another file keeps the ``shell.chmod-world`` warn, and benign capabilities
-(``setcap cap_net_bind_service=+ep ./server``) keep the policy's ``setcap`` warn.
+(``setcap cap_net_bind_service=+ep ./server``) keep the policy's ``setcap`` warn. The
+container engine's socket opened to other users is the same backdoor: ``_enginesock``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from . import _rules as R
 from ._checks import chmod_mode, interpreter_family
 from ._deletes import opts_and_operands, plain_operands
+from ._enginesock import SOCKET_TOOLS, engine_socket
 from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import Field
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SETUID_PROGRAMS", "backdoor"]
 
-SETUID_PROGRAMS = frozenset({"setcap", "chmod", "cp", "install"})
+SETUID_PROGRAMS = frozenset({"setcap", "chmod", "cp", "install"}) | SOCKET_TOOLS
 
 
 # Programs that give a shell or run commands when setuid (besides shells and interpreters).
@@ -67,6 +69,10 @@ def _root_caps(text: str) -> bool:
 
 def backdoor(run: Run, inv: Invocation) -> None:
     name = inv.name
+    if name in SOCKET_TOOLS:  # chmod 666 /var/run/docker.sock (_enginesock)
+        engine_socket(run, inv)
+        if name != "chmod":
+            return
     if name in ("cp", "install"):
         operands = opts_and_operands(inv.args)[1] if name == "cp" else \
             plain_operands(inv.args, "mogSt")

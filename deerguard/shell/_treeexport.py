@@ -16,9 +16,13 @@ blocks already (``_secrets.bulk_secret_source``: ``shell.exfiltration``).
   file are not).
 * :func:`tree_sent` warns when such a source reaches a network tool's stdin, a file it
   reads or an argument it sends. Copy tools with a destination (``scp``, ``rsync``,
-  ``rclone``, ``aws s3``...) pass, as ``rsync -a . host:/srv`` does: a named deploy target.
-  A subfolder (``tar cz dist | ssh deploy@h 'tar xz -C /srv'``: a build sent to a deploy
-  host) is not the tree and passes.
+  ``rclone``, ``aws s3``...) are not judged by taint: an archive they upload is a named
+  deploy. A subfolder (``tar cz dist | ssh deploy@h 'tar xz -C /srv'``: a build sent to a
+  deploy host) is not the tree and passes.
+* :func:`tree_copied` warns when ``rsync``/``scp`` copies the working tree itself (``.``,
+  ``./``, ``*``) to another machine (``rsync -a . host:``, ``scp -r ./ u@h:dir``): the same
+  tree, ``.env`` included, that ``tar c . | ssh host 'tar x'`` sends. A build folder
+  (``rsync -a dist/ host:/var/www``) or a local destination passes.
 
 Cost: one frozenset lookup per command (:data:`TREE_ARCHIVERS`); git adds one word scan.
 """
@@ -37,7 +41,8 @@ if TYPE_CHECKING:
     from ._resolve import Invocation
     from ._walk import Run
 
-__all__ = ["TREE_ARCHIVERS", "TREE_KIND", "tree_file", "tree_sent", "tree_source"]
+__all__ = ["TREE_ARCHIVERS", "TREE_COPIERS", "TREE_KIND", "tree_copied", "tree_file",
+           "tree_sent", "tree_source"]
 
 TREE_KIND = "tree"
 _TARS = frozenset({"tar", "gtar", "bsdtar"})
@@ -59,6 +64,8 @@ _GIT_ARCHIVE_VALUES = frozenset({"-o", "--output", "--format", "--prefix", "--ad
 # Copy tools that send named files to a destination the command names (a deploy).
 _COPIERS = frozenset({"scp", "sftp", "rsync", "rclone", "aws", "gsutil", "s3cmd"})
 _MAX_FILES = 256  # as _files
+TREE_COPIERS = frozenset({"rsync", "scp"})
+"""Programs :func:`tree_copied` looks at."""
 
 
 def _is_tree(text: str, cwd: str | None) -> bool:
@@ -197,3 +204,29 @@ def tree_sent(run: Run, inv: Invocation, taint: set[Source] | Taint) -> None:
     run.add("shell.repo-export", inv.word.span, f"an archive of the project's working tree "
             f"reaches the network tool {inv.name}",
             f"{src.describe()} reaches {run._desc(inv.name, inv.word.span)}")
+
+
+def _remote(text: str) -> bool:
+    """``host:path``, ``user@host:``, ``rsync://host/m``: a location on another machine."""
+    if "://" in text:
+        return True
+    head = text.split("/", 1)[0]
+    return ":" in head and not text.startswith(("/", "./", "~")) and \
+        not head.startswith(":")
+
+
+def tree_copied(run: Run, inv: Invocation) -> None:
+    """``rsync -a . host:``, ``scp -r ./ user@host:dir``: the working tree copied to a
+    remote destination (its last operand) warns, as its archive piped to ssh does."""
+    operands = [f for f in inv.args if f.text[:1] != "-"]
+    # The destination: the last remote operand (option values may follow it: --exclude X).
+    dest = next((k for k in range(len(operands) - 1, 0, -1) if _remote(operands[k].text)),
+                None)
+    if dest is None:
+        return
+    tree = next((f for f in operands[:dest] if f.static and not _remote(f.text) and
+                 _is_tree(f.text, run.cwd)), None)
+    if tree is not None:
+        run.add("shell.repo-export", inv.word.span, f"{inv.name} copies the project's "
+                f"working tree ({tree.text}, .env and local files included) to "
+                f"{operands[dest].text}", None)
