@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from deerguard import Verdict
-from deerguard.shell import classify
+from deerguard.shell import classify, parse_policy
 
 
 def _rules(cmd: str) -> set[str]:
@@ -216,11 +216,16 @@ _SOCKET_EVERYDAY = [
 
 
 @pytest.mark.parametrize("cmd", _SUDO_MINUS_ONE)
-def test_sudo_user_id_minus_one_blocks_as_privilege(cmd: str) -> None:
+def test_sudo_user_id_minus_one_blocks_as_privilege_bypass(cmd: str) -> None:
     r = classify(cmd)
     assert r.verdict == Verdict.BLOCK, cmd
-    assert any(f.rule_id == "shell.privilege" and f.severity == Verdict.BLOCK
+    assert any(f.rule_id == "shell.privilege-bypass" and f.severity == Verdict.BLOCK
                for f in r.findings), cmd
+
+
+def test_privilege_bypass_follows_the_policy_like_any_rule() -> None:
+    policy = parse_policy('[rules]\n"shell.privilege-bypass" = "warn"\n')
+    assert classify("sudo -u#-1 bash", policy=policy).verdict == Verdict.WARN
 
 
 @pytest.mark.parametrize("cmd", _SUDO_EVERYDAY)

@@ -59,9 +59,9 @@ def chain_checks(run: Run, inv: Invocation, *, wrapper: bool) -> None:
                 "privileges", None)
         user = _minus_one_user(inv) if name in ("sudo", "sudo-rs") else None
         if user is not None:
-            run.add("shell.privilege", user.span, f"sudo -u {user.text} runs as root past a "
-                    "rule that forbids root (CVE-2019-14287: user id -1 is read as 0)", None,
-                    block=True)
+            run.add("shell.privilege-bypass", user.span, f"sudo -u {user.text} runs as root "
+                    "past a rule that forbids root (CVE-2019-14287: user id -1 is read as 0)",
+                    None)
 
 
 def _minus_one_user(inv: Invocation) -> Field | None:

@@ -108,6 +108,8 @@ _RULE_LIST: tuple[Rule, ...] = (
          "audit, EDR agents, the firewall, ASLR, Gatekeeper/SIP)"),
     Rule("shell.defense-weaken", _W, "weakens a security control for debugging or one "
          "program (ptrace_scope=0, AppArmor complain mode, quarantine flag removed)"),
+    Rule("shell.privilege-bypass", _B, "runs as root past a sudoers rule that forbids root "
+         "(sudo -u#-1, CVE-2019-14287: user id -1 is read as 0)"),
     Rule("shell.setuid-backdoor", _B, "makes a shell, interpreter or command runner setuid "
          "or gives it root capabilities (setcap cap_setuid+ep, chmod u+s)"),
     Rule("shell.recovery-off", _B, "deletes shadow copies or backups, or turns off system "

@@ -9,7 +9,7 @@ data from fetchers and decoders to execution sinks, and applies the program rule
 
 from __future__ import annotations
 
-from .._result import Finding, Span, Verdict
+from .._result import Finding, Span
 from . import _codevars as CV
 from . import _compound as C
 from . import _programs as P
@@ -143,15 +143,11 @@ class Run:
             span = frame.outer(span)
         return span
 
-    def add(self, rule_id: str, span: tuple[int, int], message: str, detail: str | None,
-            *, block: bool = False) -> None:
-        """Report ``rule_id`` at its policy severity (``block``: at least block, for a
-        finding of a warn rule that is an attack in itself, such as ``sudo -u#-1``)."""
+    def add(self, rule_id: str, span: tuple[int, int], message: str, detail: str | None
+            ) -> None:
         severity = self.cp.severity(rule_id)
         if severity is None:
             return
-        if block:
-            severity = Verdict.BLOCK
         mapped = self.map_span(span)
         if not 0 <= mapped[0] <= mapped[1] <= len(self.text_stack[0]):
             mapped = self._fallback_span(mapped)
