@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from _shell_verdicts import assert_verdict
 
-from deerguard import Verdict
+from deerguard import Verdict, classify
 
 
 @pytest.mark.parametrize("command", [
@@ -82,3 +82,16 @@ def test_clones_into_ordinary_folders_pass(command: str) -> None:
 def test_groovy_execute_on_a_name_runs_the_literal_it_holds(command: str,
                                                             verdict: Verdict) -> None:
     assert_verdict(command, verdict)
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'exec(\"print(\\8)\")'",
+    "node -e 'eval(\"console.log(\\9)\")'",
+])
+def test_escape_of_a_non_octal_digit_is_a_decision_not_an_internal_error(command: str) -> None:
+    assert "internal-error" not in classify(command).rule_ids
+
+
+def test_octal_escapes_in_evaluated_code_still_decode() -> None:
+    assert_verdict("python3 -c 'exec(\"import os; os.system(\\\"\\162m -rf /\\\")\")'",
+                   Verdict.BLOCK, "shell.recursive-delete")

@@ -105,7 +105,7 @@ def unescape(raw: str, language: str, quote: str) -> str | None:
         if e[0] in "xuU" and len(e) > 1:
             digits = e[2:-1] if e[1] == "{" else e[1:]
             code = int(digits, 16)
-        elif e[0].isdecimal():
+        elif e[0].isdecimal() and (lua or e[0] < "8"):  # \8, \9: not octal, the digit
             code = int(e, 10 if lua else 8)
         else:
             return _SIMPLE.get(e, e)
