@@ -20,7 +20,7 @@ from ._checks import check_write
 from ._dests import copy_dests
 from ._files import MAX_FILES
 from ._optwalk import operand_fields, walk_options
-from ._paths import norm_path
+from ._paths import candidate_paths, norm_path
 from ._resolve import Invocation
 from ._words import Field, Taint
 
@@ -30,10 +30,9 @@ if TYPE_CHECKING:
 __all__ = ["OUTFILE_TOOLS", "REMOTE_COPIERS", "not_written", "record_written",
            "remote_check", "remote_persistence", "remote_writes", "written_files"]
 
-# What a write on another machine is judged by: the files that make code run later there
-# (startup files, authorized_keys, cron, sudoers, systemd units) and its ssh client
-# configuration. Deploying to its /etc or /usr/local/bin is ordinary operations work.
-_REMOTE_RULES = frozenset({"shell.persistence", "shell.ssh-config"})
+# A write on another machine is judged by the files that make code run later there
+# (startup files, authorized_keys, cron, sudoers, systemd units): deploying to its /etc or
+# /usr/local/bin is ordinary operations work.
 
 # GNU-style tools: (short letters that take a value, long options that take the next word,
 # letters whose value is a written file, long options whose value is one, the index of the
@@ -165,9 +164,15 @@ def remote_writes(inv: Invocation) -> list[tuple[str, Field]]:
     where = head.rpartition("@")[2]
     remote = Field(path, dest.span, dest.taint, dest.proc)
     sources = [f for f in ops[:-1] if ":" not in f.text.split("/", 1)[0]]
+    if len(sources) == 1 and not path.endswith("/"):
+        # scp F host:PATH: PATH, or PATH/NAME when PATH is a folder (DIR/* matters only
+        # for a folder copied whole, which names no file here)
+        name = sources[0].text.rstrip("/").rpartition("/")[2]
+        return [(where, remote), (where, Field(path.rstrip("/") + "/" + name, dest.span,
+                                               dest.taint, dest.proc))]
     dests = copy_dests(Invocation("cp", inv.word, [*sources, remote]))[0] if sources else [
         remote]
-    return [(where, f) for f in dests]
+    return [(where, f) for f in dests if not f.text.endswith("/*")]
 
 
 def remote_persistence(run: Run, inv: Invocation) -> None:
@@ -178,13 +183,13 @@ def remote_persistence(run: Run, inv: Invocation) -> None:
 
 def remote_check(run: Run, path: Field, how: str) -> None:
     """Check a write of ``path`` on another machine (a path under ``~`` is under the
-    login's home there) by the rules that apply there (``_REMOTE_RULES``)."""
-
-    def add(rule: str, span: tuple[int, int], message: str, detail: str | None) -> None:
-        if rule in _REMOTE_RULES:
-            run.add(rule, span, message, detail)
-
-    check_write(add, run.cp.paths, path, None, how)
+    login's home there) against the files that make code run later (persistence)."""
+    rules = run.cp.paths
+    for p in candidate_paths(path.text, None):
+        if rules.match(p, "persistence"):
+            run.add("shell.persistence", path.span, f"{how} {p}, which makes code run later "
+                    "there", None)
+            return
 
 
 def not_written(args: list[Field], written: list[Field]) -> list[Field]:

@@ -33,6 +33,9 @@ _HANDLE_NAMES = frozenset({"db", "conn", "cur", "cursor", "session", "engine", "
 _PROCESS = ("child_process", "subprocess", "open3", "execa", "shelljs", "popen", "spawn",
             "system", "kernel", "ssh", "shell", "client(")
 _PROCESS_WORDS = frozenset({"os", "pty", "io", "sh", "zx", "cp", "proc"})
+# Receivers that are process modules by name (no binding needs reading).
+_PROCESS_NAMES = frozenset({"subprocess", "child_process", "os", "Open3", "open3", "Kernel",
+                            "pty", "shelljs", "execa"})
 # ... and one holding one of these (and no process marker) is a database or a regex.
 _DATA = ("sqlite", "connect(", "cursor(", "create_engine(", "sessionmaker(", "session(",
          "database", "pdo(", "dbi->", "mysql", "pg.", "pg::", "psycopg", "duckdb",
@@ -223,6 +226,7 @@ def _defines(code: str, method: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=64)
 def data_receiver(code: str, name_at: int) -> bool:
     """Whether the method name starting at ``name_at`` is called on a receiver that is
     clearly a database handle, a statement or a regex (not a process API), and no code
@@ -265,8 +269,8 @@ def _data_member(code: str, name_at: int) -> bool:
         return _regex_literal(code, k)
     start = _name_start(code, j)
     name = code[start:j].lstrip("$@")
-    if not name or not (name[0].isalpha() or name[0] == "_"):
-        return False
+    if not name or not (name[0].isalpha() or name[0] == "_") or name in _PROCESS_NAMES:
+        return False  # subprocess.run, os.execute: the process modules themselves
     bound = _binding(code, name, start)
     kind = _classify(bound) if bound is not None else None
     if kind is not None or (bound is not None and not _imported(bound)):
