@@ -120,8 +120,7 @@ def written_files(inv: Invocation, cwd: str | None = None) -> list[Field]:
     if name == "sd":  # sd [-p] FIND REPLACE FILES...: in place unless previewing
         if any(f.text in ("-p", "--preview") for f in args):
             return []
-        return [f for f in _walk_operands(args, "fn", frozenset({"--flags",
-                                                                   "--max-replacements"}))][2:]
+        return _walk_operands(args, "fn", frozenset({"--flags", "--max-replacements"}))[2:]
     if name == "yq":
         return _yq_outputs(args)
     if name == "sqlite3":
