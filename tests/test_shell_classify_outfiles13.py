@@ -188,6 +188,7 @@ def test_ordinary_remote_deploys_pass(command: str) -> None:
     "sftp host <<< 'put evil.sh .bashrc'",
     "sftp host <<< 'put key.pub .ssh/authorized_keys'",
     "lftp -e 'put -o /etc/cron.d/x cron; bye' host",
+    "lftp -e 'put -O /etc/cron.d cron; bye' host",
     "ftp -n host <<< $'user a b\\nput x .profile'",
 ])
 def test_transfer_batch_put_onto_a_remote_startup_file_blocks(command: str) -> None:
@@ -198,6 +199,7 @@ def test_transfer_batch_put_onto_a_remote_startup_file_blocks(command: str) -> N
     "sftp host <<< $'cd uploads\\nput x .bashrc'",
     "sftp host <<< 'put dist/app.tgz /srv/'",
     "sftp host <<< 'put report.csv'",
+    "lftp -e 'put -O /srv dist.tgz; bye' host",
 ])
 def test_transfer_batch_put_elsewhere_passes(command: str) -> None:
     assert_verdict(command, Verdict.PASS)

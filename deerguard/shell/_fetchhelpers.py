@@ -29,6 +29,7 @@ import re
 
 from ._fetchflow import MAX, WINDOW, near_bind, word_before
 from ._gate import word_gate
+from ._receiver import open_paren
 
 __all__ = ["CLIENT_METHODS", "chained_client", "client_receivers", "helper_calls",
            "returning_helpers"]
@@ -113,19 +114,8 @@ def _chain_start(text: str, pos: int) -> int:
 def chained_client(text: str, dot: int, aliases: frozenset[str]) -> bool:
     """``requests.Session().get(``: the call closed just before the ``.`` at ``dot``
     constructs an HTTP client."""
-    j = dot - 1  # the ")"
-    depth = 0
-    floor = max(0, dot - 200)
-    while j >= floor:
-        c = text[j]
-        if c == ")":
-            depth += 1
-        elif c == "(":
-            depth -= 1
-            if depth == 0:
-                break
-        j -= 1
-    if j < floor:
+    j = open_paren(text, dot - 1, 199)  # the "(" of the ")" before the dot
+    if j < 0:
         return False
     name, start = word_before(text, j)
     return bool(name) and _CTORS.match(text, start) is not None and \

@@ -23,14 +23,12 @@ from ._paths import norm_path
 from ._resolve import Invocation
 from ._words import DYN, NO_TAINT, Field, Source, Taint, Var
 
-__all__ = ["MAX_FILES", "basename_output", "clone_target", "dir_key", "download_name",
-           "download_target", "file_taint", "in_dir", "mktemp_output", "output_words",
-           "track_writes"]
+__all__ = ["basename_output", "clone_target", "dir_key", "download_name", "download_target",
+           "file_taint", "in_dir", "mktemp_output", "output_words", "put_file", "track_writes"]
 
 _ARCHIVERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "zip", "7z", "7za", "cpio", "unrar",
                         "busybox-tar"})
-MAX_FILES = 256
-_MAX_FILES = MAX_FILES
+_MAX_FILES = 256
 # Present when some key records a splitter's pieces (``PREFIX*``): only then does a lookup
 # that misses scan for them. Absolute, so no working-directory walk (``_copies``) carries it.
 _PIECES = "/\x00pieces"
@@ -138,7 +136,8 @@ def _split_prefix(inv: Invocation) -> str | None:
     return prefix
 
 
-def _put(files: dict[str, Taint], path: str | None, taint: Taint) -> None:
+def put_file(files: dict[str, Taint], path: str | None, taint: Taint) -> None:
+    """Record that ``path`` now also holds ``taint`` (within the run's cap on files)."""
     if path is not None and taint and len(files) < _MAX_FILES:
         files[path] = files.get(path, NO_TAINT) | taint
 
@@ -178,30 +177,30 @@ def track_writes(run_files: dict[str, Taint], inv: Invocation, taint: Taint,
     fetched = frozenset({Source("fetch", source.program, source.span)})
     if name in ("tee", "sponge") and taint:
         for f in _operands(args):
-            _put(run_files, norm_path(f.text, cwd), taint)
+            put_file(run_files, norm_path(f.text, cwd), taint)
     elif name == "dd" and taint:
         for f in args:
             if f.text.startswith("of="):
-                _put(run_files, norm_path(f.text[3:], cwd), taint)
+                put_file(run_files, norm_path(f.text[3:], cwd), taint)
     elif name in ("cp", "mv", "install", "ln") and taint:
         for f in copy_dests(inv, cwd, deep=True)[0]:
             if not f.text.endswith("/*"):  # the file itself, or DIR/BASENAME of a source
-                _put(run_files, norm_path(f.text, cwd), taint)
+                put_file(run_files, norm_path(f.text, cwd), taint)
     elif name in ("scp", "rsync", "sftp"):
         ops = _operands(args)
         if len(ops) >= 2 and any(_is_remote(f.text) for f in ops[:-1]):
             dest = norm_path(ops[-1].text, cwd)
             if dest is not None and not _is_remote(ops[-1].text):
-                _put(run_files, dest, fetched)
-                _put(run_files, dir_key(dest), fetched)
+                put_file(run_files, dest, fetched)
+                put_file(run_files, dir_key(dest), fetched)
     elif name == "git":
         _git_clone(run_files, args, fetched, cwd)
     elif name in _SPLITTERS and taint:  # split -b 100 .env part_: part_aa, part_ab...
         prefix = _split_prefix(inv)
         path = norm_path(prefix, cwd) if prefix else None
         if path is not None and not path.endswith("/"):
-            _put(run_files, path + "*", taint)
-            _put(run_files, _PIECES, taint)
+            put_file(run_files, path + "*", taint)
+            put_file(run_files, _PIECES, taint)
     elif name in _ARCHIVERS and taint:
         if name != "zip":
             _extract(run_files, inv, taint, cwd)
@@ -215,7 +214,7 @@ def _git_clone(files: dict[str, Taint], args: list[Field], fetched: Taint,
         return
     path = norm_path(target.text, cwd)
     if path is not None:
-        _put(files, dir_key(path), fetched)
+        put_file(files, dir_key(path), fetched)
 
 
 def clone_target(args: list[Field]) -> Field | None:
@@ -266,14 +265,14 @@ def _archive_out(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: st
                     t.startswith("-") or k == 0))) and nxt is not None:
                 out = nxt
     if out and out != "-":
-        _put(files, norm_path(out, cwd), taint)
+        put_file(files, norm_path(out, cwd), taint)
 
 
 def _extract(files: dict[str, Taint], inv: Invocation, taint: Taint, cwd: str | None) -> None:
     where = extract_dir(inv)
     path = norm_path(where, cwd) if where is not None else None
     if path is not None:
-        _put(files, dir_key(path), taint)
+        put_file(files, dir_key(path), taint)
 
 
 def basename_output(name: str, texts: list[str]) -> str | None:

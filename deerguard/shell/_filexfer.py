@@ -91,9 +91,7 @@ def _remote_targets(run: Run, inv: Invocation, batch: Field) -> None:
         if not words:
             continue
         verb = words[0].lstrip("-@!").lower()
-        if verb in ("cd", "lcd") or verb == "open":
-            moved = moved or verb == "cd"
-            continue
+        moved = moved or verb == "cd"
         if verb not in _UPLOADS or verb in ("mput", "mirror"):
             continue
         target = _remote_name(words)
@@ -107,19 +105,13 @@ def _remote_targets(run: Run, inv: Invocation, batch: Field) -> None:
 
 
 def _remote_name(words: list[str]) -> str | None:
-    """The remote name of ``put LOCAL REMOTE`` (lftp: ``put -o REMOTE LOCAL``)."""
-    operands: list[str] = []
-    named: str | None = None
-    skip = False
-    for w in words[1:]:
-        if skip:
-            named, skip = w, False
-        elif w == "-o":
-            skip = True
-        elif not w.startswith("-"):
-            operands.append(w)
-    if named is not None:
-        return named
+    """The remote name of ``put LOCAL REMOTE`` (lftp: ``put -o REMOTE LOCAL``, ``put -O DIR
+    LOCAL``: ``DIR/`` and the local file's name)."""
+    operands, values, _ = _put_words(words)
+    if "-o" in values:
+        return values["-o"]
+    if "-O" in values and operands:
+        return values["-O"].rstrip("/") + "/" + operands[0].rpartition("/")[2]
     return operands[1] if len(operands) > 1 else None
 
 
@@ -152,24 +144,34 @@ def _commands(text: str) -> list[str]:
     return out[:_MAX_COMMANDS]
 
 
-def _locals(words: list[str]) -> list[str]:
-    """The local files a ``put``-like command reads: ``put LOCAL [REMOTE]`` and ``append``
-    and ``send`` name one; ``mput`` names many; lftp ``put -o REMOTE LOCAL`` and ``mirror -R
-    LOCAL [REMOTE]`` (a reverse mirror uploads ``LOCAL``)."""
-    verb = words[0].lstrip("-@!").lower()
+def _put_words(words: list[str]) -> tuple[list[str], dict[str, str], bool]:
+    """(operands, the values of lftp's ``-o REMOTE``/``-O DIR``, reverse) of a
+    ``put``-like command's words (``-E`` deletes the local file after; ``-R`` reverses a
+    mirror)."""
     operands: list[str] = []
+    values: dict[str, str] = {}
     reverse = False
-    skip = False
+    pending = ""
     for w in words[1:]:
-        if skip:
-            skip = False
-        elif w in ("-o", "-O", "-E"):
-            skip = w != "-E"  # lftp put -o REMOTE, -O DIR; -E deletes the local file after
+        if pending:
+            values[pending] = w
+            pending = ""
+        elif w in ("-o", "-O"):
+            pending = w
         elif w.startswith("-"):
             reverse = reverse or w in ("-R", "--reverse") or (
                 not w.startswith("--") and "R" in w)
         else:
             operands.append(w)
+    return operands, values, reverse
+
+
+def _locals(words: list[str]) -> list[str]:
+    """The local files a ``put``-like command reads: ``put LOCAL [REMOTE]`` and ``append``
+    and ``send`` name one; ``mput`` names many; lftp ``put -o REMOTE LOCAL`` and ``mirror -R
+    LOCAL [REMOTE]`` (a reverse mirror uploads ``LOCAL``)."""
+    verb = words[0].lstrip("-@!").lower()
+    operands, _, reverse = _put_words(words)
     if verb == "mirror":
         return operands[:1] if reverse else []
     if verb == "mput":

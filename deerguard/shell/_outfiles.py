@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ._checks import check_write
 from ._dests import copy_dests
-from ._files import MAX_FILES
+from ._files import put_file
 from ._optwalk import operand_fields, walk_options
 from ._paths import candidate_paths, norm_path
 from ._resolve import Invocation
@@ -203,10 +203,8 @@ def record_written(run: Run, inv: Invocation, written: list[Field], taint: Taint
     tool's output flow (what it read, fetched or decoded)."""
     for f in written:
         check_write(run.add, run.cp.paths, f, run.cwd, f"{inv.name} writes")
-        if taint and len(run.files) < MAX_FILES:
-            path = norm_path(f.text, run.cwd)
-            if path is not None:
-                run.files[path] = run.files.get(path, frozenset()) | taint
+        if taint:
+            put_file(run.files, norm_path(f.text, run.cwd), taint)
 
 
 def _gnu_outputs(args: list[Field], short: str, long: frozenset[str], out_short: str,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["DATA_METHODS", "data_call", "data_receiver"]
+__all__ = ["DATA_METHODS", "data_call", "data_receiver", "open_paren"]
 
 # Methods of database handles and regexes that share a name with a process call.
 DATA_METHODS = frozenset({"execute", "exec", "run", "call", "query", "executemany",
@@ -66,10 +66,11 @@ def _name_start(code: str, end: int) -> int:
     return j
 
 
-def _open_paren(code: str, close: int) -> int:
-    """Index of the ``(`` matching the ``)`` at ``close`` (bounded, quotes not read), or -1."""
+def open_paren(code: str, close: int, back: int = _BACK) -> int:
+    """Index of the ``(`` matching the ``)`` at ``close``, at most ``back`` characters
+    before it (quotes not read), or -1."""
     depth = 0
-    floor = max(0, close - _BACK)
+    floor = max(0, close - back)
     j = close
     while j >= floor:
         ch = code[j]
@@ -254,7 +255,7 @@ def _data_member(code: str, name_at: int) -> bool:
         return False
     last = code[j - 1]
     if last == ")":
-        opened = _open_paren(code, j - 1)
+        opened = open_paren(code, j - 1)
         if opened < 0:
             return False
         start = opened
